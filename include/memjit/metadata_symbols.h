@@ -1,0 +1,33 @@
+// Names of the constant globals through which a compiled module describes
+// itself. codegen emits them; the JIT, the AOT header writer, the CLI and user
+// code read them back. Each is an exported, NUL-terminated `const char[]`.
+//
+//   _memjit_type_<fn>   the MLIR function type, e.g. "(memref<?xf32>) -> f32" (lossless)
+//   _memjit_f_<fn>      the Raw Function ABI signature (the `f` attribute)
+//   _memjit_abi_<fn>    the V1 `iree.abi` reflection JSON
+//   _memjit_sip_<fn>    the SIP signature, only when a structure was declared
+//   _memjit_fbr_<fn>    the name of the result allocator, only when there is one
+//   _memjit_manifest_<module>  JSON naming the module's functions (see codegen/metadata.h)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace memjit::metadata {
+
+inline constexpr std::string_view kTypePrefix = "_memjit_type_";
+inline constexpr std::string_view kRawPrefix = "_memjit_f_";
+inline constexpr std::string_view kReflectionPrefix = "_memjit_abi_";
+inline constexpr std::string_view kSipPrefix = "_memjit_sip_";
+inline constexpr std::string_view kAllocatorPrefix = "_memjit_fbr_";
+inline constexpr std::string_view kManifestPrefix = "_memjit_manifest_";
+/// The C interface prefix MLIR uses for `llvm.emit_c_interface` wrappers.
+inline constexpr std::string_view kCInterfacePrefix = "_mlir_ciface_";
+
+inline std::string symbolName(std::string_view prefix, std::string_view name) {
+  std::string s(prefix);
+  s.append(name);
+  return s;
+}
+
+}  // namespace memjit::metadata
