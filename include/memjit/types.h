@@ -66,8 +66,8 @@ struct StridedLayout {
 /// space. A missing layout is the identity (row-major, contiguous, offset 0).
 class MemRefType {
  public:
-  /// Checks the parts: dims are >= 0 or kDynamic, strides count equals rank,
-  /// static offset and strides are >= 0.
+  /// Checks the parts: dims are >= 0 or kDynamic and the layout has one
+  /// stride per dim. Strides and offset may be negative, as in MLIR.
   static Expected<MemRefType> get(ElementType element, std::vector<std::int64_t> shape,
                                   std::optional<StridedLayout> layout = std::nullopt,
                                   unsigned memorySpace = 0);

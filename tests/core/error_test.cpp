@@ -1,0 +1,64 @@
+#include "memjit/error.h"
+
+#include <gtest/gtest.h>
+
+namespace memjit {
+namespace {
+
+Expected<int> half(int v) {
+  if (v % 2) return Error(ErrorCode::InvalidArgument, std::to_string(v) + " is odd");
+  return v / 2;
+}
+
+Expected<int> quarter(int v) {
+  MEMJIT_ASSIGN_OR_RETURN(int h, half(v));
+  MEMJIT_ASSIGN_OR_RETURN(int q, half(h));
+  return q;
+}
+
+Error checkEven(int v) {
+  MEMJIT_TRY(half(v).takeError());
+  return Error::success();
+}
+
+TEST(Error, SuccessIsFalsy) {
+  Error e;
+  EXPECT_FALSE(e);
+  EXPECT_TRUE(e.ok());
+  EXPECT_EQ(e.str(), "success");
+}
+
+TEST(Error, StrNamesCodeOffsetAndMessage) {
+  Error e(ErrorCode::ParseError, "expected 'x'", 7);
+  EXPECT_TRUE(e);
+  EXPECT_EQ(e.str(), "parse error at byte 7: expected 'x'");
+  EXPECT_EQ(Error(ErrorCode::NotFound, "no function 'f'").str(), "not found: no function 'f'");
+}
+
+TEST(Error, WithContextPrefixesTheMessageAndKeepsTheRest) {
+  Error e = Error(ErrorCode::TypeMismatch, "expected f32", 3).withContext("argument #1");
+  EXPECT_EQ(e.code(), ErrorCode::TypeMismatch);
+  EXPECT_EQ(e.message(), "argument #1: expected f32");
+  EXPECT_EQ(e.offset(), 3u);
+}
+
+TEST(Expected, PropagatesValuesAndErrors) {
+  auto ok = quarter(8);
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(*ok, 2);
+  auto bad = quarter(6);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(), "3 is odd");
+  EXPECT_FALSE(checkEven(4));
+  EXPECT_EQ(checkEven(5).code(), ErrorCode::InvalidArgument);
+}
+
+TEST(Expected, HoldsMoveOnlyValues) {
+  Expected<std::unique_ptr<int>> p(std::make_unique<int>(4));
+  ASSERT_TRUE(p);
+  std::unique_ptr<int> taken = std::move(p).value();
+  EXPECT_EQ(*taken, 4);
+}
+
+}  // namespace
+}  // namespace memjit
