@@ -1,0 +1,484 @@
+#include "memjit/signature/reflection.h"
+
+#include <nlohmann/json.hpp>
+
+#include "memjit/signature/mangling.h"
+
+namespace memjit::signature {
+
+using nlohmann::json;
+
+namespace {
+
+Error invalid(const std::string& where, const std::string& message) {
+  return Error(ErrorCode::InvalidArgument, where + ": " + message);
+}
+
+bool isDigits(std::string_view s) {
+  if (s.empty() || s.size() > 5 || s[0] == '0') return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+bool isPrimitiveName(std::string_view s) {
+  if (s == "bf16") return true;
+  return s.size() >= 2 && (s[0] == 'i' || s[0] == 'f') && isDigits(s.substr(1));
+}
+
+// nlohmann's recursive-descent parser is iterative, but destroying and walking
+// deep values recurses; bound array/object nesting before parsing.
+Error checkDepth(std::string_view text) {
+  std::size_t depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNestingDepth + 2)  // the object and the a/r arrays are not records
+        return Error(ErrorCode::ParseError,
+                     "JSON nests deeper than " + std::to_string(kMaxNestingDepth) + " levels", i);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return Error::success();
+}
+
+Expected<json> parseJson(std::string_view text) {
+  MEMJIT_TRY(checkDepth(text));
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    return Error(ErrorCode::ParseError, "invalid JSON: " + what, offset);
+  } catch (const std::exception& e) {
+    return Error(ErrorCode::ParseError, std::string("invalid JSON: ") + e.what(), 0);
+  }
+}
+
+Expected<TypeRecord> fromJson(const json& j, const std::string& where);
+
+Expected<std::vector<TypeRecord>> slotsFrom(const json& j, std::size_t first, const std::string& where) {
+  std::vector<TypeRecord> slots;
+  for (std::size_t i = first; i < j.size(); ++i) {
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord r, fromJson(j[i], where + "[" + std::to_string(i) + "]"));
+    slots.push_back(std::move(r));
+  }
+  return slots;
+}
+
+Expected<TypeRecord> fromJson(const json& j, const std::string& where) {
+  if (j.is_null()) return TypeRecord::null();
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s == "unknown") return TypeRecord::unknown();
+    if (!isPrimitiveName(s))
+      return invalid(where, "unknown primitive type \"" + s + "\", expected i<bits>, f<bits>, bf16 or \"unknown\"");
+    return TypeRecord::primitive(s);
+  }
+  if (!j.is_array())
+    return invalid(where, std::string("expected a type record (string, null or array), found ") + j.type_name());
+  if (j.empty() || !j[0].is_string())
+    return invalid(where, "a compound type record must start with its kind as a string");
+  const auto& kind = j[0].get_ref<const std::string&>();
+  const std::size_t n = j.size();
+  auto wantSize = [&](std::size_t size) -> Error {
+    if (n == size) return Error::success();
+    return invalid(where, "\"" + kind + "\" takes " + std::to_string(size - 1) + " field(s), found " +
+                              std::to_string(n - 1));
+  };
+  auto sub = [&](std::size_t i) { return where + "[" + std::to_string(i) + "]"; };
+  if (kind == "named") {
+    MEMJIT_TRY(wantSize(3));
+    if (!j[1].is_string()) return invalid(sub(1), "the name of a \"named\" record must be a string");
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord slot, fromJson(j[2], sub(2)));
+    return TypeRecord::named(j[1].get<std::string>(), std::move(slot));
+  }
+  if (kind == "ndarray") {
+    if (n < 3) return invalid(where, "\"ndarray\" needs an element type and a rank");
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, fromJson(j[1], sub(1)));
+    if (j[2].is_null()) {
+      if (n != 3) return invalid(sub(3), "an ndarray of unknown (null) rank takes no dims");
+      return TypeRecord::unrankedNDArray(std::move(element));
+    }
+    if (!j[2].is_number_integer() || j[2].get<std::int64_t>() < 0)
+      return invalid(sub(2), "the rank of an ndarray must be a non-negative integer or null");
+    const auto rank = j[2].get<std::int64_t>();
+    if (static_cast<std::uint64_t>(rank) != n - 3)
+      return invalid(where, "ndarray of rank " + std::to_string(rank) + " lists " + std::to_string(n - 3) + " dims");
+    std::vector<std::optional<std::int64_t>> dims;
+    for (std::size_t i = 3; i < n; ++i) {
+      if (j[i].is_null()) {
+        dims.push_back(std::nullopt);
+      } else if (j[i].is_number_integer() && j[i].get<std::int64_t>() >= 0) {
+        if (j[i].is_number_unsigned() && j[i].get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+          return invalid(sub(i), "dim does not fit in 64 bits");
+        dims.push_back(j[i].get<std::int64_t>());
+      } else {
+        return invalid(sub(i), "an ndarray dim must be a non-negative integer or null");
+      }
+    }
+    return TypeRecord::ndarray(std::move(element), std::move(dims));
+  }
+  if (kind == "slist" || kind == "stuple") {
+    MEMJIT_ASSIGN_OR_RETURN(auto slots, slotsFrom(j, 1, where));
+    return kind == "slist" ? TypeRecord::slist(std::move(slots)) : TypeRecord::stuple(std::move(slots));
+  }
+  if (kind == "sdict") {
+    std::vector<std::string> keys;
+    std::vector<TypeRecord> slots;
+    for (std::size_t i = 1; i < n; ++i) {
+      const json& e = j[i];
+      if (!e.is_array() || e.size() != 2 || !e[0].is_string())
+        return invalid(sub(i), "an sdict entry must be [\"key\", record]");
+      MEMJIT_ASSIGN_OR_RETURN(TypeRecord r, fromJson(e[1], sub(i) + "[1]"));
+      keys.push_back(e[0].get<std::string>());
+      slots.push_back(std::move(r));
+    }
+    return TypeRecord::sdict(std::move(keys), std::move(slots));
+  }
+  if (kind == "py_homogeneous_list") {
+    MEMJIT_TRY(wantSize(2));
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, fromJson(j[1], sub(1)));
+    return TypeRecord::pyHomogeneousList(std::move(element));
+  }
+  if (kind == "dict" || kind == "list" || kind == "scalar") {
+    MEMJIT_TRY(wantSize(2));
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord inner, fromJson(j[1], sub(1)));
+    if (kind == "dict") {
+      if (inner.kind != RecordKind::SDict) return invalid(sub(1), "\"dict\" must wrap an \"sdict\"");
+      return TypeRecord::wrap(RecordKind::Dict, std::move(inner));
+    }
+    if (kind == "list") {
+      if (inner.kind != RecordKind::SList && inner.kind != RecordKind::STuple)
+        return invalid(sub(1), "\"list\" must wrap an \"slist\" or \"stuple\"");
+      return TypeRecord::wrap(RecordKind::List, std::move(inner));
+    }
+    if (inner.kind != RecordKind::Primitive) return invalid(sub(1), "\"scalar\" must wrap a primitive type");
+    return TypeRecord::wrap(RecordKind::Scalar, std::move(inner));
+  }
+  return invalid(sub(0), "unknown type record kind \"" + kind + "\"");
+}
+
+json toJsonValue(const TypeRecord& r) {
+  switch (r.kind) {
+    case RecordKind::Primitive: return r.name;
+    case RecordKind::Null: return nullptr;
+    case RecordKind::Unknown: return "unknown";
+    case RecordKind::NDArray: {
+      json a = json::array({"ndarray", toJsonValue(r.slots.at(0))});
+      if (!r.rank) {
+        a.push_back(nullptr);
+        return a;
+      }
+      a.push_back(*r.rank);
+      for (const auto& d : r.dims) a.push_back(d ? json(*d) : json(nullptr));
+      return a;
+    }
+    case RecordKind::SDict: {
+      json a = json::array({"sdict"});
+      for (std::size_t i = 0; i < r.slots.size(); ++i)
+        a.push_back(json::array({i < r.keys.size() ? r.keys[i] : std::string(), toJsonValue(r.slots[i])}));
+      return a;
+    }
+    case RecordKind::Named:
+      return json::array({"named", r.name, toJsonValue(r.slots.at(0))});
+    default: {
+      json a = json::array({std::string(recordKindName(r.kind))});
+      for (const TypeRecord& s : r.slots) a.push_back(toJsonValue(s));
+      return a;
+    }
+  }
+}
+
+std::string dimsText(const TypeRecord& r) {
+  if (!r.rank) return "*";
+  std::string s;
+  for (std::size_t i = 0; i < r.dims.size(); ++i) {
+    if (i) s += "x";
+    s += r.dims[i] ? std::to_string(*r.dims[i]) : "?";
+  }
+  return s;
+}
+
+// One record: the text after "label: " on the current line, children below.
+void readable(const TypeRecord& r, const std::string& indent, std::string& out) {
+  switch (r.kind) {
+    case RecordKind::Primitive: out += r.name + "\n"; return;
+    case RecordKind::Null: out += "null\n"; return;
+    case RecordKind::Unknown: out += "unknown\n"; return;
+    case RecordKind::NDArray: {
+      const TypeRecord& e = r.slots.at(0);
+      bool simple = e.kind == RecordKind::Primitive || e.kind == RecordKind::Unknown || e.kind == RecordKind::Null;
+      if (simple) {
+        std::string en = e.kind == RecordKind::Primitive ? e.name : std::string(recordKindName(e.kind));
+        out += "ndarray<" + en + (r.rank && r.dims.empty() ? "" : ", " + dimsText(r)) + ">\n";
+        return;
+      }
+      out += "ndarray<" + dimsText(r) + "> of\n" + indent + "  element: ";
+      readable(e, indent + "  ", out);
+      return;
+    }
+    case RecordKind::Named:
+      out += "named \"" + r.name + "\": ";
+      readable(r.slots.at(0), indent, out);
+      return;
+    case RecordKind::SDict:
+      out += "sdict\n";
+      for (std::size_t i = 0; i < r.slots.size(); ++i) {
+        out += indent + "  \"" + (i < r.keys.size() ? r.keys[i] : std::string()) + "\": ";
+        readable(r.slots[i], indent + "  ", out);
+      }
+      return;
+    case RecordKind::Scalar:
+    case RecordKind::Dict:
+    case RecordKind::List:
+    case RecordKind::PyHomogeneousList:
+      out += std::string(recordKindName(r.kind)) + " of ";
+      readable(r.slots.at(0), indent, out);
+      return;
+    default:  // slist, stuple
+      out += std::string(recordKindName(r.kind)) + "\n";
+      for (std::size_t i = 0; i < r.slots.size(); ++i) {
+        out += indent + "  " + std::to_string(i) + ": ";
+        readable(r.slots[i], indent + "  ", out);
+      }
+      return;
+  }
+}
+
+Expected<std::vector<TypeRecord>> recordList(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return Error(ErrorCode::InvalidArgument, std::string("reflection has no \"") + key + "\" array");
+  if (!it->is_array())
+    return Error(ErrorCode::InvalidArgument, std::string("reflection \"") + key + "\" must be an array");
+  return slotsFrom(*it, 0, key);
+}
+
+}  // namespace
+
+std::string_view recordKindName(RecordKind kind) noexcept {
+  switch (kind) {
+    case RecordKind::Primitive: return "primitive";
+    case RecordKind::Null: return "null";
+    case RecordKind::Unknown: return "unknown";
+    case RecordKind::Named: return "named";
+    case RecordKind::NDArray: return "ndarray";
+    case RecordKind::SList: return "slist";
+    case RecordKind::STuple: return "stuple";
+    case RecordKind::SDict: return "sdict";
+    case RecordKind::PyHomogeneousList: return "py_homogeneous_list";
+    case RecordKind::Dict: return "dict";
+    case RecordKind::List: return "list";
+    case RecordKind::Scalar: return "scalar";
+  }
+  return "?";
+}
+
+TypeRecord TypeRecord::primitive(std::string name) {
+  TypeRecord r;
+  r.kind = RecordKind::Primitive;
+  r.name = std::move(name);
+  return r;
+}
+TypeRecord TypeRecord::null() {
+  TypeRecord r;
+  r.kind = RecordKind::Null;
+  return r;
+}
+TypeRecord TypeRecord::unknown() { return TypeRecord{}; }
+TypeRecord TypeRecord::named(std::string name, TypeRecord slot) {
+  TypeRecord r;
+  r.kind = RecordKind::Named;
+  r.name = std::move(name);
+  r.slots.push_back(std::move(slot));
+  return r;
+}
+TypeRecord TypeRecord::ndarray(TypeRecord element, std::vector<std::optional<std::int64_t>> dims) {
+  TypeRecord r;
+  r.kind = RecordKind::NDArray;
+  r.slots.push_back(std::move(element));
+  r.rank = static_cast<std::int64_t>(dims.size());
+  r.dims = std::move(dims);
+  return r;
+}
+TypeRecord TypeRecord::unrankedNDArray(TypeRecord element) {
+  TypeRecord r;
+  r.kind = RecordKind::NDArray;
+  r.slots.push_back(std::move(element));
+  return r;
+}
+TypeRecord TypeRecord::slist(std::vector<TypeRecord> slots) {
+  TypeRecord r;
+  r.kind = RecordKind::SList;
+  r.slots = std::move(slots);
+  return r;
+}
+TypeRecord TypeRecord::stuple(std::vector<TypeRecord> slots) {
+  TypeRecord r;
+  r.kind = RecordKind::STuple;
+  r.slots = std::move(slots);
+  return r;
+}
+TypeRecord TypeRecord::sdict(std::vector<std::string> keys, std::vector<TypeRecord> slots) {
+  TypeRecord r;
+  r.kind = RecordKind::SDict;
+  r.keys = std::move(keys);
+  r.slots = std::move(slots);
+  return r;
+}
+TypeRecord TypeRecord::pyHomogeneousList(TypeRecord element) {
+  TypeRecord r;
+  r.kind = RecordKind::PyHomogeneousList;
+  r.slots.push_back(std::move(element));
+  return r;
+}
+TypeRecord TypeRecord::wrap(RecordKind kind, TypeRecord inner) {
+  TypeRecord r;
+  r.kind = kind;
+  r.slots.push_back(std::move(inner));
+  return r;
+}
+
+Expected<TypeRecord> parseTypeRecord(std::string_view text) {
+  MEMJIT_ASSIGN_OR_RETURN(json j, parseJson(text));
+  return fromJson(j, "record");
+}
+
+Expected<Reflection> parseReflection(std::string_view text) {
+  MEMJIT_ASSIGN_OR_RETURN(json j, parseJson(text));
+  if (!j.is_object())
+    return Error(ErrorCode::InvalidArgument,
+                 std::string("reflection must be a JSON object with \"a\" and \"r\", found ") + j.type_name());
+  Reflection r;
+  {
+    MEMJIT_ASSIGN_OR_RETURN(r.args, recordList(j, "a"));
+  }
+  {
+    MEMJIT_ASSIGN_OR_RETURN(r.results, recordList(j, "r"));
+  }
+  if (auto v = j.find("v"); v != j.end()) {
+    if (!v->is_number_integer() ||
+        (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
+      return Error(ErrorCode::InvalidArgument, "reflection \"v\" must be an integer version");
+    r.version = v->get<std::int64_t>();
+  }
+  return r;
+}
+
+std::string toJson(const TypeRecord& record) { return toJsonValue(record).dump(); }
+
+std::string toJson(const Reflection& reflection) {
+  // nlohmann sorts object keys; "a" < "r" < "v" happens to be the producers' order too,
+  // but the text is assembled by hand so the order never depends on that.
+  std::string s = "{\"a\":[";
+  for (std::size_t i = 0; i < reflection.args.size(); ++i) {
+    if (i) s += ",";
+    s += toJson(reflection.args[i]);
+  }
+  s += "],\"r\":[";
+  for (std::size_t i = 0; i < reflection.results.size(); ++i) {
+    if (i) s += ",";
+    s += toJson(reflection.results[i]);
+  }
+  s += "]";
+  if (reflection.version) s += ",\"v\":" + std::to_string(*reflection.version);
+  return s + "}";
+}
+
+std::string toReadableString(const Reflection& reflection) {
+  std::string out = "args:\n";
+  for (std::size_t i = 0; i < reflection.args.size(); ++i) {
+    out += "  " + std::to_string(i) + ": ";
+    readable(reflection.args[i], "  ", out);
+  }
+  out += "results:\n";
+  for (std::size_t i = 0; i < reflection.results.size(); ++i) {
+    out += "  " + std::to_string(i) + ": ";
+    readable(reflection.results[i], "  ", out);
+  }
+  if (reflection.version) out += "version: " + std::to_string(*reflection.version) + "\n";
+  return out;
+}
+
+TypeRecord defaultRecord(const Type& type) {
+  auto element = [](ElementType e) -> TypeRecord {
+    switch (e) {
+      case ElementType::I1: return TypeRecord::primitive("i1");
+      case ElementType::I8: case ElementType::SI8: case ElementType::UI8: return TypeRecord::primitive("i8");
+      case ElementType::I16: case ElementType::SI16: case ElementType::UI16: return TypeRecord::primitive("i16");
+      case ElementType::I32: case ElementType::SI32: case ElementType::UI32: return TypeRecord::primitive("i32");
+      case ElementType::I64: case ElementType::SI64: case ElementType::UI64:
+      case ElementType::Index: return TypeRecord::primitive("i64");
+      case ElementType::F16: return TypeRecord::primitive("f16");
+      case ElementType::BF16: return TypeRecord::primitive("bf16");
+      case ElementType::F32: return TypeRecord::primitive("f32");
+      case ElementType::F64: return TypeRecord::primitive("f64");
+      case ElementType::Ptr: case ElementType::ComplexF32: case ElementType::ComplexF64:
+        return TypeRecord::unknown();
+    }
+    return TypeRecord::unknown();
+  };
+  if (auto* s = std::get_if<ElementType>(&type)) return element(*s);
+  if (auto* m = std::get_if<MemRefType>(&type)) {
+    std::vector<std::optional<std::int64_t>> dims;
+    for (std::int64_t d : m->shape()) dims.push_back(d == kDynamic ? std::nullopt : std::optional<std::int64_t>(d));
+    return TypeRecord::ndarray(element(m->element()), std::move(dims));
+  }
+  return TypeRecord::unrankedNDArray(element(std::get<UnrankedMemRefType>(type).element));
+}
+
+Reflection defaultReflection(const FunctionType& type) {
+  Reflection r;
+  for (const Type& t : type.inputs) r.args.push_back(defaultRecord(t));
+  for (const Type& t : type.results) r.results.push_back(defaultRecord(t));
+  r.version = 1;
+  return r;
+}
+
+std::size_t rawArity(const TypeRecord& record) noexcept {
+  switch (record.kind) {
+    case RecordKind::Null: return 0;
+    case RecordKind::Named:
+    case RecordKind::Dict:
+    case RecordKind::List:
+    case RecordKind::Scalar:
+      return record.slots.empty() ? 0 : rawArity(record.slots[0]);
+    case RecordKind::SList:
+    case RecordKind::STuple:
+    case RecordKind::SDict: {
+      std::size_t n = 0;
+      for (const TypeRecord& s : record.slots) n += rawArity(s);
+      return n;
+    }
+    default: return 1;
+  }
+}
+
+Error checkArity(const Reflection& reflection, std::size_t numRawInputs, std::size_t numRawResults) {
+  auto total = [](const std::vector<TypeRecord>& rs) {
+    std::size_t n = 0;
+    for (const TypeRecord& r : rs) n += rawArity(r);
+    return n;
+  };
+  const std::size_t a = total(reflection.args), r = total(reflection.results);
+  if (a != numRawInputs)
+    return Error(ErrorCode::ArityMismatch, "reflection args consume " + std::to_string(a) +
+                                               " raw arguments but the function has " + std::to_string(numRawInputs));
+  if (r != numRawResults)
+    return Error(ErrorCode::ArityMismatch, "reflection results consume " + std::to_string(r) +
+                                               " raw results but the function has " + std::to_string(numRawResults));
+  return Error::success();
+}
+
+}  // namespace memjit::signature
