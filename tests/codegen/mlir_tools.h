@@ -1,0 +1,31 @@
+// Test helper: runs the real MLIR 19 tools (paths from CMake's MEMJIT_MLIR_OPT,
+// MEMJIT_MLIR_TRANSLATE, MEMJIT_LLC) on MLIR text.
+#pragma once
+
+#include <string>
+
+#include "memjit/error.h"
+
+namespace memjit::test {
+
+/// Empty when all three tools exist; otherwise which one is missing (for GTEST_SKIP).
+std::string missingMlirTools();
+
+/// Options of the lowering pipeline (`index-bitwidth=32`, bare pointers).
+struct PipelineOptions {
+  unsigned indexBitwidth = 64;
+  bool barePtr = false;
+};
+
+/// `mlir-opt-19 --finalize-memref-to-llvm --convert-arith-to-llvm
+/// --convert-func-to-llvm --reconcile-unrealized-casts | mlir-translate-19
+/// --mlir-to-llvmir`: the LLVM IR text MLIR produces.
+Expected<std::string> lowerWithMlir(const std::string& mlir, const PipelineOptions& options = {});
+
+/// The same, then `llc-19 -filetype=obj -relocation-model=pic` into `objectPath`.
+Error compileWithMlir(const std::string& mlir, const std::string& objectPath);
+
+/// A fresh path under the temp directory.
+std::string tempPath(const std::string& stem);
+
+}  // namespace memjit::test
