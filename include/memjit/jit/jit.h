@@ -1,0 +1,112 @@
+// memjit's in-process compiler: LLVM ORC's LLJIT over JITLink, with one
+// TargetMachine for the host CPU (all its features) reused for every module,
+// the new pass manager at O0..O3 with the target's TargetTransformInfo (so
+// loops vectorise for the host), an optional object cache, and unloading.
+//
+//   auto jit = memjit::jit::Jit::create({.optLevel = memjit::jit::OptLevel::O3});
+//   auto mod = jit->add(std::move(codegenModule));     // compiled and linked now
+//   auto add = mod->function("add");                   // signature from the metadata
+//   add->cInterfaceAs<void(Desc*, Desc*, Desc*)>()(&a, &b, &c);
+//   jit->remove(*mod);                                 // frees code once unused
+//
+// Every method is thread-safe. Several threads may add modules at once (each
+// module has its own LLVMContext); compilation runs outside any lock.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memjit/error.h"
+#include "memjit/jit/function.h"
+#include "memjit/jit/loaded_module.h"
+#include "memjit/jit/options.h"
+#include "memjit/jit/target.h"
+#include "memjit/types.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace memjit::codegen {
+class Module;
+}
+
+namespace memjit::jit {
+
+namespace detail {
+struct JitCore;
+}
+
+/// Per-module overrides of JitOptions.
+struct AddOptions {
+  std::optional<OptLevel> optLevel;  ///< default: JitOptions::optLevel
+};
+
+/// A C or C++ function registered for kernels to call.
+struct RegisteredSymbol {
+  std::string name;
+  void* address = nullptr;
+  /// The MLIR function type the kernel declares it with, when given (codegen
+  /// uses it to declare the callee; `_mlir_ciface_` callbacks take descriptors).
+  std::optional<FunctionType> type;
+};
+
+class Jit {
+ public:
+  /// Makes the engine: LLJIT, JITLink, the host TargetMachine, and the
+  /// debugger/profiler plugins the options ask for.
+  static Expected<Jit> create(JitOptions options = {});
+
+  Jit(Jit&&) noexcept;
+  Jit& operator=(Jit&&) noexcept;
+  /// Drops the Jit's own references; modules with live Functions stay loaded
+  /// until those are gone.
+  ~Jit();
+
+  /// Verifies, optimises, compiles (or takes from the cache) and links a
+  /// codegen module, then resolves all of its symbols so that a missing
+  /// external or a duplicate definition is reported here, not at call time.
+  Expected<LoadedModule> add(codegen::Module module, AddOptions options = {});
+  /// The same for an LLVM module and the context it lives in (for modules
+  /// built by hand or read from a file).
+  Expected<LoadedModule> add(std::unique_ptr<llvm::LLVMContext> context,
+                             std::unique_ptr<llvm::Module> module, AddOptions options = {});
+  /// The same for textual LLVM IR, such as what `mlir-translate --mlir-to-llvmir` prints.
+  Expected<LoadedModule> addIR(std::string_view irText, std::string_view moduleName,
+                               AddOptions options = {});
+
+  /// Removes a module: its symbols disappear from lookups and its code and
+  /// data are freed as soon as no Function from it is alive. `module` is
+  /// emptied. NotFound when it is not (or no longer) loaded in this Jit.
+  Error remove(LoadedModule& module);
+
+  /// A function with metadata from any loaded module, by name. Cached per module.
+  Expected<Function> lookup(std::string_view name) const;
+  /// The address of any symbol visible to kernels: defined by a loaded module,
+  /// registered with registerSymbol, or exported by the process.
+  Expected<void*> lookupSymbol(std::string_view name) const;
+
+  /// Makes `address` callable from kernels as `name` (e.g. a C++ callback
+  /// declared in the kernel's module). AlreadyExists-style failures (the name
+  /// is registered or defined) are InvalidArgument.
+  Error registerSymbol(std::string name, void* address,
+                       std::optional<FunctionType> type = std::nullopt);
+  /// Everything registered so far, in registration order.
+  std::vector<RegisteredSymbol> registeredSymbols() const;
+
+  /// The host target the Jit compiles for.
+  const TargetSpec& target() const noexcept;
+  const JitOptions& options() const noexcept;
+  /// Number of modules currently held by the Jit.
+  std::size_t moduleCount() const;
+
+ private:
+  explicit Jit(std::shared_ptr<detail::JitCore> core) noexcept;
+  std::shared_ptr<detail::JitCore> core_;
+};
+
+}  // namespace memjit::jit

@@ -1,0 +1,37 @@
+// Options of the JIT engine: optimisation level, object cache, debugger and
+// profiler support, and dumps of what each compilation produced.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace memjit::jit {
+
+class ObjectCache;
+
+/// Optimisation level of the IR pipeline and of code generation (clang's -O0..-O3).
+enum class OptLevel : int { O0 = 0, O1 = 1, O2 = 2, O3 = 3 };
+
+/// "O0".."O3".
+const char* optLevelName(OptLevel level) noexcept;
+
+/// What `memjit::jit::Jit` does with every module it compiles.
+struct JitOptions {
+  /// Optimisation level for modules added without their own.
+  OptLevel optLevel = OptLevel::O2;
+  /// Compiled objects are looked up here before optimising and stored after
+  /// compiling. Several Jits (and threads) may share one cache.
+  std::shared_ptr<ObjectCache> cache;
+  /// Register every object with GDB's JIT interface (`__jit_debug_register_code`)
+  /// so a debugger sees JIT'd functions.
+  bool gdbRegistration = false;
+  /// Append each JIT'd function to /tmp/perf-<pid>.map so `perf report` names it.
+  bool perfMap = false;
+  /// Write a jitdump file (/tmp/jit-<pid>.dump, for `perf inject --jit`).
+  bool perfJitdump = false;
+  /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
+  /// `.after.ll` and `.o` in this directory (created if missing).
+  std::string dumpDirectory;
+};
+
+}  // namespace memjit::jit

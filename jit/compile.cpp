@@ -1,0 +1,239 @@
+#include "compile.h"
+
+#include <mutex>
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/SubtargetFeature.h>
+#include <llvm/TargetParser/Triple.h>
+
+namespace memjit::jit {
+
+const char* optLevelName(OptLevel level) noexcept {
+  switch (level) {
+    case OptLevel::O0: return "O0";
+    case OptLevel::O1: return "O1";
+    case OptLevel::O2: return "O2";
+    case OptLevel::O3: return "O3";
+  }
+  return "O?";
+}
+
+const TargetSpec& TargetSpec::host() {
+  // Detected once: asking the CPU for its features on every module would
+  // cost as much as compiling a small kernel.
+  static const TargetSpec spec = [] {
+    TargetSpec s;
+    s.triple = llvm::sys::getProcessTriple();
+    s.cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures features;
+    for (const auto& f : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(f.first(), f.second);
+    s.features = features.getString();
+    return s;
+  }();
+  return spec;
+}
+
+std::string TargetSpec::str() const { return triple + "/" + cpu + "/" + features; }
+
+Error checkTarget(const TargetSpec& spec) {
+  detail::initializeAllTargets();
+  std::string message;
+  if (!llvm::TargetRegistry::lookupTarget(spec.triple, message))
+    return Error(ErrorCode::Unsupported,
+                 "no LLVM target for triple '" + spec.triple + "': " + message);
+  return Error::success();
+}
+
+namespace detail {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+void initializeAllTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();
+  });
+}
+
+static llvm::CodeGenOptLevel codegenLevel(OptLevel level) {
+  switch (level) {
+    case OptLevel::O0: return llvm::CodeGenOptLevel::None;
+    case OptLevel::O1: return llvm::CodeGenOptLevel::Less;
+    case OptLevel::O2: return llvm::CodeGenOptLevel::Default;
+    case OptLevel::O3: return llvm::CodeGenOptLevel::Aggressive;
+  }
+  return llvm::CodeGenOptLevel::Default;
+}
+
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec& spec,
+                                                                   OptLevel level) {
+  if (spec == TargetSpec::host())
+    initializeNativeTarget();
+  else
+    initializeAllTargets();
+  std::string message;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(spec.triple, message);
+  if (!target)
+    return Error(ErrorCode::Unsupported,
+                 "no LLVM target for triple '" + spec.triple + "': " + message);
+  llvm::TargetOptions options;
+  std::string cpu = spec.cpu.empty() ? std::string("generic") : spec.cpu;
+#if LLVM_VERSION_MAJOR >= 21
+  llvm::TargetMachine* machine =
+      target->createTargetMachine(llvm::Triple(spec.triple), cpu, spec.features, options,
+                                  llvm::Reloc::PIC_, std::nullopt, codegenLevel(level));
+#else
+  llvm::TargetMachine* machine =
+      target->createTargetMachine(spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_,
+                                  std::nullopt, codegenLevel(level));
+#endif
+  if (!machine)
+    return Error(ErrorCode::Unsupported, "LLVM cannot create a target machine for " + spec.str());
+  return std::unique_ptr<llvm::TargetMachine>(machine);
+}
+
+void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
+  module.setTargetTriple(machine.getTargetTriple().str());
+  module.setDataLayout(machine.createDataLayout());
+  const std::string cpu = machine.getTargetCPU().str();
+  const std::string features = machine.getTargetFeatureString().str();
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    if (!f.hasFnAttribute("target-cpu")) f.addFnAttr("target-cpu", cpu);
+    if (!f.hasFnAttribute("target-features") && !features.empty())
+      f.addFnAttr("target-features", features);
+  }
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level) {
+  llvm::PipelineTuningOptions tuning;
+  const bool vectorize = level >= OptLevel::O2;
+  tuning.LoopVectorization = vectorize;
+  tuning.SLPVectorization = vectorize;
+  tuning.LoopUnrolling = level >= OptLevel::O2;
+  tuning.LoopInterleaving = level >= OptLevel::O2;
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  // Passing the machine registers its TargetIRAnalysis: cost models see the
+  // host's vector widths instead of the generic "no vectors" answer.
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  llvm::ModulePassManager passes;
+  switch (level) {
+    case OptLevel::O0: passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;
+    case OptLevel::O1: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1); break;
+    case OptLevel::O2: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2); break;
+    case OptLevel::O3: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
+  }
+  passes.run(module, mam);
+}
+
+namespace {
+// Collects error diagnostics instead of letting LLVM print them and exit.
+struct DiagnosticCollector {
+  std::string errors;
+  static void handle(const llvm::DiagnosticInfo* infoPtr, void* self) {
+    const llvm::DiagnosticInfo& info = *infoPtr;
+    if (info.getSeverity() != llvm::DS_Error) return;
+    auto* collector = static_cast<DiagnosticCollector*>(self);
+    llvm::raw_string_ostream os(collector->errors);
+    if (!collector->errors.empty()) os << "; ";
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+  }
+};
+}  // namespace
+
+Expected<std::string> emitCode(llvm::Module& module, llvm::TargetMachine& machine, EmitKind kind) {
+  llvm::LLVMContext& context = module.getContext();
+  auto previousHandler = context.getDiagnosticHandlerCallBack();
+  void* previousContext = context.getDiagnosticContext();
+  DiagnosticCollector collector;
+  context.setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &collector);
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager passes;
+  const auto fileType = kind == EmitKind::Object ? llvm::CodeGenFileType::ObjectFile
+                                                 : llvm::CodeGenFileType::AssemblyFile;
+  const bool unsupported = machine.addPassesToEmitFile(passes, os, nullptr, fileType);
+  if (!unsupported) passes.run(module);
+  context.setDiagnosticHandlerCallBack(previousHandler, previousContext);
+
+  if (unsupported)
+    return Error(ErrorCode::Unsupported, "target " + machine.getTargetTriple().str() +
+                                             " cannot emit this kind of file");
+  if (!collector.errors.empty())
+    return Error(ErrorCode::CompileError,
+                 "code generation for module '" + module.getModuleIdentifier() +
+                     "' failed: " + collector.errors);
+  return std::string(buffer.data(), buffer.size());
+}
+
+Error verify(const llvm::Module& module) {
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  if (llvm::verifyModule(module, &os)) {
+    os.flush();
+    while (!report.empty() && report.back() == '\n') report.pop_back();
+    return Error(ErrorCode::CompileError,
+                 "invalid module '" + module.getModuleIdentifier() + "': " + report);
+  }
+  return Error::success();
+}
+
+std::string printIR(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  os.flush();
+  return text;
+}
+
+std::string writeBitcode(const llvm::Module& module) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::WriteBitcodeToFile(module, os);
+  return std::string(buffer.data(), buffer.size());
+}
+
+}  // namespace detail
+}  // namespace memjit::jit

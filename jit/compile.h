@@ -1,0 +1,47 @@
+// The compilation pipeline shared by the JIT and ahead-of-time emission:
+// TargetMachine creation, the new-pass-manager optimisation pipeline, and
+// object/assembly emission. Internal to jit/.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "memjit/error.h"
+#include "memjit/jit/options.h"
+#include "memjit/jit/target.h"
+
+namespace llvm {
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace memjit::jit::detail {
+
+/// Registers LLVM's targets once per process (the native one first; all of
+/// them for cross compilation).
+void initializeNativeTarget();
+void initializeAllTargets();
+
+/// A TargetMachine for `spec` (PIC, small code model) at `level`.
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec& spec,
+                                                                   OptLevel level);
+/// Sets the triple and data layout of `module` to the machine's and gives every
+/// defined function the machine's CPU and features as attributes (so the
+/// per-function TargetTransformInfo matches the machine).
+void prepareModule(llvm::Module& module, llvm::TargetMachine& machine);
+/// Runs the default O0..O3 module pipeline with the machine's TTI.
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level);
+
+enum class EmitKind { Object, Assembly };
+/// Generates code. Errors LLVM reports through the context's diagnostic
+/// handler (bad inline asm, unsupported operations) become CompileError.
+Expected<std::string> emitCode(llvm::Module& module, llvm::TargetMachine& machine, EmitKind kind);
+
+/// Runs llvm::verifyModule; the error quotes LLVM's report.
+Error verify(const llvm::Module& module);
+
+/// Textual IR and bitcode of a module.
+std::string printIR(const llvm::Module& module);
+std::string writeBitcode(const llvm::Module& module);
+
+}  // namespace memjit::jit::detail

@@ -1,0 +1,84 @@
+// The Jit's shared state and each loaded module's state (internal to jit/).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "memjit/jit/jit.h"
+
+namespace memjit::jit::detail {
+
+/// TargetMachines for the host, made once and reused. A TargetMachine must not
+/// generate code on two threads at once, so concurrent compilations each lease
+/// one; the pool only grows to the number of threads compiling at once.
+class MachinePool {
+ public:
+  struct Lease {
+    MachinePool* pool = nullptr;
+    std::unique_ptr<llvm::TargetMachine> machine;
+    Lease() = default;
+    Lease(Lease&&) = default;
+    ~Lease() {
+      if (pool && machine) pool->release(std::move(machine));
+    }
+    llvm::TargetMachine& operator*() const { return *machine; }
+  };
+
+  explicit MachinePool(TargetSpec spec) : spec_(std::move(spec)) {}
+  Expected<Lease> acquire(OptLevel level);
+  /// Number of machines made so far (tests check that it stays small).
+  std::size_t created() const;
+
+ private:
+  void release(std::unique_ptr<llvm::TargetMachine> machine);
+  TargetSpec spec_;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<llvm::TargetMachine>> idle_;
+  std::size_t created_ = 0;
+};
+
+struct ModuleState;
+
+struct JitCore {
+  explicit JitCore(JitOptions o) : options(std::move(o)), machines(TargetSpec::host()) {}
+  ~JitCore();
+
+  JitOptions options;
+  MachinePool machines;  // before lljit: LLJIT's compiler borrows from it
+  std::unique_ptr<llvm::orc::LLJIT> lljit;
+  llvm::orc::JITDylib* userDylib = nullptr;
+
+  mutable std::mutex mutex;
+  std::unordered_map<ModuleState*, std::shared_ptr<ModuleState>> modules;
+  std::unordered_map<std::string, ModuleState*> owners;  // symbol -> module defining it
+  std::vector<RegisteredSymbol> registered;
+};
+
+struct ModuleState {
+  ~ModuleState();
+
+  std::shared_ptr<JitCore> core;  // first: destroyed last, after the tracker is used
+  llvm::orc::ResourceTrackerSP tracker;
+  std::string name;
+  std::string cacheKey;
+  bool fromCache = false;
+  std::map<std::string, void*> symbols;
+
+  mutable std::mutex mutex;
+  mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;
+};
+
+/// Reads the function's metadata constants out of `symbols` (loaded memory).
+Expected<FunctionRecord> readFunction(const std::string& moduleName,
+                                      const std::map<std::string, void*>& symbols,
+                                      std::string_view function);
+
+}  // namespace memjit::jit::detail

@@ -1,0 +1,476 @@
+#include "memjit/jit/jit.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
+#include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
+#include <llvm/ExecutionEngine/Orc/Debugging/PerfSupportPlugin.h>
+#include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "compile.h"
+#include "engine.h"
+#include "llvm_error.h"
+#include "memjit/jit/embedded_metadata.h"
+#include "memjit/jit/object_cache.h"
+#include "memjit/metadata_symbols.h"
+#include "perf_map.h"
+
+#ifndef MEMJIT_VERSION
+#define MEMJIT_VERSION "0.0.0"
+#endif
+
+namespace memjit::jit {
+namespace detail {
+
+// ---- MachinePool -------------------------------------------------------
+
+Expected<MachinePool::Lease> MachinePool::acquire(OptLevel level) {
+  Lease lease;
+  lease.pool = this;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_.empty()) {
+      lease.machine = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  if (!lease.machine) {
+    MEMJIT_ASSIGN_OR_RETURN(lease.machine, createTargetMachine(spec_, level));
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++created_;
+  }
+  switch (level) {
+    case OptLevel::O0: lease.machine->setOptLevel(llvm::CodeGenOptLevel::None); break;
+    case OptLevel::O1: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Less); break;
+    case OptLevel::O2: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Default); break;
+    case OptLevel::O3: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Aggressive); break;
+  }
+  return lease;
+}
+
+std::size_t MachinePool::created() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return created_;
+}
+
+void MachinePool::release(std::unique_ptr<llvm::TargetMachine> machine) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  idle_.push_back(std::move(machine));
+}
+
+void writeFile(const std::string& path, std::string_view data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+}
+
+namespace {
+
+// LLJIT wants an IR compiler even though memjit hands it finished objects;
+// this one borrows from the pool instead of making a TargetMachine of its own.
+class PoolCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
+ public:
+  PoolCompiler(MachinePool& pool, const llvm::TargetOptions& options)
+      : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(options)), pool_(pool) {}
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
+    auto lease = pool_.acquire(OptLevel::O2);
+    if (!lease)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), lease.error().str());
+    auto object = emitCode(module, **lease, EmitKind::Object);
+    if (!object)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), object.error().str());
+    return llvm::MemoryBuffer::getMemBufferCopy(*object, module.getModuleIdentifier());
+  }
+
+ private:
+  MachinePool& pool_;
+};
+
+}  // namespace
+
+JitCore::~JitCore() {
+  // Modules hold the core; none can be left here once the core dies.
+  modules.clear();
+}
+
+ModuleState::~ModuleState() {
+  if (tracker) {
+    // Nothing can be reported from a destructor; ORC only fails here when
+    // a plugin refuses to release, and the memory is gone either way.
+    llvm::consumeError(tracker->remove());
+  }
+}
+
+Expected<FunctionRecord> readFunction(const std::string& moduleName,
+                                      const std::map<std::string, void*>& symbols,
+                                      std::string_view function) {
+  const std::string name(function);
+  auto text = [&](std::string_view prefix) -> std::optional<std::string> {
+    auto it = symbols.find(metadata::symbolName(prefix, name));
+    if (it == symbols.end() || !it->second) return std::nullopt;
+    return std::string(static_cast<const char*>(it->second));
+  };
+  FunctionRecord record;
+  auto expanded = symbols.find(name);
+  auto ciface = symbols.find(metadata::symbolName(metadata::kCInterfacePrefix, name));
+  if (expanded == symbols.end() && ciface == symbols.end())
+    return Error(ErrorCode::NotFound,
+                 "module '" + moduleName + "' defines no function '" + name + "'");
+  if (expanded != symbols.end()) record.expanded = expanded->second;
+  if (ciface != symbols.end()) record.cInterface = ciface->second;
+  MetadataStrings strings;
+  auto type = text(metadata::kTypePrefix);
+  if (!type)
+    return Error(ErrorCode::NotFound, "module '" + moduleName + "' has no signature metadata for '" +
+                                          name + "' (no symbol " +
+                                          metadata::symbolName(metadata::kTypePrefix, name) + ")");
+  strings.type = *type;
+  strings.raw = text(metadata::kRawPrefix);
+  strings.reflection = text(metadata::kReflectionPrefix);
+  strings.sip = text(metadata::kSipPrefix);
+  strings.resultAllocator = text(metadata::kAllocatorPrefix);
+  MEMJIT_ASSIGN_OR_RETURN(record.signature, signatureFromMetadata(name, strings));
+  return record;
+}
+
+}  // namespace detail
+
+using detail::JitCore;
+using detail::ModuleState;
+
+// ---- LoadedModule ------------------------------------------------------
+
+static const std::string kEmpty;
+
+const std::string& LoadedModule::name() const { return state_ ? state_->name : kEmpty; }
+bool LoadedModule::fromCache() const { return state_ && state_->fromCache; }
+const std::string& LoadedModule::cacheKey() const { return state_ ? state_->cacheKey : kEmpty; }
+
+Expected<Function> LoadedModule::function(std::string_view name) const {
+  if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  auto it = state_->functions.find(std::string(name));
+  if (it == state_->functions.end()) {
+    MEMJIT_ASSIGN_OR_RETURN(auto record, detail::readFunction(state_->name, state_->symbols, name));
+    it = state_->functions
+             .emplace(std::string(name), std::make_shared<detail::FunctionRecord>(std::move(record)))
+             .first;
+  }
+  // Aliasing: the handle points at the record but owns the whole module.
+  return Function(std::shared_ptr<const detail::FunctionRecord>(state_, it->second.get()));
+}
+
+std::vector<std::string> LoadedModule::functionNames() const {
+  std::vector<std::string> names;
+  if (!state_) return names;
+  for (const auto& [symbol, address] : state_->symbols)
+    if (std::string_view(symbol).substr(0, metadata::kTypePrefix.size()) == metadata::kTypePrefix)
+      names.push_back(symbol.substr(metadata::kTypePrefix.size()));
+  return names;
+}
+
+Expected<void*> LoadedModule::symbol(std::string_view name) const {
+  if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  auto it = state_->symbols.find(std::string(name));
+  if (it == state_->symbols.end())
+    return Error(ErrorCode::NotFound,
+                 "module '" + state_->name + "' defines no symbol '" + std::string(name) + "'");
+  return it->second;
+}
+
+std::vector<std::string> LoadedModule::symbolNames() const {
+  std::vector<std::string> names;
+  if (state_)
+    for (const auto& entry : state_->symbols) names.push_back(entry.first);
+  return names;
+}
+
+// ---- Jit ---------------------------------------------------------------
+
+Jit::Jit(std::shared_ptr<JitCore> core) noexcept : core_(std::move(core)) {}
+Jit::Jit(Jit&&) noexcept = default;
+Jit& Jit::operator=(Jit&& other) noexcept {
+  if (this != &other) {
+    if (core_) {
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      core_->modules.clear();
+    }
+    core_ = std::move(other.core_);
+  }
+  return *this;
+}
+
+Jit::~Jit() {
+  if (!core_) return;
+  // Break the core <-> module cycle; modules still referenced by a Function
+  // keep the core (and LLJIT) alive until they go.
+  std::unordered_map<ModuleState*, std::shared_ptr<ModuleState>> modules;
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    modules.swap(core_->modules);
+    core_->owners.clear();
+  }
+  modules.clear();
+}
+
+Expected<Jit> Jit::create(JitOptions options) {
+  detail::initializeNativeTarget();
+  auto core = std::make_shared<JitCore>(std::move(options));
+  const TargetSpec& host = TargetSpec::host();
+
+  // The one machine made up front; its data layout configures LLJIT so that
+  // LLJIT does not build a TargetMachine of its own just to ask for it.
+  llvm::DataLayout layout("");
+  llvm::TargetOptions targetOptions;
+  {
+    MEMJIT_ASSIGN_OR_RETURN(auto lease, core->machines.acquire(core->options.optLevel));
+    layout = (*lease).createDataLayout();
+    targetOptions = (*lease).Options;
+  }
+
+  llvm::orc::JITTargetMachineBuilder machineBuilder{llvm::Triple(host.triple)};
+  machineBuilder.setCPU(host.cpu);
+  machineBuilder.setRelocationModel(llvm::Reloc::PIC_);
+  {
+    llvm::SubtargetFeatures features(host.features);
+    machineBuilder.addFeatures(features.getFeatures());
+  }
+  JitCore* rawCore = core.get();
+  auto built = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(machineBuilder))
+                   .setDataLayout(layout)
+                   .setCompileFunctionCreator(
+                       [rawCore, targetOptions](llvm::orc::JITTargetMachineBuilder)
+                           -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                         return std::make_unique<detail::PoolCompiler>(rawCore->machines, targetOptions);
+                       })
+                   .create();
+  if (!built) return detail::fromLLVM(built.takeError(), ErrorCode::Unsupported, "cannot create the JIT");
+  core->lljit = std::move(*built);
+
+  auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&core->lljit->getObjLinkingLayer());
+  if (!linker)
+    return Error(ErrorCode::Unsupported, "LLJIT on " + host.triple + " does not use JITLink");
+
+  auto& session = core->lljit->getExecutionSession();
+  auto user = session.createJITDylib("memjit.user");
+  if (!user) return detail::fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
+  core->userDylib = &*user;
+  core->lljit->getMainJITDylib().addToLinkOrder(*core->userDylib);
+
+  if (core->options.gdbRegistration) {
+    if (auto err = llvm::orc::enableDebuggerSupport(*core->lljit))
+      return detail::fromLLVM(std::move(err), ErrorCode::Unsupported, "GDB JIT registration");
+  }
+  if (core->options.perfMap) linker->addPlugin(detail::createPerfMapPlugin());
+  if (core->options.perfJitdump) {
+    auto processSymbols = core->lljit->getProcessSymbolsJITDylib();
+    if (!processSymbols)
+      return Error(ErrorCode::Unsupported, "perf jitdump needs the process symbol table");
+    auto plugin = llvm::orc::PerfSupportPlugin::Create(session.getExecutorProcessControl(),
+                                                       *processSymbols, true, true);
+    if (!plugin)
+      return detail::fromLLVM(plugin.takeError(), ErrorCode::Unsupported, "perf jitdump");
+    linker->addPlugin(std::move(*plugin));
+  }
+  if (!core->options.dumpDirectory.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(core->options.dumpDirectory, ec);
+    if (ec)
+      return Error(ErrorCode::IoError, "cannot create dump directory '" +
+                                           core->options.dumpDirectory + "': " + ec.message());
+  }
+  return Jit(std::move(core));
+}
+
+const TargetSpec& Jit::target() const noexcept { return TargetSpec::host(); }
+const JitOptions& Jit::options() const noexcept { return core_->options; }
+
+std::size_t Jit::moduleCount() const {
+  std::lock_guard<std::mutex> lock(core_->mutex);
+  return core_->modules.size();
+}
+
+Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view moduleName,
+                                  AddOptions options) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diagnostic;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(irText.data(), irText.size()),
+                                                 llvm::StringRef(moduleName.data(), moduleName.size()),
+                                                 false);
+  auto module = llvm::parseIR(buffer->getMemBufferRef(), diagnostic, *context);
+  if (!module) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    diagnostic.print(nullptr, os, false);
+    os.flush();
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return Error(ErrorCode::ParseError, "invalid LLVM IR in '" + std::string(moduleName) + "': " + message);
+  }
+  return add(std::move(context), std::move(module), options);
+}
+
+Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
+                                std::unique_ptr<llvm::Module> module, AddOptions addOptions) {
+  if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
+  JitCore& core = *core_;
+  const std::string name = module->getModuleIdentifier();
+  MEMJIT_TRY(detail::verify(*module));
+  const OptLevel level = addOptions.optLevel.value_or(core.options.optLevel);
+  const TargetSpec& host = TargetSpec::host();
+
+  // Names the module defines, known before compiling (needed on cache hits too).
+  std::vector<std::string> defined;
+  for (const llvm::GlobalValue& value : module->global_values())
+    if (!value.isDeclaration() && !value.hasLocalLinkage() && value.hasName())
+      defined.push_back(value.getName().str());
+
+  std::string key;
+  std::shared_ptr<const std::string> object;
+  bool fromCache = false;
+  if (core.options.cache) {
+    const std::string bitcode = detail::writeBitcode(*module);
+    key = cacheKey({bitcode, host.triple, host.cpu, host.features, static_cast<int>(level), MEMJIT_VERSION});
+    if (auto hit = core.options.cache->get(key)) {
+      object = *hit;
+      fromCache = true;
+    }
+  }
+  const std::string& dumps = core.options.dumpDirectory;
+  std::string dumpStem;
+  if (!dumps.empty()) {
+    std::string tag = key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(module.get())) : key.substr(0, 16);
+    dumpStem = dumps + "/" + name + "." + tag;
+  }
+  if (!object) {
+    MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(level));
+    detail::prepareModule(*module, *lease);
+    if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
+    detail::optimize(*module, *lease, level);
+    if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
+    MEMJIT_ASSIGN_OR_RETURN(auto code, detail::emitCode(*module, *lease, detail::EmitKind::Object));
+    if (core.options.cache) core.options.cache->put(key, code);
+    object = std::make_shared<const std::string>(std::move(code));
+  }
+  if (!dumpStem.empty()) detail::writeFile(dumpStem + ".o", *object);
+  module.reset();
+  context.reset();
+
+  auto& lljit = *core.lljit;
+  auto& main = lljit.getMainJITDylib();
+  auto tracker = main.createResourceTracker();
+  if (auto err = lljit.addObjectFile(
+          tracker, llvm::MemoryBuffer::getMemBufferCopy(*object, name)))
+    return detail::fromOrc(std::move(err), "cannot add module '" + name + "'");
+
+  // Link now: unresolved externals and relocation problems surface here.
+  llvm::orc::SymbolLookupSet lookupSet;
+  for (const std::string& symbol : defined) lookupSet.add(lljit.mangleAndIntern(symbol));
+  auto& session = lljit.getExecutionSession();
+  auto addresses = session.lookup(
+      llvm::orc::makeJITDylibSearchOrder(&main, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      std::move(lookupSet));
+  if (!addresses) {
+    Error error = detail::fromOrc(addresses.takeError(), "cannot link module '" + name + "'");
+    llvm::consumeError(tracker->remove());
+    return error;
+  }
+
+  auto state = std::make_shared<ModuleState>();
+  state->core = core_;
+  state->tracker = std::move(tracker);
+  state->name = name;
+  state->cacheKey = key;
+  state->fromCache = fromCache;
+  for (const std::string& symbol : defined) {
+    auto it = addresses->find(lljit.mangleAndIntern(symbol));
+    if (it != addresses->end()) state->symbols[symbol] = it->second.getAddress().toPtr<void*>();
+  }
+  {
+    std::lock_guard<std::mutex> lock(core.mutex);
+    core.modules.emplace(state.get(), state);
+    for (const auto& entry : state->symbols) core.owners[entry.first] = state.get();
+  }
+  return LoadedModule(std::move(state));
+}
+
+Error Jit::remove(LoadedModule& module) {
+  std::shared_ptr<ModuleState> state = module.state();
+  if (!state) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    auto it = core_->modules.find(state.get());
+    if (it == core_->modules.end())
+      return Error(ErrorCode::NotFound, "module '" + state->name + "' is not loaded in this JIT");
+    for (const auto& entry : state->symbols) {
+      auto owner = core_->owners.find(entry.first);
+      if (owner != core_->owners.end() && owner->second == state.get()) core_->owners.erase(owner);
+    }
+    core_->modules.erase(it);
+  }
+  module = LoadedModule();
+  // Once `state` goes (unless a Function still holds it) the tracker frees the code.
+  return Error::success();
+}
+
+Expected<Function> Jit::lookup(std::string_view name) const {
+  std::shared_ptr<ModuleState> state;
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    auto owner = core_->owners.find(std::string(name));
+    if (owner == core_->owners.end())
+      owner = core_->owners.find(metadata::symbolName(metadata::kCInterfacePrefix, name));
+    if (owner != core_->owners.end()) state = core_->modules.at(owner->second);
+  }
+  if (!state)
+    return Error(ErrorCode::NotFound, "no loaded module defines function '" + std::string(name) + "'");
+  return LoadedModule(std::move(state)).function(name);
+}
+
+Expected<void*> Jit::lookupSymbol(std::string_view name) const {
+  // Main first, then what it links against (registered and process symbols).
+  auto& main = core_->lljit->getMainJITDylib();
+  llvm::orc::JITDylibSearchOrder order =
+      llvm::orc::makeJITDylibSearchOrder(&main, llvm::orc::JITDylibLookupFlags::MatchAllSymbols);
+  main.withLinkOrderDo([&](const llvm::orc::JITDylibSearchOrder& links) {
+    for (const auto& link : links)
+      if (link.first != &main)
+        order.push_back({link.first, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
+  });
+  auto address = core_->lljit->getExecutionSession().lookup(
+      order, core_->lljit->mangleAndIntern(llvm::StringRef(name.data(), name.size())));
+  if (!address)
+    return detail::fromOrc(address.takeError(), "symbol '" + std::string(name) + "'");
+  return address->getAddress().toPtr<void*>();
+}
+
+Error Jit::registerSymbol(std::string name, void* address, std::optional<FunctionType> type) {
+  if (name.empty()) return Error(ErrorCode::InvalidArgument, "cannot register a symbol with an empty name");
+  if (!address)
+    return Error(ErrorCode::InvalidArgument, "cannot register symbol '" + name + "' at a null address");
+  std::lock_guard<std::mutex> lock(core_->mutex);
+  llvm::orc::SymbolMap symbols;
+  symbols[core_->lljit->mangleAndIntern(name)] = {
+      llvm::orc::ExecutorAddr::fromPtr(address),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (auto err = core_->userDylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return detail::fromLLVM(std::move(err), ErrorCode::InvalidArgument,
+                            "cannot register symbol '" + name + "'");
+  core_->registered.push_back({std::move(name), address, std::move(type)});
+  return Error::success();
+}
+
+std::vector<RegisteredSymbol> Jit::registeredSymbols() const {
+  std::lock_guard<std::mutex> lock(core_->mutex);
+  return core_->registered;
+}
+
+}  // namespace memjit::jit

@@ -1,0 +1,237 @@
+// Tests of memjit::jit::Jit: compile, look up, call, metadata handles,
+// process and registered symbols, removal, dumps.
+#include "memjit/jit/jit.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "memjit/runtime/memref.h"
+#include "test_ir.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+
+namespace {
+
+using Desc1 = runtime::StridedMemRef<float, 1>;
+using AddFn = void(Desc1*, Desc1*, Desc1*);
+
+Desc1 view(std::vector<float>& v, std::int64_t stride = 1) {
+  return Desc1{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size()) / stride}, {stride}};
+}
+
+Jit makeJit(JitOptions options = {}) {
+  auto jit = Jit::create(std::move(options));
+  EXPECT_TRUE(jit.ok()) << (jit.ok() ? "" : jit.error().str());
+  return std::move(*jit);
+}
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST(Jit, CompilesAndCallsThroughTheCInterface) {
+  for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    Jit jit = makeJit({.optLevel = level});
+    auto mod = jit.addIR(test::addKernelIR(), "m");
+    ASSERT_TRUE(mod.ok()) << mod.error().str();
+    auto add = mod->function("add");
+    ASSERT_TRUE(add.ok()) << add.error().str();
+    std::vector<float> a(37), b(37), c(37, -1.0f);
+    for (int i = 0; i < 37; ++i) a[i] = float(i), b[i] = float(100 * i);
+    Desc1 da = view(a), db = view(b), dc = view(c);
+    add->cInterfaceAs<AddFn>()(&da, &db, &dc);
+    for (int i = 0; i < 37; ++i) EXPECT_EQ(c[i], 101.0f * i) << optLevelName(level) << " i=" << i;
+  }
+}
+
+TEST(Jit, StridedViewsAreHonoured) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::addKernelIR(), "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  auto add = mod->function("add");
+  ASSERT_TRUE(add.ok());
+  std::vector<float> a(20, 1.0f), b(20, 2.0f), c(20, 0.0f);
+  Desc1 da = view(a, 2), db = view(b, 2), dc = view(c, 2);
+  add->cInterfaceAs<AddFn>()(&da, &db, &dc);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(c[i], i % 2 == 0 ? 3.0f : 0.0f) << i;
+}
+
+TEST(Jit, HandleCarriesTheEmbeddedSignature) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::addKernelIR(), "m");
+  ASSERT_TRUE(mod.ok());
+  auto add = mod->function("add");
+  ASSERT_TRUE(add.ok());
+  EXPECT_EQ(add->name(), "add");
+  EXPECT_EQ(toString(add->signature().type), "(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()");
+  auto described = signature::describe("add", add->signature().type);
+  ASSERT_TRUE(described.ok());
+  EXPECT_EQ(add->signature().raw, described->raw);
+  EXPECT_EQ(add->signature().reflection, described->reflection);
+  EXPECT_FALSE(add->signature().sip.has_value());
+  EXPECT_EQ(mod->functionNames(), std::vector<std::string>{"add"});
+}
+
+TEST(Jit, LookupsAreCachedAndRawSymbolsResolve) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::addKernelIR(), "m");
+  ASSERT_TRUE(mod.ok());
+  auto first = mod->function("add");
+  auto second = jit.lookup("add");
+  ASSERT_TRUE(first.ok() && second.ok());
+  // The same record: the second lookup did not resolve anything again.
+  EXPECT_EQ(first->keepAlive().get(), second->keepAlive().get());
+  auto ciface = jit.lookupSymbol("_mlir_ciface_add");
+  auto expanded = mod->symbol("add");
+  ASSERT_TRUE(ciface.ok() && expanded.ok());
+  EXPECT_EQ(*ciface, first->cInterface());
+  EXPECT_EQ(*expanded, first->expanded());
+  // The expanded function follows the 3+2N convention.
+  std::vector<float> a{1, 2}, b{10, 20}, c{0, 0};
+  using Expanded = void(float*, float*, std::int64_t, std::int64_t, std::int64_t, float*, float*,
+                        std::int64_t, std::int64_t, std::int64_t, float*, float*, std::int64_t,
+                        std::int64_t, std::int64_t);
+  first->expandedAs<Expanded>()(a.data(), a.data(), 0, 2, 1, b.data(), b.data(), 0, 2, 1, c.data(),
+                                c.data(), 0, 2, 1);
+  EXPECT_EQ(c, (std::vector<float>{11, 22}));
+}
+
+static float timesThree(float x) { return 3.0f * x; }
+
+TEST(Jit, KernelsCallRegisteredCallbacks) {
+  Jit jit = makeJit();
+  auto type = parseFunctionType("(f32) -> f32");
+  ASSERT_TRUE(type.ok());
+  ASSERT_FALSE(jit.registerSymbol("my_callback", reinterpret_cast<void*>(&timesThree), *type));
+  auto mod = jit.addIR(test::callerIR("caller", "my_callback"), "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  auto caller = mod->function("caller");
+  ASSERT_TRUE(caller.ok());
+  EXPECT_EQ(caller->cInterfaceAs<float(float)>()(5.0f), 30.0f);
+  auto registered = jit.registeredSymbols();
+  ASSERT_EQ(registered.size(), 1u);
+  EXPECT_EQ(registered[0].name, "my_callback");
+  ASSERT_TRUE(registered[0].type.has_value());
+  EXPECT_EQ(toString(*registered[0].type), "(f32) -> f32");
+}
+
+TEST(Jit, KernelsCallProcessSymbols) {
+  Jit jit = makeJit({.optLevel = OptLevel::O0});
+  const char* ir =
+      "declare i32 @getpid()\n"
+      "define i32 @pid() {\n  %p = call i32 @getpid()\n  ret i32 %p\n}\n";
+  auto mod = jit.addIR(ir, "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  auto pid = mod->symbol("pid");
+  ASSERT_TRUE(pid.ok());
+  EXPECT_EQ(reinterpret_cast<int (*)()>(*pid)(), ::getpid());
+  auto malloc = jit.lookupSymbol("malloc");
+  ASSERT_TRUE(malloc.ok()) << malloc.error().str();
+}
+
+TEST(Jit, ModulesCallEachOther) {
+  Jit jit = makeJit();
+  ASSERT_TRUE(jit.addIR(test::constantIR("seven", 7), "a").ok());
+  auto mod = jit.addIR(
+      "declare i64 @seven()\ndefine i64 @twice() {\n  %s = call i64 @seven()\n"
+      "  %d = mul i64 %s, 2\n  ret i64 %d\n}\n",
+      "b");
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*mod->symbol("twice"))(), 14);
+}
+
+TEST(Jit, RemoveUnloadsAndFreesTheName) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::constantIR("k", 1), "m1");
+  ASSERT_TRUE(mod.ok());
+  EXPECT_EQ(jit.moduleCount(), 1u);
+  ASSERT_FALSE(jit.remove(*mod));
+  EXPECT_FALSE(static_cast<bool>(*mod));
+  EXPECT_EQ(jit.moduleCount(), 0u);
+  EXPECT_EQ(jit.lookup("k").error().code(), ErrorCode::NotFound);
+  EXPECT_FALSE(jit.lookupSymbol("k").ok());
+  // The name is free again: a new definition is not a duplicate.
+  auto again = jit.addIR(test::constantIR("k", 2), "m2");
+  ASSERT_TRUE(again.ok()) << again.error().str();
+  auto k = again->function("k");
+  ASSERT_TRUE(k.ok());
+  EXPECT_EQ(k->cInterfaceAs<std::int64_t()>()(), 2);
+}
+
+TEST(Jit, FunctionKeepsItsCodeAliveAfterRemoveAndJitDestruction) {
+  Function keep;
+  {
+    Jit jit = makeJit();
+    auto mod = jit.addIR(test::constantIR("k", 42), "m");
+    ASSERT_TRUE(mod.ok());
+    auto k = mod->function("k");
+    ASSERT_TRUE(k.ok());
+    keep = *k;
+    ASSERT_FALSE(jit.remove(*mod));
+  }
+  EXPECT_EQ(keep.cInterfaceAs<std::int64_t()>()(), 42);
+}
+
+TEST(Jit, OneTargetMachineServesManyModules) {
+  Jit jit = makeJit();
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(jit.addIR(test::constantIR("k" + std::to_string(i), i), "m" + std::to_string(i)).ok());
+  EXPECT_EQ(jit.target(), TargetSpec::host());
+  EXPECT_FALSE(TargetSpec::host().cpu.empty());
+  EXPECT_NE(TargetSpec::host().features.find('+'), std::string::npos);
+}
+
+TEST(Jit, DumpsIRBeforeAndAfterOptimisationAndTheObject) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "dumps";
+  std::filesystem::remove_all(dir);
+  Jit jit = makeJit({.optLevel = OptLevel::O3, .dumpDirectory = dir.string()});
+  ASSERT_TRUE(jit.addIR(test::addKernelIR(), "dumped").ok());
+  std::string before, after, object;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find("before.ll") != std::string::npos) before = readFile(entry.path());
+    if (name.find("after.ll") != std::string::npos) after = readFile(entry.path());
+    if (name.size() > 2 && name.substr(name.size() - 2) == ".o") object = readFile(entry.path());
+  }
+  EXPECT_NE(before.find("define void @add"), std::string::npos);
+  EXPECT_EQ(before.find("x float>"), std::string::npos);
+  // The host TTI made the loop vectoriser use vector registers.
+  EXPECT_NE(after.find("x float>"), std::string::npos) << after;
+  ASSERT_GE(object.size(), 4u);
+  EXPECT_EQ(object.substr(0, 4), "\x7f" "ELF");
+}
+
+TEST(Jit, PerfMapListsFunctions) {
+  Jit jit = makeJit({.perfMap = true});
+  ASSERT_TRUE(jit.addIR(test::constantIR("perf_mapped_fn", 1), "m").ok());
+  std::string map = readFile("/tmp/perf-" + std::to_string(::getpid()) + ".map");
+  EXPECT_NE(map.find(" perf_mapped_fn\n"), std::string::npos);
+  EXPECT_NE(map.find(" _mlir_ciface_perf_mapped_fn\n"), std::string::npos);
+  std::filesystem::remove("/tmp/perf-" + std::to_string(::getpid()) + ".map");
+}
+
+TEST(Jit, GdbRegistrationAndJitdumpCanBeEnabled) {
+  auto home = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "jitdump";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  ::setenv("JITDUMPDIR", home.c_str(), 1);
+  Jit jit = makeJit({.gdbRegistration = true, .perfJitdump = true});
+  auto mod = jit.addIR(test::constantIR("debugged", 5), "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  EXPECT_EQ(mod->function("debugged")->cInterfaceAs<std::int64_t()>()(), 5);
+  bool dumped = false;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(home))
+    if (entry.path().filename().string().find(".dump") != std::string::npos) dumped = true;
+  EXPECT_TRUE(dumped) << "no jitdump file under " << home;
+}
