@@ -120,9 +120,9 @@ Expected<TypeRecord> fromJson(const json& j, const std::string& where) {
     for (std::size_t i = 3; i < n; ++i) {
       if (j[i].is_null()) {
         dims.push_back(std::nullopt);
+      } else if (j[i].is_number_unsigned() && j[i].get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+        return invalid(sub(i), "dim does not fit in 64 bits");
       } else if (j[i].is_number_integer() && j[i].get<std::int64_t>() >= 0) {
-        if (j[i].is_number_unsigned() && j[i].get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-          return invalid(sub(i), "dim does not fit in 64 bits");
         dims.push_back(j[i].get<std::int64_t>());
       } else {
         return invalid(sub(i), "an ndarray dim must be a non-negative integer or null");

@@ -1,0 +1,179 @@
+#include "memjit/signature/raw_signature.h"
+
+#include <gtest/gtest.h>
+
+#include "memjit/type_syntax.h"
+
+using namespace memjit;
+using namespace memjit::signature;
+
+namespace {
+
+RawSignature parseOk(std::string_view f) {
+  auto s = parseRawSignature(f);
+  EXPECT_TRUE(s) << f << ": " << (s ? "" : s.error().str());
+  return s ? *s : RawSignature{};
+}
+
+std::string toStringOf(std::string_view f) { return toString(parseOk(f)); }
+
+FunctionType fnType(std::string_view text) {
+  auto t = parseFunctionType(text);
+  EXPECT_TRUE(t) << text << ": " << (t ? "" : t.error().str());
+  return t ? *t : FunctionType{};
+}
+
+}  // namespace
+
+TEST(RawElement, NamesSizesCodes) {
+  const char* names[] = {"float32", "float16", "float64", "bfloat16", "sint8",  "sint16",
+                         "sint32",  "sint64",  "uint8",   "uint16",   "uint32", "uint64"};
+  const std::size_t sizes[] = {4, 2, 8, 2, 1, 2, 4, 8, 1, 2, 4, 8};
+  for (unsigned i = 0; i < kNumRawElements; ++i) {
+    auto e = rawElementFromCode(i);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(rawElementName(*e), names[i]);
+    EXPECT_EQ(rawElementSize(*e), sizes[i]);
+    // Each code survives a scalar and a buffer round trip.
+    RawSignature s{{RawScalar{*e}, RawBuffer{*e, {2, -1}}}, {}};
+    EXPECT_EQ(parseOk(mangle(s)), s);
+  }
+  EXPECT_FALSE(rawElementFromCode(12));
+  EXPECT_FALSE(rawElementFromCode(-1));
+}
+
+TEST(RawSignature, PublishedItems) {
+  EXPECT_EQ(mangle(RawType(RawBuffer{})), "B1!");
+  EXPECT_EQ(mangle(RawType(RawBuffer{RawElement::Float64, {-1, 128, 64}})), "B13!t2d-1d128d64");
+  EXPECT_EQ(mangle(RawType(RawScalar{})), "S1!");
+  EXPECT_EQ(mangle(RawType(RawScalar{RawElement::SInt32})), "S3!t6");
+  EXPECT_EQ(mangle(RawType(RawRefObject{})), "O1!");
+}
+
+TEST(RawSignature, PublishedToString) {
+  EXPECT_EQ(toStringOf("I1!R1!"), "() -> ()");
+  EXPECT_EQ(toStringOf("I15!B11!d10d128d64R15!B11!t6d32d8d64"),
+            "(Buffer<float32[10x128x64]>) -> (Buffer<sint32[32x8x64]>)");
+  EXPECT_EQ(toStringOf("I15!B11!d-1d128d64R15!B11!t6d-1d8d64"),
+            "(Buffer<float32[?x128x64]>) -> (Buffer<sint32[?x8x64]>)");
+  EXPECT_EQ(toStringOf("I6!S3!t6R6!S3!t2"), "(sint32) -> (float64)");
+  EXPECT_EQ(toStringOf("I23!O1!B11!d-1d128d64S3!t6R17!B13!t11d32d-1d64"),
+            "(RefObject<?>, Buffer<float32[?x128x64]>, sint32) -> (Buffer<uint64[32x?x64]>)");
+}
+
+TEST(RawSignature, PublishedSignaturesRoundTripByteForByte) {
+  for (const char* f : {"I1!R1!", "I15!B11!d10d128d64R15!B11!t6d32d8d64", "I15!B11!d-1d128d64R15!B11!t6d-1d8d64",
+                        "I6!S3!t6R6!S3!t2", "I23!O1!B11!d-1d128d64S3!t6R17!B13!t11d32d-1d64", "I4!U1!R1!"})
+    EXPECT_EQ(mangle(parseOk(f)), f);
+}
+
+TEST(RawSignature, UnrecognizedIsAccepted) {
+  RawSignature s = parseOk("I4!U1!R1!");
+  ASSERT_EQ(s.inputs.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<RawUnrecognized>(s.inputs[0]));
+  EXPECT_EQ(toString(s), "(Unrecognized<?>) -> ()");
+}
+
+TEST(RawSignature, OpaqueSpanContentsAreKept) {
+  RawSignature s = parseOk("I11!O4!abcU2!zR1!");
+  EXPECT_EQ(std::get<RawRefObject>(s.inputs[0]).details, "abc");
+  EXPECT_EQ(std::get<RawUnrecognized>(s.inputs[1]).details, "z");
+  EXPECT_EQ(mangle(s), "I11!O4!abcU2!zR1!");
+}
+
+TEST(RawSignature, ExplicitFloat32IsKept) {
+  RawSignature s = parseOk("I6!S3!t0R1!");
+  EXPECT_EQ(std::get<RawScalar>(s.inputs[0]).element, RawElement::Float32);
+  EXPECT_EQ(mangle(s), "I6!S3!t0R1!");
+  EXPECT_EQ(toString(s), "(float32) -> ()");
+}
+
+TEST(RawSignature, RankZeroBuffer) { EXPECT_EQ(toStringOf("I4!B1!R1!"), "(Buffer<float32[]>) -> ()"); }
+
+struct BadCase {
+  const char* text;
+  std::size_t offset;
+  const char* mentions;
+};
+
+class RawSignatureErrors : public testing::TestWithParam<BadCase> {};
+
+TEST_P(RawSignatureErrors, NameOffsetAndProblem) {
+  const BadCase& c = GetParam();
+  auto s = parseRawSignature(c.text);
+  ASSERT_FALSE(s) << c.text;
+  EXPECT_EQ(s.error().code(), ErrorCode::ParseError);
+  EXPECT_EQ(s.error().offset(), c.offset) << s.error().str();
+  EXPECT_NE(s.error().message().find(c.mentions), std::string::npos) << s.error().str();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, RawSignatureErrors,
+    testing::Values(
+        // published
+        BadCase{"I7!B4!t12R1!", 6, "illegal element code t12"}, BadCase{"I6!B3!x1R1!", 6, "unknown buffer field 'x'"},
+        BadCase{"R1!", 0, "inputs span 'I'"}, BadCase{"I5!ab", 1, "runs past the end"},
+        // more
+        BadCase{"", 0, "inputs span 'I'"}, BadCase{"I1!", 3, "results span 'R'"},
+        BadCase{"I1!R1!_1", 6, "after the results"}, BadCase{"I1!I1!", 3, "results span 'R'"},
+        BadCase{"_1R1!", 0, "inputs span"}, BadCase{"I4!X1!R1!", 3, "unknown type span 'X'"},
+        BadCase{"I3!_1R1!", 3, "found integer '_'"}, BadCase{"I7!B4!d-2R1!", 6, "negative"},
+        BadCase{"I8!B5!d1t2R1!", 8, "must come first"}, BadCase{"I8!B5!t2t2R1!", 8, "must come first"},
+        BadCase{"I6!S3!d1R1!", 6, "unknown scalar field 'd'"}, BadCase{"I7!S4!t-1R1!", 6, "illegal element code"},
+        BadCase{"I7!B4!t99999999999999999999R1!", 6, "illegal element code t99"},
+        BadCase{"I26!B22!t99999999999999999999R1!", 9, "does not fit"}, BadCase{"I5!B2!#R1!", 6, "illegal component tag"},
+        BadCase{"I4!B1!R", 7, "expected the length"}, BadCase{"I4!B0!R1!", 5, "length 0"}));
+
+TEST(RawSignature, FromFunctionType) {
+  EXPECT_EQ(mangle(toRawSignature(fnType("(memref<?x128x64xf32>, si32) -> memref<?x8x64xsi32>"))),
+            "I20!B11!d-1d128d64S3!t6R15!B11!t6d-1d8d64");
+  EXPECT_EQ(toString(toRawSignature(fnType("() -> ()"))), "() -> ()");
+  EXPECT_EQ(toString(toRawSignature(fnType("(f32, f64, f16, bf16) -> (ui8, ui16, ui32, ui64)"))),
+            "(float32, float64, float16, bfloat16) -> (uint8, uint16, uint32, uint64)");
+}
+
+TEST(RawSignature, LossyMappings) {
+  EXPECT_EQ(toString(toRawSignature(fnType("(i1, i8, i16, i32, i64, index) -> ()"))),
+            "(sint8, sint8, sint16, sint32, sint64, sint64) -> ()");
+  EXPECT_EQ(toString(toRawSignature(fnType("(!llvm.ptr, complex<f32>, memref<*xf32>, memref<4xcomplex<f64>>) -> ()"))),
+            "(RefObject<?>, Unrecognized<?>, Unrecognized<?>, Unrecognized<?>) -> ()");
+  // Strided layout and memory space leave no trace: only shape and element remain.
+  EXPECT_EQ(toRawSignature(fnType("(memref<4x?xf32, strided<[?, 1], offset: ?>>) -> ()")),
+            toRawSignature(fnType("(memref<4x?xf32, 1>) -> ()")));
+  EXPECT_EQ(toString(toRawSignature(fnType("(memref<f64>) -> ()"))), "(Buffer<float64[]>) -> ()");
+}
+
+TEST(RawSignature, ElementConversionBothWays) {
+  for (ElementType t : kAllElementTypes) {
+    auto r = toRawElement(t);
+    if (!r) {
+      EXPECT_TRUE(t == ElementType::Ptr || isComplex(t)) << spelling(t);
+      continue;
+    }
+    // Round trip keeps the width and the float/int family.
+    ElementType back = toElementType(*r);
+    EXPECT_EQ(rawElementSize(*r), storageSize(back)) << spelling(t);
+    EXPECT_EQ(toRawElement(back), r) << spelling(t);
+    EXPECT_EQ(isFloat(back), isFloat(t)) << spelling(t);
+  }
+}
+
+TEST(RawAttributes, WriteAndRead) {
+  FunctionType t = fnType("(memref<2x3xf32>) -> i32");
+  AttributeMap attrs = rawAttributes(t);
+  EXPECT_EQ(attrs.at("fv"), "1");
+  EXPECT_EQ(attrs.count("fbr"), 0u);
+  auto back = parseRawAttributes(attrs);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, toRawSignature(t));
+  EXPECT_EQ(rawAttributes(t, "__allocate_results").at("fbr"), "__allocate_results");
+}
+
+TEST(RawAttributes, Errors) {
+  EXPECT_EQ(parseRawAttributes({{"fv", "1"}}).error().code(), ErrorCode::NotFound);
+  EXPECT_EQ(parseRawAttributes({{"fv", "2"}, {"f", "I1!R1!"}}).error().code(), ErrorCode::Unsupported);
+  auto bad = parseRawAttributes({{"fv", "1"}, {"f", "I1!"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().offset(), 3u);
+  EXPECT_NE(bad.error().message().find("attribute 'f'"), std::string::npos);
+}
