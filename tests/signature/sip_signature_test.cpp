@@ -26,11 +26,11 @@ SipPath P(std::initializer_list<SipKey> keys) { return SipPath(keys); }
 // Records visitor calls as text, to check order and arguments.
 struct Recorder : SipVisitor {
   std::string log;
-  void integerKey(std::int64_t k) override { log += "k" + std::to_string(k) + " "; }
-  void stringKey(std::string_view k) override { log += "K" + std::string(k) + " "; }
+  void integerKey(std::int64_t k) override { log.append("k").append(std::to_string(k)).append(" "); }
+  void stringKey(std::string_view k) override { log.append("K").append(k).append(" "); }
   void openStruct(SipStructKind kind) override { log += kind == SipStructKind::Dict ? "{ " : "[ "; }
   void closeStruct() override { log += "} "; }
-  void mapToRawIndex(std::int64_t i) override { log += "=" + std::to_string(i) + " "; }
+  void mapToRawIndex(std::int64_t i) override { log.append("=").append(std::to_string(i)).append(" "); }
 };
 
 }  // namespace
