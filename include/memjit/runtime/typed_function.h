@@ -1,0 +1,255 @@
+// The typed invoker: Function::as<R(Args...)>() checks a C++ signature against
+// the function's metadata once and returns a callable that is a direct call
+// of the `_mlir_ciface_` function (no per-call checks, no allocation).
+//
+// Parameter types: StridedMemRef<T, N> (passed by pointer to the descriptor;
+// OwnedMemRef<T, N> converts to it), UnrankedMemRef<T>, and scalars (bool,
+// [u]int8..64_t, float, double, void*). Result types: void, a scalar,
+// StridedMemRef<T, N> (raw descriptor, caller owns), OwnedMemRef<T, N> (freed
+// once; not owned when it aliases an argument), or std::tuple of those.
+// Static dims and layouts are not checked per call: use the dynamic invoker
+// (or bufferDescriptionOracle) for untrusted buffers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "memjit/error.h"
+#include "memjit/runtime/function.h"
+#include "memjit/runtime/memref.h"
+#include "memjit/runtime/owned_memref.h"
+
+#if defined(__clang__)
+// Calls through a pointer of a type the callee was not declared with (the
+// result struct pointer) are the C interface itself; -fsanitize=function
+// would flag them.
+#define MEMJIT_NO_SANITIZE_FUNCTION __attribute__((no_sanitize("function")))
+#else
+#define MEMJIT_NO_SANITIZE_FUNCTION
+#endif
+
+namespace memjit::runtime {
+namespace detail {
+
+/// What one C++ parameter or result stands for, for the one-time check.
+struct TypedSlot {
+  enum class Kind : std::uint8_t { Scalar, Ranked, Unranked } kind;
+  ElementType element;
+  int rank;
+};
+
+/// Checks the C++ slots against the signature; names the first mismatch.
+Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSlot* params,
+                          std::size_t numParams, const TypedSlot* results, std::size_t numResults);
+
+/// True for allocated pointers that must never be freed: null and MLIR's
+/// marker 0xdeadbeef for memrefs of globals (memref.get_global).
+inline bool isUnownedAllocation(const void* p) noexcept {
+  return p == nullptr || reinterpret_cast<std::uintptr_t>(p) == 0xdeadbeefu;
+}
+
+template <typename A>
+struct ArgTraits {
+  static_assert(std::is_arithmetic_v<A> || std::is_same_v<A, void*>,
+                "typed invoker parameters are StridedMemRef, UnrankedMemRef or scalars");
+  using Param = A;
+  using C = A;
+  static C toC(Param a) noexcept { return a; }
+  static const void* base(Param) noexcept { return nullptr; }
+  static TypedSlot slot() { return {TypedSlot::Kind::Scalar, ElementTypeOf<A>::value, 0}; }
+};
+template <typename T, int N>
+struct ArgTraits<StridedMemRef<T, N>> {
+  using Param = const StridedMemRef<T, N>&;
+  using C = StridedMemRef<T, N>*;
+  static C toC(Param a) noexcept { return const_cast<C>(&a); }
+  static const void* base(Param a) noexcept { return a.basePtr; }
+  static TypedSlot slot() { return {TypedSlot::Kind::Ranked, ElementTypeOf<std::remove_cv_t<T>>::value, N}; }
+};
+template <typename T, int N>
+struct ArgTraits<OwnedMemRef<T, N>> : ArgTraits<StridedMemRef<T, N>> {};
+template <typename T>
+struct ArgTraits<UnrankedMemRef<T>> {
+  using Param = const UnrankedMemRef<T>&;
+  using C = UnrankedMemRef<T>*;
+  static C toC(Param a) noexcept { return const_cast<C>(&a); }
+  static const void* base(Param a) noexcept {
+    return a.descriptor ? *static_cast<void* const*>(a.descriptor) : nullptr;
+  }
+  static TypedSlot slot() { return {TypedSlot::Kind::Unranked, ElementTypeOf<std::remove_cv_t<T>>::value, -1}; }
+};
+template <typename A>
+using ArgOf = ArgTraits<std::remove_cvref_t<A>>;
+
+/// One result element: its C storage type and how it becomes the C++ value.
+template <typename R>
+struct ResultTraits {
+  static_assert(std::is_arithmetic_v<R> || std::is_same_v<R, void*>,
+                "typed invoker results are scalars, StridedMemRef, OwnedMemRef or tuples of them");
+  using C = R;
+  static constexpr bool isMemRef = false;
+  static TypedSlot slot() { return {TypedSlot::Kind::Scalar, ElementTypeOf<R>::value, 0}; }
+};
+template <typename T, int N>
+struct ResultTraits<StridedMemRef<T, N>> {
+  using C = StridedMemRef<T, N>;
+  static constexpr bool isMemRef = true;
+  static TypedSlot slot() { return {TypedSlot::Kind::Ranked, ElementTypeOf<T>::value, N}; }
+};
+template <typename T, int N>
+struct ResultTraits<OwnedMemRef<T, N>> {
+  using C = StridedMemRef<T, N>;
+  static constexpr bool isMemRef = true;
+  static TypedSlot slot() { return {TypedSlot::Kind::Ranked, ElementTypeOf<T>::value, N}; }
+};
+
+/// The LLVM struct layout of the results {C0, C1, ...}: C-like, natural alignment.
+template <typename... Cs>
+struct StructLayout {
+  static constexpr std::size_t count = sizeof...(Cs);
+  static constexpr std::array<std::size_t, count> sizes{sizeof(Cs)...};
+  static constexpr std::array<std::size_t, count> aligns{alignof(Cs)...};
+  static constexpr std::array<std::size_t, count> offsets = [] {
+    std::array<std::size_t, count> o{};
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      at = (at + aligns[i] - 1) / aligns[i] * aligns[i];
+      o[i] = at;
+      at += sizes[i];
+    }
+    return o;
+  }();
+  static constexpr std::size_t align = [] {
+    std::size_t a = 1;
+    for (auto x : aligns) a = a > x ? a : x;
+    return a;
+  }();
+  static constexpr std::size_t size = [] {
+    std::size_t end = count ? offsets[count - 1] + sizes[count - 1] : 0;
+    return (end + align - 1) / align * align;
+  }();
+};
+
+/// Ownership bookkeeping while converting one call's memref results.
+struct OwnerCache {
+  const void* const* argBases;
+  std::size_t numArgs;
+  std::array<std::pair<const void*, std::shared_ptr<void>>, 8> seen{};
+  std::size_t numSeen = 0;
+
+  template <typename T, int N>
+  OwnedMemRef<T, N> own(const StridedMemRef<T, N>& m) {
+    const void* p = m.basePtr;
+    if (isUnownedAllocation(p)) return OwnedMemRef<T, N>::borrow(m);
+    for (std::size_t i = 0; i < numArgs; ++i)
+      if (argBases[i] == p) return OwnedMemRef<T, N>::borrow(m);
+    for (std::size_t i = 0; i < numSeen; ++i)
+      if (seen[i].first == p) return OwnedMemRef<T, N>::share(m, seen[i].second);
+    auto r = OwnedMemRef<T, N>::adopt(m);
+    if (numSeen < seen.size()) seen[numSeen++] = {p, r.owner()};
+    return r;
+  }
+};
+
+template <typename R>
+struct Convert {  // scalars and raw descriptors: as stored
+  static R run(const typename ResultTraits<R>::C& c, OwnerCache&) { return c; }
+};
+template <typename T, int N>
+struct Convert<OwnedMemRef<T, N>> {
+  static OwnedMemRef<T, N> run(const StridedMemRef<T, N>& c, OwnerCache& cache) { return cache.own(c); }
+};
+
+template <typename R>
+R convertResult(const unsigned char* at, OwnerCache& cache) {
+  typename ResultTraits<R>::C c;
+  std::memcpy(&c, at, sizeof(c));
+  return Convert<R>::run(c, cache);
+}
+
+template <typename R>
+struct Results {  // a single result (void or scalar handled by the caller)
+  using Layout = StructLayout<typename ResultTraits<R>::C>;
+  static constexpr std::size_t count = 1;
+  static void slots(TypedSlot* out) { out[0] = ResultTraits<R>::slot(); }
+  static R convert(const unsigned char* storage, OwnerCache& cache) { return convertResult<R>(storage, cache); }
+};
+template <typename... Rs>
+struct Results<std::tuple<Rs...>> {
+  using Layout = StructLayout<typename ResultTraits<Rs>::C...>;
+  static constexpr std::size_t count = sizeof...(Rs);
+  static void slots(TypedSlot* out) {
+    std::size_t i = 0;
+    ((out[i++] = ResultTraits<Rs>::slot()), ...);
+  }
+  static std::tuple<Rs...> convert(const unsigned char* storage, OwnerCache& cache) {
+    return convertAll(storage, cache, std::index_sequence_for<Rs...>{});
+  }
+  template <std::size_t... I>
+  static std::tuple<Rs...> convertAll(const unsigned char* storage, OwnerCache& cache, std::index_sequence<I...>) {
+    // Braced initialisation runs the conversions left to right, so results
+    // sharing an allocation share the owner made for the first.
+    return std::tuple<Rs...>{convertResult<Rs>(storage + Layout::offsets[I], cache)...};
+  }
+};
+
+template <typename R>
+inline constexpr bool kDirectResult = std::is_void_v<R> || std::is_arithmetic_v<R> || std::is_same_v<R, void*>;
+
+}  // namespace detail
+
+template <typename R, typename... Args>
+class TypedFunction<R(Args...)> {
+ public:
+  /// Checks `R(Args...)` against the function's signature.
+  static Expected<TypedFunction> make(void* cInterface, const signature::FunctionSignature& sig) {
+    if (!cInterface) return Error(ErrorCode::InvalidArgument, "typed invoker: null function pointer");
+    detail::TypedSlot params[sizeof...(Args) + 1] = {detail::ArgOf<Args>::slot()...};
+    detail::TypedSlot results[resultCount() + 1];
+    if constexpr (!detail::kDirectResult<R>) detail::Results<R>::slots(results);
+    else if constexpr (!std::is_void_v<R>) results[0] = detail::ResultTraits<R>::slot();
+    MEMJIT_TRY(detail::checkTypedSignature(sig, params, sizeof...(Args), results, resultCount()));
+    TypedFunction f;
+    f.fn_ = cInterface;
+    return f;
+  }
+
+  /// Calls the function; costs what a direct call costs.
+  MEMJIT_NO_SANITIZE_FUNCTION R operator()(typename detail::ArgOf<Args>::Param... args) const {
+    if constexpr (detail::kDirectResult<R>) {
+      using Fn = R (*)(typename detail::ArgOf<Args>::C...);
+      return reinterpret_cast<Fn>(fn_)(detail::ArgOf<Args>::toC(args)...);
+    } else {
+      using Layout = typename detail::Results<R>::Layout;
+      alignas(Layout::align) unsigned char storage[Layout::size];
+      using Fn = void (*)(void*, typename detail::ArgOf<Args>::C...);
+      reinterpret_cast<Fn>(fn_)(storage, detail::ArgOf<Args>::toC(args)...);
+      const void* bases[sizeof...(Args) + 1] = {detail::ArgOf<Args>::base(args)...};
+      detail::OwnerCache cache{bases, sizeof...(Args)};
+      return detail::Results<R>::convert(storage, cache);
+    }
+  }
+
+  void* cInterface() const noexcept { return fn_; }
+
+ private:
+  static constexpr std::size_t resultCount() {
+    if constexpr (std::is_void_v<R>) return 0;
+    else if constexpr (detail::kDirectResult<R>) return 1;
+    else return detail::Results<R>::count;
+  }
+  void* fn_ = nullptr;
+};
+
+template <typename F>
+Expected<TypedFunction<F>> Function::as() const {
+  if (!valid()) return Error(ErrorCode::InvalidArgument, "typed invoker: empty function handle");
+  return TypedFunction<F>::make(cInterface(), signature());
+}
+
+}  // namespace memjit::runtime

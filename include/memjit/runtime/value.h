@@ -1,0 +1,115 @@
+// The dynamic invoker's value type: None, a scalar, a string, a buffer, or a
+// list, tuple or dict of values -- what a Python-like caller hands over and
+// what structured results come back as.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <dlpack/dlpack.h>
+
+#include "memjit/error.h"
+#include "memjit/runtime/buffer.h"
+#include "memjit/runtime/memref.h"
+#include "memjit/types.h"
+
+namespace memjit::runtime {
+
+/// A scalar with its element type. Values made from C++ integers are `i64`
+/// (or `ui64`), from double `f64`, from float `f32`, from bool `i1`; the
+/// invoker converts them to the parameter's type when the value fits.
+struct Scalar {
+  ElementType type = ElementType::I64;
+  union {
+    std::int64_t i;
+    std::uint64_t u;
+    double f;
+    void* p;
+  };
+  Scalar() : i(0) {}
+  /// The value as a double (integers converted).
+  double toDouble() const noexcept;
+  /// `5`, `2.5`, `true` and the like.
+  std::string str() const;
+};
+
+class Value {
+ public:
+  enum class Kind : std::uint8_t { None, Scalar, String, Buffer, List, Tuple, Dict };
+
+  /// None.
+  Value() = default;
+  Value(bool v);
+  Value(int v) : Value(static_cast<long long>(v)) {}
+  Value(long v) : Value(static_cast<long long>(v)) {}
+  Value(long long v);
+  Value(unsigned v) : Value(static_cast<long long>(v)) {}
+  Value(unsigned long v);
+  Value(unsigned long long v) : Value(static_cast<unsigned long>(v)) {}
+  Value(float v);
+  Value(double v);
+  Value(void* p);
+  Value(Scalar s);
+  /// A string: passed as a 1-D i8 memref over its bytes (no terminator).
+  Value(std::string s);
+  Value(const char* s) : Value(std::string(s)) {}
+  Value(Buffer b);
+  /// A non-owning buffer over a typed descriptor.
+  template <typename T, int N>
+  Value(const StridedMemRef<T, N>& m) : Value(Buffer::fromMemRef(m)) {}
+  /// A zero-copy view of a DLPack tensor (which must outlive the value).
+  static Expected<Value> fromDLPack(const DLTensor& tensor);
+  /// Takes a DLPack managed tensor (its deleter runs when the last copy goes).
+  static Expected<Value> adoptDLPack(DLManagedTensor* tensor);
+
+  static Value list(std::vector<Value> items);
+  static Value tuple(std::vector<Value> items);
+  /// A dict; keys keep the given order.
+  static Value dict(std::vector<std::pair<std::string, Value>> entries);
+
+  Kind kind() const noexcept { return kind_; }
+  bool isNone() const noexcept { return kind_ == Kind::None; }
+  bool isScalar() const noexcept { return kind_ == Kind::Scalar; }
+  bool isString() const noexcept { return kind_ == Kind::String; }
+  bool isBuffer() const noexcept { return kind_ == Kind::Buffer; }
+  /// List or tuple.
+  bool isSequence() const noexcept { return kind_ == Kind::List || kind_ == Kind::Tuple; }
+  bool isDict() const noexcept { return kind_ == Kind::Dict; }
+
+  const Scalar& scalar() const noexcept { return scalar_; }
+  const std::string& string() const noexcept { return string_; }
+  const Buffer& buffer() const noexcept { return buffer_; }
+  Buffer& buffer() noexcept { return buffer_; }
+  /// Items of a list or tuple; values of a dict (parallel to keys()).
+  const std::vector<Value>& items() const noexcept { return items_; }
+  const std::vector<std::string>& keys() const noexcept { return keys_; }
+  std::size_t size() const noexcept { return items_.size(); }
+  const Value& operator[](std::size_t i) const { return items_.at(i); }
+  /// A dict's value for `key`, or nullptr.
+  const Value* find(std::string_view key) const noexcept;
+
+  /// Scalar accessors (unchecked conversions of the held scalar).
+  std::int64_t toInt() const noexcept { return scalar_.i; }
+  double toDouble() const noexcept { return scalar_.toDouble(); }
+
+  /// How diagnostics print a received value: `sint32[384]`, `int 5`,
+  /// `float 2.5`, `string "ab"`, `list of 3`, `tuple of 2`, `dict {a, b}`, `None`.
+  std::string describe() const;
+
+ private:
+  Kind kind_ = Kind::None;
+  Scalar scalar_;
+  std::string string_;
+  Buffer buffer_;
+  std::vector<Value> items_;
+  std::vector<std::string> keys_;
+};
+
+/// Keyword arguments, in the caller's order.
+using KeywordArgs = std::vector<std::pair<std::string, Value>>;
+
+}  // namespace memjit::runtime

@@ -1,0 +1,119 @@
+#include "memjit/runtime/value.h"
+
+#include <sstream>
+
+#include "memjit/runtime/dlpack.h"
+
+namespace memjit::runtime {
+
+double Scalar::toDouble() const noexcept {
+  if (isFloat(type)) return f;
+  if (type == ElementType::UI64 || type == ElementType::UI32 || type == ElementType::UI16 ||
+      type == ElementType::UI8)
+    return static_cast<double>(u);
+  return static_cast<double>(i);
+}
+
+std::string Scalar::str() const {
+  std::ostringstream os;
+  if (type == ElementType::I1) {
+    os << (i ? "true" : "false");
+  } else if (isFloat(type)) {
+    os << f;
+  } else if (type == ElementType::Ptr) {
+    os << p;
+  } else if (isUnsignedInteger(type)) {
+    os << u;
+  } else {
+    os << i;
+  }
+  return os.str();
+}
+
+Value::Value(bool v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::I1;
+  scalar_.i = v ? 1 : 0;
+}
+Value::Value(long long v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::I64;
+  scalar_.i = v;
+}
+Value::Value(unsigned long v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::UI64;
+  scalar_.u = v;
+}
+Value::Value(float v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::F32;
+  scalar_.f = v;
+}
+Value::Value(double v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::F64;
+  scalar_.f = v;
+}
+Value::Value(void* p) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::Ptr;
+  scalar_.p = p;
+}
+Value::Value(Scalar s) : kind_(Kind::Scalar), scalar_(s) {}
+Value::Value(std::string s) : kind_(Kind::String), string_(std::move(s)) {}
+Value::Value(Buffer b) : kind_(Kind::Buffer), buffer_(std::move(b)) {}
+
+Expected<Value> Value::fromDLPack(const DLTensor& tensor) {
+  MEMJIT_ASSIGN_OR_RETURN(Buffer b, runtime::fromDLPack(tensor));
+  return Value(std::move(b));
+}
+Expected<Value> Value::adoptDLPack(DLManagedTensor* tensor) {
+  MEMJIT_ASSIGN_OR_RETURN(Buffer b, runtime::adoptDLPack(tensor));
+  return Value(std::move(b));
+}
+
+Value Value::list(std::vector<Value> items) {
+  Value v;
+  v.kind_ = Kind::List;
+  v.items_ = std::move(items);
+  return v;
+}
+Value Value::tuple(std::vector<Value> items) {
+  Value v;
+  v.kind_ = Kind::Tuple;
+  v.items_ = std::move(items);
+  return v;
+}
+Value Value::dict(std::vector<std::pair<std::string, Value>> entries) {
+  Value v;
+  v.kind_ = Kind::Dict;
+  for (auto& [k, x] : entries) {
+    v.keys_.push_back(std::move(k));
+    v.items_.push_back(std::move(x));
+  }
+  return v;
+}
+
+const Value* Value::find(std::string_view key) const noexcept {
+  for (std::size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i] == key) return &items_[i];
+  return nullptr;
+}
+
+std::string Value::describe() const {
+  switch (kind_) {
+    case Kind::None: return "None";
+    case Kind::Scalar:
+      if (scalar_.type == ElementType::I64) return "int " + scalar_.str();
+      if (scalar_.type == ElementType::F64) return "float " + scalar_.str();
+      if (scalar_.type == ElementType::I1) return "bool " + scalar_.str();
+      return rawElementName(scalar_.type) + " " + scalar_.str();
+    case Kind::String: return "string of " + std::to_string(string_.size()) + " bytes";
+    case Kind::Buffer: return buffer_.describe();
+    case Kind::List: return "list of " + std::to_string(items_.size());
+    case Kind::Tuple: return "tuple of " + std::to_string(items_.size());
+    case Kind::Dict: {
+      std::string s = "dict {";
+      for (std::size_t i = 0; i < keys_.size(); ++i) s += (i ? ", " : "") + keys_[i];
+      return s + "}";
+    }
+  }
+  return "?";
+}
+
+}  // namespace memjit::runtime
