@@ -66,6 +66,89 @@ Expected<json> parseJson(std::string_view text) {
   }
 }
 
+// --- Byte offsets of records -------------------------------------------------
+// nlohmann::json keeps no source positions, so a record's offset is found by
+// walking the text along the record's path ("a[1][2]"), which is how every
+// record error names where it happened.
+
+std::size_t skipSpace(std::string_view t, std::size_t i) {
+  while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+  return i;
+}
+
+// Past the end of the (already validated) JSON value starting at i.
+std::size_t skipValue(std::string_view t, std::size_t i) {
+  std::size_t depth = 0;
+  bool inString = false;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') {
+        inString = false;
+        if (depth == 0) return i + 1;
+      }
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') ++depth;
+    else if (c == ']' || c == '}') {
+      if (depth == 0) return i;  // end of the enclosing container
+      if (--depth == 0) return i + 1;
+    } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':')) {
+      return i;
+    }
+  }
+  return i;
+}
+
+// Offset of the record named by `where` ("a[0][1]", "r[2]", "record[1]") in `text`.
+std::size_t locate(std::string_view text, std::string_view where) {
+  std::size_t i = skipSpace(text, 0);
+  const std::size_t bracket = std::min(where.find('['), where.size());
+  const std::string_view top = where.substr(0, bracket);
+  if (top == "a" || top == "r") {
+    if (i >= text.size() || text[i] != '{') return i;
+    std::size_t found = i;
+    ++i;
+    while (true) {
+      i = skipSpace(text, i);
+      if (i >= text.size() || text[i] != '"') break;
+      const std::size_t keyEnd = skipValue(text, i);
+      const std::string_view key = text.substr(i, keyEnd - i);
+      const bool match = key.size() == top.size() + 2 && key.substr(1, top.size()) == top;
+      i = skipSpace(text, keyEnd);
+      if (i < text.size() && text[i] == ':') ++i;
+      i = skipSpace(text, i);
+      if (match) found = i;  // the last duplicate wins, as in nlohmann
+      i = skipSpace(text, skipValue(text, i));
+      if (i < text.size() && text[i] == ',') ++i;
+    }
+    i = found;
+  }
+  for (std::size_t p = bracket; p < where.size() && where[p] == '[';) {
+    const std::size_t close = where.find(']', p);
+    if (close == std::string_view::npos) break;
+    std::size_t index = 0;
+    for (std::size_t q = p + 1; q < close; ++q) index = index * 10 + static_cast<std::size_t>(where[q] - '0');
+    p = close + 1;
+    if (i >= text.size() || text[i] != '[') break;
+    i = skipSpace(text, i + 1);
+    for (std::size_t k = 0; k < index && i < text.size(); ++k) {
+      i = skipSpace(text, skipValue(text, i));
+      if (i < text.size() && text[i] == ',') i = skipSpace(text, i + 1);
+    }
+  }
+  return i;
+}
+
+// Record errors carry their path as a message prefix; give them the offset too.
+Error withOffset(std::string_view text, Error e) {
+  if (e.ok() || e.offset()) return e;
+  const std::size_t colon = e.message().find(": ");
+  return Error(ErrorCode::ParseError, e.message(), locate(text, std::string_view(e.message()).substr(0, colon)));
+}
+
 Expected<TypeRecord> fromJson(const json& j, const std::string& where);
 
 Expected<std::vector<TypeRecord>> slotsFrom(const json& j, std::size_t first, const std::string& where) {
@@ -352,25 +435,27 @@ TypeRecord TypeRecord::wrap(RecordKind kind, TypeRecord inner) {
 
 Expected<TypeRecord> parseTypeRecord(std::string_view text) {
   MEMJIT_ASSIGN_OR_RETURN(json j, parseJson(text));
-  return fromJson(j, "record");
+  auto r = fromJson(j, "record");
+  if (!r) return withOffset(text, r.error());
+  return r;
 }
 
 Expected<Reflection> parseReflection(std::string_view text) {
   MEMJIT_ASSIGN_OR_RETURN(json j, parseJson(text));
   if (!j.is_object())
-    return Error(ErrorCode::InvalidArgument,
-                 std::string("reflection must be a JSON object with \"a\" and \"r\", found ") + j.type_name());
+    return Error(ErrorCode::ParseError,
+                 std::string("reflection must be a JSON object with \"a\" and \"r\", found ") + j.type_name(),
+                 skipSpace(text, 0));
   Reflection r;
-  {
-    MEMJIT_ASSIGN_OR_RETURN(r.args, recordList(j, "a"));
-  }
-  {
-    MEMJIT_ASSIGN_OR_RETURN(r.results, recordList(j, "r"));
+  for (auto [key, out] : {std::pair{"a", &r.args}, std::pair{"r", &r.results}}) {
+    auto list = recordList(j, key);
+    if (!list) return withOffset(text, list.error());
+    *out = std::move(*list);
   }
   if (auto v = j.find("v"); v != j.end()) {
     if (!v->is_number_integer() ||
         (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
-      return Error(ErrorCode::InvalidArgument, "reflection \"v\" must be an integer version");
+      return Error(ErrorCode::ParseError, "reflection \"v\" must be an integer version", skipSpace(text, 0));
     r.version = v->get<std::int64_t>();
   }
   return r;

@@ -169,35 +169,35 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"", ErrorCode::ParseError, "invalid JSON", 0}, BadCase{"{\"a\":[}", ErrorCode::ParseError, "invalid JSON", 6},
         BadCase{"{\"a\":[],\"r\":[]} x", ErrorCode::ParseError, "invalid JSON", 16},
         BadCase{"{\"a\":[\"i32\"", ErrorCode::ParseError, "invalid JSON"},
-        BadCase{"[1]", ErrorCode::InvalidArgument, "must be a JSON object"},
-        BadCase{"{\"r\":[]}", ErrorCode::InvalidArgument, "no \"a\""},
-        BadCase{"{\"a\":[]}", ErrorCode::InvalidArgument, "no \"r\""},
-        BadCase{"{\"a\":{},\"r\":[]}", ErrorCode::InvalidArgument, "\"a\" must be an array"},
-        BadCase{"{\"a\":[],\"r\":[],\"v\":\"1\"}", ErrorCode::InvalidArgument, "\"v\""},
-        BadCase{"{\"a\":[\"i32x\"],\"r\":[]}", ErrorCode::InvalidArgument, "a[0]: unknown primitive type \"i32x\""},
-        BadCase{"{\"a\":[\"i0\"],\"r\":[]}", ErrorCode::InvalidArgument, "unknown primitive"},
-        BadCase{"{\"a\":[\"i\"],\"r\":[]}", ErrorCode::InvalidArgument, "unknown primitive"},
-        BadCase{"{\"a\":[1],\"r\":[]}", ErrorCode::InvalidArgument, "a[0]: expected a type record"},
-        BadCase{"{\"a\":[],\"r\":[[]]}", ErrorCode::InvalidArgument, "r[0]: a compound type record must start"},
-        BadCase{"{\"a\":[[\"tensor\"]],\"r\":[]}", ErrorCode::InvalidArgument, "a[0][0]: unknown type record kind \"tensor\""},
-        BadCase{"{\"a\":[[\"named\",\"x\"]],\"r\":[]}", ErrorCode::InvalidArgument, "\"named\" takes 2 field(s), found 1"},
-        BadCase{"{\"a\":[[\"named\",1,\"i32\"]],\"r\":[]}", ErrorCode::InvalidArgument, "a[0][1]: the name"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\"]],\"r\":[]}", ErrorCode::InvalidArgument, "element type and a rank"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",2,1]],\"r\":[]}", ErrorCode::InvalidArgument, "rank 2 lists 1 dims"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",null,1]],\"r\":[]}", ErrorCode::InvalidArgument, "unknown (null) rank"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",-1]],\"r\":[]}", ErrorCode::InvalidArgument, "rank of an ndarray"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,-3]],\"r\":[]}", ErrorCode::InvalidArgument, "a[0][3]: an ndarray dim"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,1.5]],\"r\":[]}", ErrorCode::InvalidArgument, "an ndarray dim"},
-        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,18446744073709551615]],\"r\":[]}", ErrorCode::InvalidArgument, "64 bits"},
-        BadCase{"{\"a\":[[\"sdict\",[\"a\"]]],\"r\":[]}", ErrorCode::InvalidArgument, "a[0][1]: an sdict entry"},
-        BadCase{"{\"a\":[[\"sdict\",[1,\"i32\"]]],\"r\":[]}", ErrorCode::InvalidArgument, "an sdict entry"},
-        BadCase{"{\"a\":[[\"slist\",\"i32\",\"bogus\"]],\"r\":[]}", ErrorCode::InvalidArgument, "a[0][2]: unknown primitive"},
-        BadCase{"{\"a\":[[\"py_homogeneous_list\"]],\"r\":[]}", ErrorCode::InvalidArgument, "takes 1 field(s)"},
-        BadCase{"{\"a\":[[\"dict\",[\"slist\"]]],\"r\":[]}", ErrorCode::InvalidArgument, "must wrap an \"sdict\""},
-        BadCase{"{\"a\":[[\"list\",[\"sdict\"]]],\"r\":[]}", ErrorCode::InvalidArgument, "\"list\" must wrap"},
-        BadCase{"{\"a\":[[\"scalar\",null]],\"r\":[]}", ErrorCode::InvalidArgument, "\"scalar\" must wrap a primitive"},
-        BadCase{"{\"a\":[[\"stuple\",[\"named\",\"x\",[\"sdict\",[\"k\",\"q\"]]]]],\"r\":[]}", ErrorCode::InvalidArgument,
-                "a[0][1][2][1][1]: unknown primitive"}));
+        BadCase{"[1]", ErrorCode::ParseError, "must be a JSON object"},
+        BadCase{"{\"r\":[]}", ErrorCode::ParseError, "no \"a\""},
+        BadCase{"{\"a\":[]}", ErrorCode::ParseError, "no \"r\""},
+        BadCase{"{\"a\":{},\"r\":[]}", ErrorCode::ParseError, "\"a\" must be an array"},
+        BadCase{"{\"a\":[],\"r\":[],\"v\":\"1\"}", ErrorCode::ParseError, "\"v\""},
+        BadCase{"{\"a\":[\"i32x\"],\"r\":[]}", ErrorCode::ParseError, "a[0]: unknown primitive type \"i32x\"", 6},
+        BadCase{"{\"a\":[\"i0\"],\"r\":[]}", ErrorCode::ParseError, "unknown primitive"},
+        BadCase{"{\"a\":[\"i\"],\"r\":[]}", ErrorCode::ParseError, "unknown primitive"},
+        BadCase{"{\"a\":[1],\"r\":[]}", ErrorCode::ParseError, "a[0]: expected a type record"},
+        BadCase{"{\"a\":[],\"r\":[[]]}", ErrorCode::ParseError, "r[0]: a compound type record must start", 13},
+        BadCase{"{\"a\":[[\"tensor\"]],\"r\":[]}", ErrorCode::ParseError, "a[0][0]: unknown type record kind \"tensor\""},
+        BadCase{"{\"a\":[[\"named\",\"x\"]],\"r\":[]}", ErrorCode::ParseError, "\"named\" takes 2 field(s), found 1"},
+        BadCase{"{\"a\":[[\"named\",1,\"i32\"]],\"r\":[]}", ErrorCode::ParseError, "a[0][1]: the name"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\"]],\"r\":[]}", ErrorCode::ParseError, "element type and a rank"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",2,1]],\"r\":[]}", ErrorCode::ParseError, "rank 2 lists 1 dims"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",null,1]],\"r\":[]}", ErrorCode::ParseError, "unknown (null) rank"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",-1]],\"r\":[]}", ErrorCode::ParseError, "rank of an ndarray"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,-3]],\"r\":[]}", ErrorCode::ParseError, "a[0][3]: an ndarray dim", 25},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,1.5]],\"r\":[]}", ErrorCode::ParseError, "an ndarray dim"},
+        BadCase{"{\"a\":[[\"ndarray\",\"f32\",1,18446744073709551615]],\"r\":[]}", ErrorCode::ParseError, "64 bits"},
+        BadCase{"{\"a\":[[\"sdict\",[\"a\"]]],\"r\":[]}", ErrorCode::ParseError, "a[0][1]: an sdict entry"},
+        BadCase{"{\"a\":[[\"sdict\",[1,\"i32\"]]],\"r\":[]}", ErrorCode::ParseError, "an sdict entry"},
+        BadCase{"{\"a\":[[\"slist\",\"i32\",\"bogus\"]],\"r\":[]}", ErrorCode::ParseError, "a[0][2]: unknown primitive"},
+        BadCase{"{\"a\":[[\"py_homogeneous_list\"]],\"r\":[]}", ErrorCode::ParseError, "takes 1 field(s)"},
+        BadCase{"{\"a\":[[\"dict\",[\"slist\"]]],\"r\":[]}", ErrorCode::ParseError, "must wrap an \"sdict\""},
+        BadCase{"{\"a\":[[\"list\",[\"sdict\"]]],\"r\":[]}", ErrorCode::ParseError, "\"list\" must wrap"},
+        BadCase{"{\"a\":[[\"scalar\",null]],\"r\":[]}", ErrorCode::ParseError, "\"scalar\" must wrap a primitive"},
+        BadCase{"{\"a\":[[\"stuple\",[\"named\",\"x\",[\"sdict\",[\"k\",\"q\"]]]]],\"r\":[]}", ErrorCode::ParseError,
+                "a[0][1][2][1][1]: unknown primitive", 43}));
 
 TEST(Reflection, DeepNestingIsRejectedWithOffset) {
   std::string deep = "{\"a\":[";
@@ -222,4 +222,17 @@ TEST(Reflection, BracketsInsideStringsDoNotCountAsNesting) {
   std::string name(500, '[');
   Reflection r = parseOk("{\"a\":[[\"named\",\"" + name + "\\\"]\",\"i32\"]],\"r\":[]}");
   EXPECT_EQ(r.args[0].name, name + "\"]");
+}
+
+TEST(Reflection, RecordErrorOffsetsFollowWhitespaceAndKeyOrder) {
+  // "r" before "a", spaces everywhere: the offset still points at the bad record.
+  std::string text = R"({ "r" : [ "i32" ] , "a" : [ "i32" , [ "slist" , "i8" , "bad" ] ] })";
+  auto r = parseReflection(text);
+  ASSERT_FALSE(r);
+  ASSERT_TRUE(r.error().offset());
+  EXPECT_EQ(text.substr(*r.error().offset(), 5), "\"bad\"") << r.error().str();
+  auto rec = parseTypeRecord(R"(["stuple", "i8", ["named", "x", 7]])");
+  ASSERT_FALSE(rec);
+  EXPECT_EQ(rec.error().offset(), 32u) << rec.error().str();
+  EXPECT_NE(rec.error().message().find("record[2][2]"), std::string::npos);
 }

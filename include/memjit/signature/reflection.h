@@ -87,9 +87,10 @@ struct Reflection {
 /// integer; other keys are ignored. Every record is validated (primitive names
 /// are i<bits>, f<bits> or bf16; ndarray dims match its rank; sdict entries are
 /// [key, record]; `dict` wraps an sdict, `list` an slist or stuple, `scalar` a
-/// primitive). ParseError with a byte offset for malformed JSON or nesting
-/// deeper than kMaxNestingDepth; InvalidArgument naming the record's position
-/// (e.g. `a[1][2]`) for a well-formed but invalid record.
+/// primitive). Every failure is a ParseError with a byte offset: malformed
+/// JSON, nesting deeper than kMaxNestingDepth, or an invalid record, whose
+/// message also names its position (e.g. `a[1][2]: ...`) and whose offset is
+/// where that record starts (0 for a missing or mistyped "a", "r" or "v").
 Expected<Reflection> parseReflection(std::string_view json);
 /// Parses one record's JSON text.
 Expected<TypeRecord> parseTypeRecord(std::string_view json);
