@@ -1,0 +1,306 @@
+// The kernel builder: loops, branches, calls and return.
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include "builder_util.h"
+#include "descriptor_ops.h"
+#include "memjit/codegen/builder.h"
+#include "memjit/type_syntax.h"
+#include "module_impl.h"
+
+namespace memjit::codegen {
+
+using detail::checkOperands;
+using detail::describeOperands;
+using detail::fail;
+
+namespace {
+
+bool isIndex(const Value& v) { return v.type() == Type(ElementType::Index); }
+
+std::string typeList(const std::vector<Value>& vs) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    if (i) s += ", ";
+    s += vs[i].valid() ? toString(vs[i].type()) : "<invalid>";
+  }
+  return s + ")";
+}
+
+bool checkAll(FunctionBuilder& self, std::string_view op, const std::vector<Value>& vs) {
+  for (const Value& v : vs)
+    if (!checkOperands(self, op, {&v})) return false;
+  return true;
+}
+
+bool sameTypes(const std::vector<Value>& a, const std::vector<Value>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!a[i].valid() || !b[i].valid() || !(a[i].type() == b[i].type())) return false;
+  return true;
+}
+
+}  // namespace
+
+void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& step,
+                              const std::function<void(Value)>& body) {
+  forLoop(lb, ub, step, {}, [&](Value iv, const std::vector<Value>&) {
+    body(iv);
+    return std::vector<Value>{};
+  });
+}
+
+std::vector<Value> FunctionBuilder::forLoop(
+    const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
+    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
+  Impl& I = *impl_;
+  const std::vector<Value> invalid(init.size());
+  if (!checkOperands(*this, "for", {&lb, &ub, &step}) || !checkAll(*this, "for", init)) return invalid;
+  if (!isIndex(lb) || !isIndex(ub) || !isIndex(step)) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': bounds and step must be index, got " +
+                                                   describeOperands({&lb, &ub, &step})));
+    return invalid;
+  }
+  for (const Value& v : init)
+    if (isUnrankedMemRef(v.type())) {
+      fail(*this, Error(ErrorCode::Unsupported,
+                        "operation 'for': cannot carry " + toString(v.type()) +
+                            " across iterations (its descriptor lives in one iteration's stack scope)"));
+      return invalid;
+    }
+  auto& ir = I.ir;
+  llvm::LLVMContext& ctx = ir.getContext();
+  llvm::Function* f = I.lowered.function;
+  llvm::BasicBlock* pre = ir.GetInsertBlock();
+  auto* header = llvm::BasicBlock::Create(ctx, "for.header", f);
+  auto* bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
+  auto* exit = llvm::BasicBlock::Create(ctx, "for.exit", f);
+  ir.CreateBr(header);
+  ir.SetInsertPoint(header);
+  llvm::PHINode* iv = ir.CreatePHI(lb.llvm()->getType(), 2, "iv");
+  iv->addIncoming(lb.llvm(), pre);
+  std::vector<llvm::PHINode*> phis;
+  std::vector<Value> current;
+  for (const Value& v : init) {
+    llvm::PHINode* p = ir.CreatePHI(v.llvm()->getType(), 2);
+    p->addIncoming(v.llvm(), pre);
+    phis.push_back(p);
+    current.push_back(Value(this, p, v.type()));
+  }
+  ir.CreateCondBr(ir.CreateICmpSLT(iv, ub.llvm()), bodyBB, exit);
+  ir.SetInsertPoint(bodyBB);
+  I.scopes.push_back({});
+  ++I.depth;
+  std::vector<Value> next = body(Value(this, iv, ElementType::Index), current);
+  --I.depth;
+  const bool allocates = I.scopes.back().allocates;
+  I.scopes.pop_back();
+  if (I.error) {
+    ir.SetInsertPoint(exit);
+    return invalid;
+  }
+  if (!checkAll(*this, "for", next)) return invalid;
+  if (!sameTypes(next, init)) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': the body yields " + typeList(next) +
+                                                   " but the loop carries " + typeList(init)));
+    ir.SetInsertPoint(exit);
+    return invalid;
+  }
+  llvm::BasicBlock* latch = ir.GetInsertBlock();
+  // iv < ub held on entry to the body, so iv + step only wraps when ub is
+  // within step of the index maximum, which no valid memref access reaches.
+  llvm::Value* ivNext = ir.CreateAdd(iv, step.llvm(), "iv.next", false, true);
+  if (allocates) {
+    // Bound the stack: what one iteration allocas is released before the next.
+    llvm::IRBuilder<> save(bodyBB, bodyBB->getFirstInsertionPt());
+    llvm::Value* sp = save.CreateStackSave();
+    ir.CreateStackRestore(sp);
+  }
+  ir.CreateBr(header);
+  iv->addIncoming(ivNext, latch);
+  for (std::size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(next[i].llvm(), latch);
+  ir.SetInsertPoint(exit);
+  return current;
+}
+
+void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& then) {
+  ifElse(
+      cond,
+      [&] {
+        then();
+        return std::vector<Value>{};
+      },
+      [] { return std::vector<Value>{}; });
+}
+
+std::vector<Value> FunctionBuilder::ifElse(const Value& cond, const std::function<std::vector<Value>()>& then,
+                                           const std::function<std::vector<Value>()>& otherwise) {
+  Impl& I = *impl_;
+  if (!checkOperands(*this, "if", {&cond})) return {};
+  if (!(cond.type() == Type(ElementType::I1))) {
+    fail(*this, Error(ErrorCode::TypeMismatch,
+                      "operation 'if': the condition must be i1, got " + toString(cond.type())));
+    return {};
+  }
+  auto& ir = I.ir;
+  llvm::LLVMContext& ctx = ir.getContext();
+  llvm::Function* f = I.lowered.function;
+  auto* thenBB = llvm::BasicBlock::Create(ctx, "if.then", f);
+  auto* elseBB = llvm::BasicBlock::Create(ctx, "if.else", f);
+  auto* merge = llvm::BasicBlock::Create(ctx, "if.end", f);
+  ir.CreateCondBr(cond.llvm(), thenBB, elseBB);
+  ++I.depth;
+  ir.SetInsertPoint(thenBB);
+  std::vector<Value> tv = then();
+  llvm::BasicBlock* thenEnd = ir.GetInsertBlock();
+  ir.CreateBr(merge);
+  ir.SetInsertPoint(elseBB);
+  std::vector<Value> ev = I.error ? std::vector<Value>{} : otherwise();
+  llvm::BasicBlock* elseEnd = ir.GetInsertBlock();
+  ir.CreateBr(merge);
+  --I.depth;
+  ir.SetInsertPoint(merge);
+  if (I.error) return std::vector<Value>(tv.size());
+  if (!checkAll(*this, "if", tv) || !checkAll(*this, "if", ev)) return std::vector<Value>(tv.size());
+  if (!sameTypes(tv, ev)) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'if': the then branch yields " + typeList(tv) +
+                                                   " but the else branch " + typeList(ev)));
+    return std::vector<Value>(tv.size());
+  }
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < tv.size(); ++i) {
+    llvm::PHINode* p = ir.CreatePHI(tv[i].llvm()->getType(), 2);
+    p->addIncoming(tv[i].llvm(), thenEnd);
+    p->addIncoming(ev[i].llvm(), elseEnd);
+    out.push_back(Value(this, p, tv[i].type()));
+  }
+  return out;
+}
+
+std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vector<Value>& args) {
+  Impl& I = *impl_;
+  std::string op = "call @" + std::string(name);
+  if (I.error || !checkAll(*this, op, args)) return {};
+  auto callee = lookupFunction(*I.module, name);
+  if (!callee) {
+    fail(*this, callee.error().withContext("operation '" + op + "'"));
+    return {};
+  }
+  const FunctionType& t = callee->type;
+  if (args.size() != t.inputs.size()) {
+    fail(*this, Error(ErrorCode::ArityMismatch, "operation '" + op + "': " + std::to_string(args.size()) +
+                                                    " arguments given to a function of type " + toString(t)));
+    return std::vector<Value>(t.results.size());
+  }
+  std::vector<llvm::Value*> raw;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!(args[i].type() == t.inputs[i])) {
+      fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': argument #" + std::to_string(i) +
+                                                     " is " + toString(args[i].type()) + ", the callee takes " +
+                                                     toString(t.inputs[i])));
+      return std::vector<Value>(t.results.size());
+    }
+    raw.push_back(args[i].llvm());
+  }
+  if (callee->options.lowering.indexBitwidth != I.opts().indexBitwidth) {
+    fail(*this, Error(ErrorCode::Unsupported, "operation '" + op + "': the callee uses a different index bitwidth"));
+    return std::vector<Value>(t.results.size());
+  }
+  auto results = emitCall(*I.module, I.ir, *callee, raw);
+  if (!results) {
+    fail(*this, results.error().withContext("operation '" + op + "'"));
+    return std::vector<Value>(t.results.size());
+  }
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    if (isUnrankedMemRef(t.results[i]) && !I.scopes.empty()) I.scopes.back().allocates = true;
+    out.push_back(Value(this, (*results)[i], t.results[i]));
+  }
+  return out;
+}
+
+Value FunctionBuilder::callC(std::string_view name, std::optional<ElementType> result,
+                             const std::vector<Value>& args) {
+  Impl& I = *impl_;
+  std::string op = "call_c @" + std::string(name);
+  if (I.error || !checkAll(*this, op, args)) return {};
+  if (!isValidSymbolName(name)) {
+    fail(*this, Error(ErrorCode::InvalidArgument, "operation '" + op + "': not a valid C symbol name"));
+    return {};
+  }
+  if (ModuleAccess::impl(*I.module).functions.count(name)) {
+    fail(*this, Error(ErrorCode::InvalidArgument,
+                      "operation '" + op + "': '" + std::string(name) + "' is a memjit function; use call()"));
+    return {};
+  }
+  llvm::LLVMContext& ctx = I.ir.getContext();
+  std::vector<llvm::Type*> params;
+  std::vector<llvm::Value*> raw;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!isScalar(args[i].type())) {
+      fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': argument #" + std::to_string(i) +
+                                                     " is " + toString(args[i].type()) +
+                                                     "; C functions take scalars (pass a memref's pointer as !llvm.ptr)"));
+      return {};
+    }
+    params.push_back(args[i].llvm()->getType());
+    raw.push_back(args[i].llvm());
+  }
+  llvm::Type* rt = result ? lowerElementType(ctx, *result, I.opts()) : llvm::Type::getVoidTy(ctx);
+  auto* ft = llvm::FunctionType::get(rt, params, false);
+  llvm::Module& m = *I.lowered.function->getParent();
+  if (llvm::Function* existing = m.getFunction(name); existing && existing->getFunctionType() != ft) {
+    fail(*this, Error(ErrorCode::TypeMismatch,
+                      "operation '" + op + "': '" + std::string(name) + "' is already declared with another type"));
+    return {};
+  }
+  llvm::CallInst* c = I.ir.CreateCall(m.getOrInsertFunction(name, ft), raw);
+  if (!result) return {};
+  return Value(this, c, *result);
+}
+
+void FunctionBuilder::ret(const std::vector<Value>& values) {
+  Impl& I = *impl_;
+  if (I.error || !checkAll(*this, "ret", values)) return;
+  if (I.depth > 0) {
+    fail(*this, Error(ErrorCode::Unsupported,
+                      "operation 'ret': only at the function's top level, not inside a loop or branch "
+                      "(carry the value out and return it after)"));
+    return;
+  }
+  const FunctionType& t = I.lowered.type;
+  std::vector<Value> want;
+  bool ok = values.size() == t.results.size();
+  for (std::size_t i = 0; ok && i < values.size(); ++i) ok = values[i].type() == t.results[i];
+  if (!ok) {
+    std::string results = "(";
+    for (std::size_t i = 0; i < t.results.size(); ++i) results += (i ? ", " : "") + toString(t.results[i]);
+    fail(*this, Error(values.size() == t.results.size() ? ErrorCode::TypeMismatch : ErrorCode::ArityMismatch,
+                      "operation 'ret': returns " + typeList(values) + " from a function with results " +
+                          results + ")"));
+    return;
+  }
+  auto& ir = I.ir;
+  std::vector<llvm::Value*> parts;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    llvm::Value* v = values[i].llvm();
+    if (isUnrankedMemRef(t.results[i]))
+      v = detail::copyUnrankedToHeap(ir, v, I.opts());
+    else if (isRankedMemRef(t.results[i]) && I.opts().barePtr)
+      v = ir.CreateExtractValue(v, {0});
+    parts.push_back(v);
+  }
+  llvm::Type* rt = I.lowered.function->getReturnType();
+  if (parts.empty()) {
+    ir.CreateRetVoid();
+  } else if (parts.size() == 1) {
+    ir.CreateRet(parts[0]);
+  } else {
+    llvm::Value* s = llvm::UndefValue::get(rt);
+    for (unsigned i = 0; i < parts.size(); ++i) s = ir.CreateInsertValue(s, parts[i], {i});
+    ir.CreateRet(s);
+  }
+  I.returned = true;
+}
+
+}  // namespace memjit::codegen

@@ -1,0 +1,44 @@
+// Internal: the state of a FunctionBuilder, shared by builder*.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+
+#include "memjit/codegen/builder.h"
+
+namespace memjit::codegen {
+
+struct FunctionBuilder::Impl {
+  Module* module = nullptr;
+  std::string name;
+  LoweredFunction lowered;
+  std::unique_ptr<llvm::LLVMContext> ownedContext;  // only for a builder that failed at once
+  llvm::IRBuilder<> ir;
+  std::vector<Value> args;
+  Error error;
+  bool returned = false;
+  bool finished = false;
+  // One per open loop body: whether it emitted stack allocations, so its
+  // iterations get a stacksave/stackrestore scope.
+  struct Scope {
+    bool allocates = false;
+  };
+  std::vector<Scope> scopes;
+  int depth = 0;  // nesting of loops and branches
+
+  explicit Impl(llvm::LLVMContext* ctx)
+      : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}
+  const LoweringOptions& opts() const { return lowered.options.lowering; }
+};
+
+// Member access for the helpers in builder*.cpp.
+struct BuilderOps {
+  using Impl = FunctionBuilder::Impl;
+  static FunctionBuilder::Impl& impl(FunctionBuilder& b) { return *b.impl_; }
+  static Value make(FunctionBuilder& b, llvm::Value* v, Type t) { return Value(&b, v, std::move(t)); }
+};
+
+}  // namespace memjit::codegen

@@ -1,0 +1,425 @@
+// The kernel builder: memref operations with MLIR's index linearization.
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "builder_util.h"
+#include "descriptor_ops.h"
+#include "memjit/codegen/builder.h"
+#include "memjit/type_syntax.h"
+
+namespace memjit::codegen {
+
+using detail::checkOperands;
+using detail::describeOperands;
+using detail::fail;
+
+namespace {
+
+using Impl = BuilderOps::Impl;
+
+const MemRefType* rankedOperand(FunctionBuilder& self, std::string_view op, const Value& m) {
+  if (!checkOperands(self, op, {&m})) return nullptr;
+  if (!isRankedMemRef(m.type())) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': needs a ranked memref, got " +
+                                                  toString(m.type())));
+    return nullptr;
+  }
+  return &std::get<MemRefType>(m.type());
+}
+
+llvm::Value* idxConst(Impl& I, std::int64_t v) {
+  return llvm::ConstantInt::get(indexType(I.ir.getContext(), I.opts()), v, true);
+}
+
+// a*b and a+b on index values, folding constants and skipping unit factors
+// and zero terms, with nsw: such arithmetic computes in-bounds positions.
+llvm::Value* imul(Impl& I, llvm::Value* a, llvm::Value* b) {
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(a); c && c->isOne()) return b;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(b); c && c->isOne()) return a;
+  return I.ir.CreateMul(a, b, "", false, true);
+}
+llvm::Value* iadd(Impl& I, llvm::Value* a, llvm::Value* b) {
+  if (!a) return b;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(b); c && c->isZero()) return a;
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(a); c && c->isZero()) return b;
+  return I.ir.CreateAdd(a, b, "", false, true);
+}
+
+// The static value or the descriptor field.
+llvm::Value* strideOf(Impl& I, const MemRefType& t, llvm::Value* d, unsigned i) {
+  std::int64_t s = t.effectiveStrides()[i];
+  return s == kDynamic ? I.ir.CreateExtractValue(d, {4, i}) : idxConst(I, s);
+}
+llvm::Value* sizeOf(Impl& I, const MemRefType& t, llvm::Value* d, unsigned i) {
+  return t.dim(i) == kDynamic ? I.ir.CreateExtractValue(d, {3, i}) : idxConst(I, t.dim(i));
+}
+llvm::Value* offsetOf(Impl& I, const MemRefType& t, llvm::Value* d) {
+  std::int64_t o = t.effectiveOffset();
+  return o == kDynamic ? I.ir.CreateExtractValue(d, {2}) : idxConst(I, o);
+}
+
+// The element's address: aligned + offset + sum(index_i * stride_i).
+llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Value& m,
+                            const std::vector<Value>& indices) {
+  Impl& I = BuilderOps::impl(self);
+  const MemRefType* t = rankedOperand(self, op, m);
+  if (!t) return nullptr;
+  if (indices.size() != t->rank()) {
+    fail(self, Error(ErrorCode::ArityMismatch, "operation '" + std::string(op) + "': " +
+                                                   std::to_string(indices.size()) + " indices given for " +
+                                                   toString(m.type()) + " of rank " + std::to_string(t->rank())));
+    return nullptr;
+  }
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (!checkOperands(self, op, {&indices[i]})) return nullptr;
+    if (!(indices[i].type() == Type(ElementType::Index))) {
+      fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': index #" + std::to_string(i) +
+                                                    " is " + toString(indices[i].type()) + ", expected index"));
+      return nullptr;
+    }
+  }
+  llvm::Value* d = m.llvm();
+  llvm::Value* linear = nullptr;
+  for (unsigned i = 0; i < t->rank(); ++i) linear = iadd(I, linear, imul(I, strideOf(I, *t, d, i), indices[i].llvm()));
+  linear = iadd(I, linear, offsetOf(I, *t, d));
+  llvm::Type* elem = lowerElementType(I.ir.getContext(), t->element(), I.opts());
+  llvm::Value* aligned = I.ir.CreateExtractValue(d, {1});
+  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(linear); c && c->isZero()) return aligned;
+  return I.ir.CreateInBoundsGEP(elem, aligned, linear);
+}
+
+std::int64_t identityStrideOrDynamic(const std::vector<std::int64_t>& shape, std::size_t i) {
+  std::int64_t s = 1;
+  for (std::size_t j = i + 1; j < shape.size(); ++j) {
+    if (shape[j] == kDynamic) return kDynamic;
+    s *= shape[j];
+  }
+  return s;
+}
+
+// A strided type, or the identity layout when the strides are the static
+// row-major ones and the offset is zero.
+MemRefType stridedType(ElementType e, std::vector<std::int64_t> shape, std::int64_t offset,
+                       std::vector<std::int64_t> strides, unsigned space) {
+  bool identity = offset == 0;
+  for (std::size_t i = 0; identity && i < shape.size(); ++i) {
+    std::int64_t want = identityStrideOrDynamic(shape, i);
+    identity = want != kDynamic && strides[i] == want;
+  }
+  if (identity) return MemRefType(e, std::move(shape), std::nullopt, space);
+  return MemRefType(e, std::move(shape), StridedLayout{offset, std::move(strides)}, space);
+}
+
+llvm::Value* operandValue(Impl& I, const IndexOperand& o) {
+  if (auto* s = std::get_if<std::int64_t>(&o.value)) return idxConst(I, *s);
+  return std::get<Value>(o.value).llvm();
+}
+std::int64_t operandStatic(const IndexOperand& o) {
+  if (auto* s = std::get_if<std::int64_t>(&o.value)) return *s;
+  return kDynamic;
+}
+
+bool checkIndexOperands(FunctionBuilder& self, std::string_view op, const std::vector<IndexOperand>& os) {
+  for (const IndexOperand& o : os) {
+    if (auto* v = std::get_if<Value>(&o.value)) {
+      if (!checkOperands(self, op, {v})) return false;
+      if (!(v->type() == Type(ElementType::Index))) {
+        fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) +
+                                                      "': offsets, sizes and strides must be index, got " +
+                                                      toString(v->type())));
+        return false;
+      }
+    } else if (std::get<std::int64_t>(o.value) < 0) {
+      fail(self, Error(ErrorCode::InvalidArgument, "operation '" + std::string(op) +
+                                                       "': negative static offset, size or stride " +
+                                                       std::to_string(std::get<std::int64_t>(o.value))));
+      return false;
+    }
+  }
+  return true;
+}
+
+llvm::Value* buildDescriptor(Impl& I, const MemRefType& t, llvm::Value* allocated, llvm::Value* aligned,
+                             llvm::Value* offset, const std::vector<llvm::Value*>& sizes,
+                             const std::vector<llvm::Value*>& strides) {
+  llvm::Value* d = llvm::UndefValue::get(descriptorType(I.ir.getContext(), t, I.opts()));
+  d = I.ir.CreateInsertValue(d, allocated, {0});
+  d = I.ir.CreateInsertValue(d, aligned, {1});
+  d = I.ir.CreateInsertValue(d, offset, {2});
+  for (unsigned i = 0; i < t.rank(); ++i) {
+    d = I.ir.CreateInsertValue(d, sizes[i], {3, i});
+    d = I.ir.CreateInsertValue(d, strides[i], {4, i});
+  }
+  return d;
+}
+
+}  // namespace
+
+Value FunctionBuilder::load(const Value& m, const std::vector<Value>& indices) {
+  llvm::Value* addr = elementAddress(*this, "load", m, indices);
+  if (!addr) return {};
+  const auto& t = std::get<MemRefType>(m.type());
+  llvm::Type* elem = lowerElementType(impl_->ir.getContext(), t.element(), impl_->opts());
+  return Value(this, impl_->ir.CreateLoad(elem, addr), t.element());
+}
+
+void FunctionBuilder::store(const Value& v, const Value& m, const std::vector<Value>& indices,
+                            StoreOptions options) {
+  if (!checkOperands(*this, "store", {&v, &m})) return;
+  if (isRankedMemRef(m.type()) && !(v.type() == Type(std::get<MemRefType>(m.type()).element()))) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'store': value of type " + toString(v.type()) +
+                                                   " does not match the element type of " + toString(m.type())));
+    return;
+  }
+  llvm::Value* addr = elementAddress(*this, "store", m, indices);
+  if (!addr) return;
+  llvm::StoreInst* s = impl_->ir.CreateStore(v.llvm(), addr);
+  if (options.nontemporal) {
+    llvm::LLVMContext& ctx = impl_->ir.getContext();
+    s->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                   llvm::MDNode::get(ctx, llvm::ConstantAsMetadata::get(impl_->ir.getInt32(1))));
+  }
+}
+
+Value FunctionBuilder::dim(const Value& m, std::size_t i) {
+  if (!checkOperands(*this, "dim", {&m})) return {};
+  if (isScalar(m.type())) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'dim': needs a memref, got " + toString(m.type())));
+    return {};
+  }
+  Impl& I = *impl_;
+  if (isUnrankedMemRef(m.type())) {
+    // sizes[i] sits after the two pointers and the offset.
+    llvm::Type* idx = indexType(I.ir.getContext(), I.opts());
+    std::uint64_t bytes = 2 * sizeof(void*) + (1 + i) * (I.opts().indexBitwidth / 8);
+    llvm::Value* p = I.ir.CreateConstInBoundsGEP1_64(I.ir.getInt8Ty(), I.ir.CreateExtractValue(m.llvm(), {1}), bytes);
+    return Value(this, I.ir.CreateLoad(idx, p), ElementType::Index);
+  }
+  const auto& t = std::get<MemRefType>(m.type());
+  if (i >= t.rank()) {
+    fail(*this, Error(ErrorCode::InvalidArgument, "operation 'dim': dim " + std::to_string(i) +
+                                                      " is out of range for " + toString(m.type())));
+    return {};
+  }
+  return Value(this, sizeOf(I, t, m.llvm(), static_cast<unsigned>(i)), ElementType::Index);
+}
+
+Value FunctionBuilder::rank(const Value& m) {
+  if (!checkOperands(*this, "rank", {&m})) return {};
+  if (isRankedMemRef(m.type())) return index(static_cast<std::int64_t>(std::get<MemRefType>(m.type()).rank()));
+  if (isUnrankedMemRef(m.type())) return Value(this, impl_->ir.CreateExtractValue(m.llvm(), {0}), ElementType::Index);
+  fail(*this, Error(ErrorCode::TypeMismatch, "operation 'rank': needs a memref, got " + toString(m.type())));
+  return {};
+}
+
+Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& offsets,
+                               const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides) {
+  const MemRefType* t = rankedOperand(*this, "subview", m);
+  if (!t) return {};
+  const std::size_t r = t->rank();
+  if (offsets.size() != r || sizes.size() != r || strides.size() != r) {
+    fail(*this, Error(ErrorCode::ArityMismatch, "operation 'subview': " + std::to_string(offsets.size()) + " offsets, " +
+                                                    std::to_string(sizes.size()) + " sizes and " +
+                                                    std::to_string(strides.size()) + " strides given for " +
+                                                    toString(m.type()) + " of rank " + std::to_string(r)));
+    return {};
+  }
+  if (!checkIndexOperands(*this, "subview", offsets) || !checkIndexOperands(*this, "subview", sizes) ||
+      !checkIndexOperands(*this, "subview", strides))
+    return {};
+  for (std::size_t i = 0; i < r; ++i) {
+    std::int64_t o = operandStatic(offsets[i]), s = operandStatic(sizes[i]), st = operandStatic(strides[i]);
+    if (o != kDynamic && s != kDynamic && st != kDynamic && t->dim(i) != kDynamic && s > 0 &&
+        o + (s - 1) * st >= t->dim(i)) {
+      fail(*this, Error(ErrorCode::InvalidArgument, "operation 'subview': dim " + std::to_string(i) + " of " +
+                                                        toString(m.type()) + " reaches index " +
+                                                        std::to_string(o + (s - 1) * st) + ", out of bounds"));
+      return {};
+    }
+  }
+  Impl& I = *impl_;
+  llvm::Value* d = m.llvm();
+  const auto srcStrides = t->effectiveStrides();
+  std::int64_t staticOffset = t->effectiveOffset();
+  llvm::Value* offset = offsetOf(I, *t, d);
+  std::vector<std::int64_t> shape(r), newStrides(r);
+  std::vector<llvm::Value*> sizeV(r), strideV(r);
+  for (unsigned i = 0; i < r; ++i) {
+    std::int64_t o = operandStatic(offsets[i]);
+    if (o != 0) {
+      offset = iadd(I, offset, imul(I, operandValue(I, offsets[i]), strideOf(I, *t, d, i)));
+      if (o == kDynamic || srcStrides[i] == kDynamic || staticOffset == kDynamic)
+        staticOffset = kDynamic;
+      else
+        staticOffset += o * srcStrides[i];
+    }
+    shape[i] = operandStatic(sizes[i]);
+    sizeV[i] = operandValue(I, sizes[i]);
+    std::int64_t st = operandStatic(strides[i]);
+    newStrides[i] = st == kDynamic || srcStrides[i] == kDynamic ? kDynamic : st * srcStrides[i];
+    strideV[i] = imul(I, operandValue(I, strides[i]), strideOf(I, *t, d, i));
+  }
+  MemRefType result = stridedType(t->element(), shape, staticOffset, newStrides, t->memorySpace());
+  llvm::Value* nd = buildDescriptor(I, result, I.ir.CreateExtractValue(d, {0}), I.ir.CreateExtractValue(d, {1}),
+                                    offset, sizeV, strideV);
+  return Value(this, nd, result);
+}
+
+Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
+                                       const std::vector<IndexOperand>& sizes,
+                                       const std::vector<IndexOperand>& strides) {
+  if (!checkOperands(*this, "reinterpret_cast", {&m})) return {};
+  if (isScalar(m.type()) || elementOf(m.type()) != type.element() ||
+      (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
+                                : std::get<UnrankedMemRefType>(m.type()).memorySpace) != type.memorySpace()) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'reinterpret_cast': cannot view " + toString(m.type()) +
+                                                   " as " + toString(type) +
+                                                   " (element type and memory space must agree)"));
+    return {};
+  }
+  if (sizes.size() != type.rank() || strides.size() != type.rank()) {
+    fail(*this, Error(ErrorCode::ArityMismatch, "operation 'reinterpret_cast': " + std::to_string(sizes.size()) +
+                                                    " sizes and " + std::to_string(strides.size()) +
+                                                    " strides given for " + toString(type)));
+    return {};
+  }
+  if (!checkIndexOperands(*this, "reinterpret_cast", {offset}) ||
+      !checkIndexOperands(*this, "reinterpret_cast", sizes) || !checkIndexOperands(*this, "reinterpret_cast", strides))
+    return {};
+  const auto want = type.effectiveStrides();
+  auto mismatch = [&](const char* what, std::size_t i, std::int64_t typeV, std::int64_t opV) {
+    fail(*this, Error(ErrorCode::InvalidArgument,
+                      std::string("operation 'reinterpret_cast': ") + what + (i == SIZE_MAX ? "" : " #" + std::to_string(i)) +
+                          " is " + (opV == kDynamic ? std::string("dynamic") : std::to_string(opV)) + " but " +
+                          toString(type) + " says " + std::to_string(typeV)));
+  };
+  if (type.effectiveOffset() != kDynamic && operandStatic(offset) != type.effectiveOffset()) {
+    mismatch("the offset", SIZE_MAX, type.effectiveOffset(), operandStatic(offset));
+    return {};
+  }
+  for (std::size_t i = 0; i < type.rank(); ++i) {
+    if (type.dim(i) != kDynamic && operandStatic(sizes[i]) != type.dim(i)) {
+      mismatch("size", i, type.dim(i), operandStatic(sizes[i]));
+      return {};
+    }
+    if (want[i] != kDynamic && operandStatic(strides[i]) != want[i]) {
+      mismatch("stride", i, want[i], operandStatic(strides[i]));
+      return {};
+    }
+  }
+  Impl& I = *impl_;
+  llvm::Value *allocated, *aligned;
+  if (isRankedMemRef(m.type())) {
+    allocated = I.ir.CreateExtractValue(m.llvm(), {0});
+    aligned = I.ir.CreateExtractValue(m.llvm(), {1});
+  } else {
+    llvm::Type* ptr = llvm::PointerType::get(I.ir.getContext(), type.memorySpace());
+    llvm::Value* p = I.ir.CreateExtractValue(m.llvm(), {1});
+    allocated = I.ir.CreateLoad(ptr, p);
+    aligned = I.ir.CreateLoad(ptr, I.ir.CreateConstInBoundsGEP1_64(I.ir.getInt8Ty(), p, sizeof(void*)));
+  }
+  std::vector<llvm::Value*> sizeV, strideV;
+  for (std::size_t i = 0; i < type.rank(); ++i) {
+    sizeV.push_back(operandValue(I, sizes[i]));
+    strideV.push_back(operandValue(I, strides[i]));
+  }
+  return Value(this, buildDescriptor(I, type, allocated, aligned, operandValue(I, offset), sizeV, strideV), type);
+}
+
+Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes, unsigned alignment) {
+  Impl& I = *impl_;
+  if (I.error) return {};
+  for (const Value& v : dynamicSizes)
+    if (!checkOperands(*this, "alloc", {&v})) return {};
+  if (!type.hasIdentityLayout() || type.memorySpace() != 0) {
+    fail(*this, Error(ErrorCode::Unsupported, "operation 'alloc': only identity layouts in memory space 0 can be "
+                                              "allocated, not " + toString(type)));
+    return {};
+  }
+  if (alignment == 0 || (alignment & (alignment - 1))) {
+    fail(*this, Error(ErrorCode::InvalidArgument, "operation 'alloc': alignment " + std::to_string(alignment) +
+                                                      " is not a power of two"));
+    return {};
+  }
+  if (dynamicSizes.size() != type.numDynamicDims()) {
+    fail(*this, Error(ErrorCode::ArityMismatch, "operation 'alloc': " + std::to_string(dynamicSizes.size()) +
+                                                    " dynamic sizes given for " + toString(type) + " with " +
+                                                    std::to_string(type.numDynamicDims()) + " dynamic dims"));
+    return {};
+  }
+  for (const Value& v : dynamicSizes)
+    if (!(v.type() == Type(ElementType::Index))) {
+      fail(*this, Error(ErrorCode::TypeMismatch, "operation 'alloc': sizes must be index, got " + toString(v.type())));
+      return {};
+    }
+  auto& ir = I.ir;
+  const unsigned r = static_cast<unsigned>(type.rank());
+  std::vector<llvm::Value*> sizes(r), strides(r);
+  for (unsigned i = 0, k = 0; i < r; ++i)
+    sizes[i] = type.dim(i) == kDynamic ? dynamicSizes[k++].llvm() : idxConst(I, type.dim(i));
+  llvm::Value* running = idxConst(I, 1);
+  for (unsigned i = r; i-- > 0;) {
+    strides[i] = running;
+    running = imul(I, running, sizes[i]);
+  }
+  std::uint64_t elemBytes = type.element() == ElementType::Index ? I.opts().indexBitwidth / 8
+                                                                 : storageSize(type.element());
+  llvm::Value* bytes = imul(I, running, idxConst(I, static_cast<std::int64_t>(elemBytes)));
+  llvm::Value* padded = iadd(I, bytes, idxConst(I, alignment - 1));
+  llvm::Module& mod = *I.lowered.function->getParent();
+  llvm::Value* allocated = ir.CreateCall(detail::mallocFunction(mod, I.opts()), {padded});
+  llvm::Value* aligned = allocated;
+  if (alignment > 1) {
+    llvm::Value* bumped = ir.CreateConstInBoundsGEP1_64(ir.getInt8Ty(), allocated, alignment - 1);
+    aligned = ir.CreateIntrinsic(llvm::Intrinsic::ptrmask, {bumped->getType(), ir.getInt64Ty()},
+                                 {bumped, ir.getInt64(~static_cast<std::uint64_t>(alignment - 1))});
+  }
+  return Value(this, buildDescriptor(I, type, allocated, aligned, idxConst(I, 0), sizes, strides), type);
+}
+
+void FunctionBuilder::dealloc(const Value& m) {
+  if (!checkOperands(*this, "dealloc", {&m})) return;
+  if (isScalar(m.type()) || (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
+                                                      : std::get<UnrankedMemRefType>(m.type()).memorySpace) != 0) {
+    fail(*this, Error(ErrorCode::TypeMismatch,
+                      "operation 'dealloc': needs a memref in memory space 0, got " + toString(m.type())));
+    return;
+  }
+  Impl& I = *impl_;
+  llvm::Value* allocated =
+      isRankedMemRef(m.type())
+          ? I.ir.CreateExtractValue(m.llvm(), {0})
+          : static_cast<llvm::Value*>(I.ir.CreateLoad(I.ir.getPtrTy(), I.ir.CreateExtractValue(m.llvm(), {1})));
+  I.ir.CreateCall(detail::freeFunction(*I.lowered.function->getParent()), {allocated});
+}
+
+Value FunctionBuilder::castToUnranked(const Value& m) {
+  const MemRefType* t = rankedOperand(*this, "cast_to_unranked", m);
+  if (!t) return {};
+  Impl& I = *impl_;
+  // Placed here rather than in the entry block; inside a loop the iteration's
+  // stacksave/stackrestore scope releases it.
+  llvm::AllocaInst* slot = I.ir.CreateAlloca(m.llvm()->getType());
+  if (!I.scopes.empty()) I.scopes.back().allocates = true;
+  I.ir.CreateStore(m.llvm(), slot);
+  llvm::Value* u = llvm::UndefValue::get(unrankedDescriptorType(I.ir.getContext(), I.opts()));
+  u = I.ir.CreateInsertValue(u, idxConst(I, static_cast<std::int64_t>(t->rank())), {0});
+  u = I.ir.CreateInsertValue(u, slot, {1});
+  return Value(this, u, UnrankedMemRefType{t->element(), t->memorySpace()});
+}
+
+Value FunctionBuilder::castToRanked(const Value& m, const MemRefType& type) {
+  if (!checkOperands(*this, "cast_to_ranked", {&m})) return {};
+  if (!isUnrankedMemRef(m.type()) || elementOf(m.type()) != type.element() ||
+      std::get<UnrankedMemRefType>(m.type()).memorySpace != type.memorySpace()) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'cast_to_ranked': cannot cast " + toString(m.type()) +
+                                                   " to " + toString(type)));
+    return {};
+  }
+  Impl& I = *impl_;
+  llvm::Type* d = descriptorType(I.ir.getContext(), type, I.opts());
+  return Value(this, I.ir.CreateLoad(d, I.ir.CreateExtractValue(m.llvm(), {1})), type);
+}
+
+}  // namespace memjit::codegen
