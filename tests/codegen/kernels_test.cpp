@@ -1,0 +1,176 @@
+// The kernel library, compiled with LLJIT and called through the C
+// interfaces with MLIR's own descriptor types, against plain C++ references.
+#include "memjit/codegen/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "test_jit.h"
+
+namespace memjit::codegen {
+namespace {
+
+template <typename T>
+StridedMemRefType<T, 1> view1(std::vector<T>& v) {
+  return {v.data(), v.data(), 0, {static_cast<int64_t>(v.size())}, {1}};
+}
+template <typename T>
+StridedMemRefType<T, 2> view2(std::vector<T>& v, int64_t rows, int64_t cols) {
+  return {v.data(), v.data(), 0, {rows, cols}, {cols, 1}};
+}
+
+std::vector<float> ramp(std::size_t n, float scale, float bias) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(i % 17) + bias;
+  return v;
+}
+
+struct Compiled {
+  test::TestJit jit;
+  template <typename F>
+  F* get(const std::string& name) {
+    auto f = jit.function<F>("_mlir_ciface_" + name);
+    EXPECT_TRUE(f.ok()) << f.error().str();
+    return f.ok() ? *f : nullptr;
+  }
+};
+
+std::unique_ptr<Compiled> compile(Module m, bool optimize = true) {
+  auto c = std::make_unique<Compiled>();
+  Error e = c->jit.add(std::move(m), optimize);
+  EXPECT_FALSE(e) << e.str();
+  return c;
+}
+
+TEST(Kernels, ElementwiseAddMatchesReference) {
+  for (bool nontemporal : {false, true}) {
+    Module m("k");
+    ASSERT_FALSE(addElementwiseAdd(m, "add", {ElementType::F32, true, nontemporal}));
+    auto c = compile(std::move(m));
+    auto* add = c->get<void(StridedMemRefType<float, 1>*, StridedMemRefType<float, 1>*, StridedMemRefType<float, 1>*)>("add");
+    ASSERT_NE(add, nullptr);
+    auto a = ramp(1003, 0.5f, 1.0f), b = ramp(1003, -2.0f, 3.0f);
+    std::vector<float> out(1003, -1.0f);
+    auto va = view1(a), vb = view1(b), vo = view1(out);
+    add(&va, &vb, &vo);
+    for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], a[i] + b[i]) << i;
+  }
+}
+
+TEST(Kernels, SaxpyMatchesReference) {
+  Module m("k");
+  ASSERT_FALSE(addSaxpy(m, "saxpy"));
+  auto c = compile(std::move(m));
+  auto* saxpy = c->get<void(float, StridedMemRefType<float, 1>*, StridedMemRefType<float, 1>*)>("saxpy");
+  ASSERT_NE(saxpy, nullptr);
+  auto x = ramp(515, 1.5f, -4.0f), y = ramp(515, 0.25f, 2.0f);
+  auto expect = y;
+  for (std::size_t i = 0; i < x.size(); ++i) expect[i] = std::fma(2.5f, x[i], y[i]);
+  auto vx = view1(x), vy = view1(y);
+  saxpy(2.5f, &vx, &vy);
+  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_FLOAT_EQ(y[i], expect[i]) << i;
+}
+
+TEST(Kernels, MatmulMatchesReference) {
+  Module m("k");
+  ASSERT_FALSE(addMatmul(m, "matmul", {ElementType::F64}));
+  auto c = compile(std::move(m));
+  using D = StridedMemRefType<double, 2>;
+  auto* mm = c->get<void(D*, D*, D*)>("matmul");
+  ASSERT_NE(mm, nullptr);
+  const int64_t M = 7, K = 13, N = 5;
+  std::vector<double> A(M * K), B(K * N), C(M * N, 99.0), R(M * N, 0.0);
+  for (int64_t i = 0; i < M * K; ++i) A[i] = (i % 11) * 0.5 - 2;
+  for (int64_t i = 0; i < K * N; ++i) B[i] = (i % 7) * 0.25 + 1;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t k = 0; k < K; ++k) R[i * N + j] += A[i * K + k] * B[k * N + j];
+  D a = view2(A, M, K), b = view2(B, K, N), cc = view2(C, M, N);
+  mm(&a, &b, &cc);
+  for (int64_t i = 0; i < M * N; ++i) ASSERT_DOUBLE_EQ(C[i], R[i]) << i;
+}
+
+TEST(Kernels, SumMatchesReference) {
+  Module m("k");
+  ASSERT_FALSE(addSum(m, "sum", {ElementType::F64}));
+  auto c = compile(std::move(m), false);
+  auto* sum = c->get<double(StridedMemRefType<double, 1>*)>("sum");
+  ASSERT_NE(sum, nullptr);
+  std::vector<double> x(1000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i) * 0.5;
+  auto vx = view1(x);
+  EXPECT_DOUBLE_EQ(sum(&vx), std::accumulate(x.begin(), x.end(), 0.0));
+  std::vector<double> empty;
+  auto ve = view1(empty);
+  EXPECT_EQ(sum(&ve), 0.0);
+}
+
+TEST(Kernels, TransposeThroughStridedViewMatchesReference) {
+  Module m("k");
+  ASSERT_FALSE(addTranspose(m, "transpose"));
+  auto c = compile(std::move(m));
+  using D = StridedMemRefType<float, 2>;
+  auto* tr = c->get<void(D*, D*)>("transpose");
+  ASSERT_NE(tr, nullptr);
+  const int64_t R = 6, C = 9;
+  auto in = ramp(R * C, 1.0f, 0.0f);
+  for (int64_t i = 0; i < R * C; ++i) in[i] = static_cast<float>(i);
+  std::vector<float> out(R * C, -1.0f);
+  D vi = view2(in, R, C), vo = view2(out, C, R);
+  tr(&vi, &vo);
+  for (int64_t i = 0; i < C; ++i)
+    for (int64_t j = 0; j < R; ++j) ASSERT_EQ(out[i * R + j], in[j * C + i]) << i << "," << j;
+}
+
+TEST(Kernels, ScaledCopyReturnsANewAlignedBuffer) {
+  Module m("k");
+  ASSERT_FALSE(addScaledCopy(m, "scaled"));
+  auto c = compile(std::move(m));
+  using D = StridedMemRefType<float, 1>;
+  auto* f = c->get<void(D*, D*, float)>("scaled");
+  ASSERT_NE(f, nullptr);
+  auto x = ramp(100, 1.0f, 0.5f);
+  D vx = view1(x), r{};
+  f(&r, &vx, 3.0f);
+  ASSERT_NE(r.basePtr, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(r.data) % 64, 0u);
+  EXPECT_EQ(r.offset, 0);
+  EXPECT_EQ(r.sizes[0], 100);
+  EXPECT_EQ(r.strides[0], 1);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(r.data[i], 3.0f * x[i]);
+  std::free(r.basePtr);  // malloc-based, like MLIR's default allocation
+}
+
+TEST(Kernels, ScaledCopyUnrankedReturnsAHeapDescriptor) {
+  Module m("k");
+  ASSERT_FALSE(addScaledCopyUnranked(m, "scaled_u"));
+  auto c = compile(std::move(m));
+  using D = StridedMemRefType<float, 1>;
+  auto* f = c->get<void(::UnrankedMemRefType<float>*, D*, float)>("scaled_u");
+  ASSERT_NE(f, nullptr);
+  auto x = ramp(33, 2.0f, -1.0f);
+  D vx = view1(x);
+  ::UnrankedMemRefType<float> u{};
+  f(&u, &vx, -1.5f);
+  ASSERT_EQ(u.rank, 1);
+  auto* d = static_cast<D*>(u.descriptor);
+  ASSERT_EQ(d->sizes[0], 33);
+  for (int i = 0; i < 33; ++i) ASSERT_EQ(d->data[i], -1.5f * x[i]);
+  std::free(d->basePtr);
+  std::free(u.descriptor);  // the callee's malloc'd descriptor copy
+}
+
+TEST(Kernels, RejectNonFloatElements) {
+  Module m("k");
+  Error e = addSum(m, "sum", {ElementType::I32});
+  ASSERT_TRUE(e);
+  EXPECT_NE(e.message().find("i32"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace memjit::codegen
