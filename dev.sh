@@ -15,7 +15,7 @@ JOBS=$(nproc)
 LLVM_MAJOR=19
 PACKAGES=(cmake ninja-build g++ ccache pkg-config
   "llvm-$LLVM_MAJOR-dev" "clang-$LLVM_MAJOR" "libclang-rt-$LLVM_MAJOR-dev"
-  googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev libffi-dev
   "mlir-$LLVM_MAJOR-tools" "libmlir-$LLVM_MAJOR-dev" valgrind)
 
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
