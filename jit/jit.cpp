@@ -31,6 +31,12 @@
 namespace memjit::jit {
 namespace detail {
 
+// ORC reports why a symbol failed to materialise (e.g. which externals were
+// missing) through the session's error reporter, and the lookup only says
+// "failed to materialize". Linking runs on the thread that asked, so a
+// thread-local buffer pairs the two.
+thread_local std::string reportedErrors;
+
 // ---- MachinePool -------------------------------------------------------
 
 Expected<MachinePool::Lease> MachinePool::acquire(OptLevel level) {
@@ -261,6 +267,11 @@ Expected<Jit> Jit::create(JitOptions options) {
     return Error(ErrorCode::Unsupported, "LLJIT on " + host.triple + " does not use JITLink");
 
   auto& session = core->lljit->getExecutionSession();
+  session.setErrorReporter([](llvm::Error error) {
+    std::string message = llvm::toString(std::move(error));
+    if (!detail::reportedErrors.empty()) detail::reportedErrors += "; ";
+    detail::reportedErrors += message;
+  });
   auto user = session.createJITDylib("memjit.user");
   if (!user) return detail::fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
   core->userDylib = &*user;
@@ -318,8 +329,12 @@ Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view modu
   return add(std::move(context), std::move(module), options);
 }
 
-Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
-                                std::unique_ptr<llvm::Module> module, AddOptions addOptions) {
+Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
+                                std::unique_ptr<llvm::Module> moduleArg, AddOptions addOptions) {
+  // Own both in locals so the module always dies before its context (the
+  // order parameters are destroyed in is up to the compiler).
+  std::unique_ptr<llvm::LLVMContext> context = std::move(contextArg);
+  std::unique_ptr<llvm::Module> module = std::move(moduleArg);
   if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
   JitCore& core = *core_;
   const std::string name = module->getModuleIdentifier();
@@ -375,11 +390,16 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
   llvm::orc::SymbolLookupSet lookupSet;
   for (const std::string& symbol : defined) lookupSet.add(lljit.mangleAndIntern(symbol));
   auto& session = lljit.getExecutionSession();
+  detail::reportedErrors.clear();
   auto addresses = session.lookup(
       llvm::orc::makeJITDylibSearchOrder(&main, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       std::move(lookupSet));
   if (!addresses) {
-    Error error = detail::fromOrc(addresses.takeError(), "cannot link module '" + name + "'");
+    std::string message = llvm::toString(addresses.takeError());
+    if (!detail::reportedErrors.empty()) message = detail::reportedErrors + " (" + message + ")";
+    detail::reportedErrors.clear();
+    Error error = detail::fromOrc(llvm::make_error<llvm::StringError>(message, llvm::inconvertibleErrorCode()),
+                                  "cannot link module '" + name + "'");
     llvm::consumeError(tracker->remove());
     return error;
   }

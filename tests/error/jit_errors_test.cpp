@@ -1,0 +1,168 @@
+// One case per diagnostic of memjit::jit: each failure is an Error carrying
+// LLVM's message (never an abort), with the kind a caller can switch on.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../jit/test_ir.h"
+#include "memjit/jit/aot.h"
+#include "memjit/jit/jit.h"
+#include "memjit/jit/object_cache.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+
+namespace {
+Jit makeJit() {
+  auto jit = Jit::create();
+  EXPECT_TRUE(jit.ok());
+  return std::move(*jit);
+}
+bool contains(const Error& e, std::string_view text) {
+  return e.message().find(text) != std::string::npos;
+}
+}  // namespace
+
+TEST(JitErrors, MissingExternalSymbol) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::callerIR("caller", "no_such_callback_xyz"), "m");
+  ASSERT_FALSE(mod.ok());
+  EXPECT_EQ(mod.error().code(), ErrorCode::NotFound);
+  EXPECT_TRUE(contains(mod.error(), "no_such_callback_xyz")) << mod.error().str();
+  EXPECT_TRUE(contains(mod.error(), "module 'm'")) << mod.error().str();
+  // Nothing of the failed module stays behind.
+  EXPECT_FALSE(jit.lookupSymbol("caller").ok());
+  EXPECT_EQ(jit.moduleCount(), 0u);
+}
+
+TEST(JitErrors, InvalidModuleIsReportedByTheVerifier) {
+  Jit jit = makeJit();
+  // The return type disagrees with the function type.
+  auto mod = jit.addIR("define i32 @f() {\n  ret i64 0\n}\n", "bad");
+  ASSERT_FALSE(mod.ok());
+  // Parsing catches this one; a module built in memory reaches the verifier.
+  EXPECT_TRUE(mod.error().code() == ErrorCode::ParseError ||
+              mod.error().code() == ErrorCode::CompileError);
+}
+
+TEST(JitErrors, VerifierFailureNamesTheModule) {
+  Jit jit = makeJit();
+  // Well-formed syntax, but a use that does not dominate its definition.
+  auto mod = jit.addIR(
+      "define i32 @f() {\nentry:\n  %a = add i32 %b, 1\n  %b = add i32 %a, 1\n  ret i32 %a\n}\n", "cyclic");
+  ASSERT_FALSE(mod.ok());
+  EXPECT_EQ(mod.error().code(), ErrorCode::CompileError) << mod.error().str();
+  EXPECT_TRUE(contains(mod.error(), "invalid module 'cyclic'")) << mod.error().str();
+  EXPECT_TRUE(contains(mod.error(), "dominate")) << mod.error().str();
+}
+
+TEST(JitErrors, UnparsableIR) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR("define nonsense", "garbage");
+  ASSERT_FALSE(mod.ok());
+  EXPECT_EQ(mod.error().code(), ErrorCode::ParseError);
+  EXPECT_TRUE(contains(mod.error(), "garbage")) << mod.error().str();
+}
+
+TEST(JitErrors, CodeGenerationFailure) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(
+      "define void @f() {\n  call void asm sideeffect \"not_an_instruction %eax\", \"\"()\n"
+      "  ret void\n}\n",
+      "asm");
+  ASSERT_FALSE(mod.ok());
+  EXPECT_EQ(mod.error().code(), ErrorCode::CompileError) << mod.error().str();
+  EXPECT_TRUE(contains(mod.error(), "code generation for module 'asm' failed")) << mod.error().str();
+  EXPECT_TRUE(contains(mod.error(), "not_an_instruction")) << mod.error().str();
+}
+
+TEST(JitErrors, DuplicateDefinition) {
+  Jit jit = makeJit();
+  ASSERT_TRUE(jit.addIR(test::constantIR("twice", 1), "first").ok());
+  auto second = jit.addIR(test::constantIR("twice", 2), "second");
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_TRUE(contains(second.error(), "Duplicate definition")) << second.error().str();
+  EXPECT_TRUE(contains(second.error(), "twice")) << second.error().str();
+}
+
+TEST(JitErrors, DuplicateRegistration) {
+  Jit jit = makeJit();
+  static int dummy;
+  ASSERT_FALSE(jit.registerSymbol("cb", &dummy));
+  Error e = jit.registerSymbol("cb", &dummy);
+  EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+  EXPECT_TRUE(contains(e, "cb")) << e.str();
+}
+
+TEST(JitErrors, NullRegistration) {
+  Jit jit = makeJit();
+  EXPECT_EQ(jit.registerSymbol("cb", nullptr).code(), ErrorCode::InvalidArgument);
+  static int dummy;
+  EXPECT_EQ(jit.registerSymbol("", &dummy).code(), ErrorCode::InvalidArgument);
+}
+
+TEST(JitErrors, UnknownFunction) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::constantIR("k", 1), "m");
+  ASSERT_TRUE(mod.ok());
+  auto f = mod->function("nope");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().code(), ErrorCode::NotFound);
+  EXPECT_TRUE(contains(f.error(), "defines no function 'nope'")) << f.error().str();
+  EXPECT_EQ(jit.lookup("nope").error().code(), ErrorCode::NotFound);
+  EXPECT_EQ(jit.lookupSymbol("nope").error().code(), ErrorCode::NotFound);
+  EXPECT_EQ(mod->symbol("nope").error().code(), ErrorCode::NotFound);
+}
+
+TEST(JitErrors, FunctionWithoutMetadata) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::addKernelIR("add", /*withMetadata=*/false), "m");
+  ASSERT_TRUE(mod.ok());
+  auto f = mod->function("add");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().code(), ErrorCode::NotFound);
+  EXPECT_TRUE(contains(f.error(), "_memjit_type_add")) << f.error().str();
+  // The raw symbol is still there.
+  EXPECT_TRUE(mod->symbol("_mlir_ciface_add").ok());
+}
+
+TEST(JitErrors, MalformedTypeMetadata) {
+  Jit jit = makeJit();
+  std::string ir = "define void @f() {\n  ret void\n}\n" +
+                   test::constantString("_memjit_type_f", "(memref<?xq32>) -> ()");
+  auto mod = jit.addIR(ir, "m");
+  ASSERT_TRUE(mod.ok());
+  auto f = mod->function("f");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().code(), ErrorCode::ParseError);
+  EXPECT_TRUE(contains(f.error(), "function 'f'")) << f.error().str();
+}
+
+TEST(JitErrors, RemoveTwice) {
+  Jit jit = makeJit();
+  auto mod = jit.addIR(test::constantIR("k", 1), "m");
+  ASSERT_TRUE(mod.ok());
+  LoadedModule copy = *mod;
+  ASSERT_FALSE(jit.remove(*mod));
+  Error e = jit.remove(copy);
+  EXPECT_EQ(e.code(), ErrorCode::NotFound);
+  EXPECT_TRUE(contains(e, "module 'm' is not loaded")) << e.str();
+  LoadedModule empty;
+  EXPECT_EQ(jit.remove(empty).code(), ErrorCode::InvalidArgument);
+}
+
+TEST(JitErrors, CacheDirectoryCannotBeCreated) {
+  auto cache = ObjectCache::onDisk("/proc/memjit-cannot-create/cache");
+  ASSERT_FALSE(cache.ok());
+  EXPECT_EQ(cache.error().code(), ErrorCode::IoError);
+  EXPECT_TRUE(contains(cache.error(), "/proc/memjit-cannot-create/cache")) << cache.error().str();
+  EXPECT_EQ(ObjectCache::onDisk("").error().code(), ErrorCode::InvalidArgument);
+}
+
+TEST(JitErrors, DumpDirectoryCannotBeCreated) {
+  auto jit = Jit::create({.dumpDirectory = "/proc/memjit-no-dumps"});
+  ASSERT_FALSE(jit.ok());
+  EXPECT_EQ(jit.error().code(), ErrorCode::IoError);
+}

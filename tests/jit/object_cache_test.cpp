@@ -1,0 +1,191 @@
+// Tests of memjit::jit::ObjectCache and its use by the Jit: keys, hits that
+// skip compilation, misses on any key change, corrupt disk entries.
+#include "memjit/jit/object_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "memjit/jit/jit.h"
+#include "test_ir.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+
+namespace {
+
+std::filesystem::path freshDir(const std::string& name) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "cache" / name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+Jit makeJit(std::shared_ptr<ObjectCache> cache, OptLevel level = OptLevel::O2) {
+  auto jit = Jit::create({.optLevel = level, .cache = std::move(cache)});
+  EXPECT_TRUE(jit.ok());
+  return std::move(*jit);
+}
+
+std::int64_t callConstant(const LoadedModule& mod, const std::string& name) {
+  auto f = mod.function(name);
+  EXPECT_TRUE(f.ok());
+  return f->cInterfaceAs<std::int64_t()>()();
+}
+
+}  // namespace
+
+TEST(CacheKey, EveryPartChangesTheKey) {
+  CacheKeyParts base{"bitcode", "x86_64-pc-linux-gnu", "znver3", "+avx2", 2, "0.1.0"};
+  const std::string key = cacheKey(base);
+  EXPECT_EQ(key.size(), 64u);
+  EXPECT_EQ(key, cacheKey(base));
+  auto changed = [&](auto mutate) {
+    CacheKeyParts p = base;
+    mutate(p);
+    return cacheKey(p);
+  };
+  EXPECT_NE(key, changed([](auto& p) { p.moduleBitcode = "bitcodf"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.triple = "aarch64-linux-gnu"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.cpu = "skylake"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.features = "+avx2,+fma"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.optLevel = 3; }));
+  EXPECT_NE(key, changed([](auto& p) { p.memjitVersion = "0.1.1"; }));
+  // Parts are length-prefixed: moving a byte across a boundary changes the key.
+  EXPECT_NE(changed([](auto& p) { p.triple = "ab"; p.cpu = "c"; }),
+            changed([](auto& p) { p.triple = "a"; p.cpu = "bc"; }));
+}
+
+TEST(ObjectCache, MemoryPutGetAndEviction) {
+  auto cache = ObjectCache::inMemory(10);
+  EXPECT_FALSE(cache->get("a").has_value());
+  cache->put("a", "12345");
+  cache->put("b", "67890");
+  ASSERT_TRUE(cache->get("a").has_value());
+  EXPECT_EQ(**cache->get("b"), "67890");
+  cache->put("c", "abcde");  // over 10 bytes: the oldest ("a") goes
+  EXPECT_FALSE(cache->get("a").has_value());
+  EXPECT_TRUE(cache->get("c").has_value());
+  auto stats = cache->stats();
+  EXPECT_EQ(stats.stores, 3u);
+  EXPECT_EQ(stats.misses, 2u);
+}
+
+TEST(ObjectCache, JitHitSkipsCompilationAndRunsTheSameCode) {
+  auto cache = ObjectCache::inMemory();
+  Jit first = makeJit(cache);
+  auto cold = first.addIR(test::constantIR("k", 17), "m");
+  ASSERT_TRUE(cold.ok());
+  EXPECT_FALSE(cold->fromCache());
+  EXPECT_EQ(cache->stats().stores, 1u);
+
+  Jit second = makeJit(cache);
+  // An invalid dump directory would be created by optimisation; a hit never
+  // optimises, so the module's IR never reaches the pipeline. The observable
+  // proof is fromCache() and that no new object was stored.
+  auto warm = second.addIR(test::constantIR("k", 17), "m");
+  ASSERT_TRUE(warm.ok());
+  EXPECT_TRUE(warm->fromCache());
+  EXPECT_EQ(warm->cacheKey(), cold->cacheKey());
+  EXPECT_EQ(cache->stats().stores, 1u);
+  EXPECT_EQ(callConstant(*warm, "k"), 17);
+}
+
+TEST(ObjectCache, AnyChangeMisses) {
+  auto cache = ObjectCache::inMemory();
+  Jit o2 = makeJit(cache, OptLevel::O2);
+  auto a = o2.addIR(test::constantIR("k", 1), "m");
+  ASSERT_TRUE(a.ok());
+  // Different IR.
+  Jit o2b = makeJit(cache, OptLevel::O2);
+  auto b = o2b.addIR(test::constantIR("k", 2), "m");
+  ASSERT_TRUE(b.ok());
+  EXPECT_FALSE(b->fromCache());
+  EXPECT_EQ(callConstant(*b, "k"), 2);
+  // Different optimisation level.
+  Jit o3 = makeJit(cache, OptLevel::O3);
+  auto c = o3.addIR(test::constantIR("k", 1), "m");
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->fromCache());
+  EXPECT_NE(c->cacheKey(), a->cacheKey());
+  // Per-module override of the level also changes the key.
+  Jit o2c = makeJit(cache, OptLevel::O2);
+  auto d = o2c.addIR(test::constantIR("k", 1), "m", {.optLevel = OptLevel::O0});
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->fromCache());
+}
+
+TEST(ObjectCache, DiskHitAcrossCachesAndCorruptEntriesAreRecompiled) {
+  auto dir = freshDir("disk");
+  std::string key;
+  {
+    auto cache = ObjectCache::onDisk(dir.string());
+    ASSERT_TRUE(cache.ok());
+    Jit jit = makeJit(*cache);
+    auto mod = jit.addIR(test::constantIR("k", 5), "m");
+    ASSERT_TRUE(mod.ok());
+    key = mod->cacheKey();
+    ASSERT_TRUE(std::filesystem::exists((*cache)->pathFor(key)));
+  }
+  auto load = [&]() {
+    auto cache = ObjectCache::onDisk(dir.string());  // fresh memory layer
+    EXPECT_TRUE(cache.ok());
+    Jit jit = makeJit(*cache);
+    auto mod = jit.addIR(test::constantIR("k", 5), "m");
+    EXPECT_TRUE(mod.ok());
+    EXPECT_EQ(callConstant(*mod, "k"), 5);
+    return std::make_pair(mod->fromCache(), (*cache)->stats());
+  };
+  auto [hit, stats] = load();
+  EXPECT_TRUE(hit);
+  EXPECT_EQ(stats.corrupt, 0u);
+
+  const auto path = dir / (key + ".mjo");
+  const auto size = std::filesystem::file_size(path);
+  // Truncated: detected by the size check, recompiled, and rewritten.
+  std::filesystem::resize_file(path, size - 7);
+  auto [hit2, stats2] = load();
+  EXPECT_FALSE(hit2);
+  EXPECT_EQ(stats2.corrupt, 1u);
+  EXPECT_EQ(std::filesystem::file_size(path), size);
+
+  // One flipped byte in the payload: detected by the checksum.
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 20));
+    char c;
+    f.read(&c, 1);
+    f.seekp(static_cast<std::streamoff>(size - 20));
+    c = static_cast<char>(c ^ 0x5a);
+    f.write(&c, 1);
+  }
+  auto [hit3, stats3] = load();
+  EXPECT_FALSE(hit3);
+  EXPECT_EQ(stats3.corrupt, 1u);
+
+  // Garbage with the wrong magic.
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << "not an object at all";
+  }
+  auto [hit4, stats4] = load();
+  EXPECT_FALSE(hit4);
+  EXPECT_EQ(stats4.corrupt, 1u);
+  auto [hit5, stats5] = load();
+  EXPECT_TRUE(hit5);
+}
+
+TEST(ObjectCache, MemoryLayerCanBeClearedToReachTheDisk) {
+  auto dir = freshDir("clear");
+  auto cache = ObjectCache::onDisk(dir.string());
+  ASSERT_TRUE(cache.ok());
+  (*cache)->put("k1", "payload");
+  (*cache)->clearMemory();
+  auto got = (*cache)->get("k1");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(**got, "payload");
+  // An entry stored under another key's name is rejected (the key is in the header).
+  std::filesystem::copy_file((*cache)->pathFor("k1"), (*cache)->pathFor("k2"));
+  EXPECT_FALSE((*cache)->get("k2").has_value());
+  EXPECT_EQ((*cache)->stats().corrupt, 1u);
+}
