@@ -115,8 +115,10 @@ llvm::Value* operandValue(Impl& I, const IndexOperand& o) {
   if (auto* s = std::get_if<std::int64_t>(&o.value)) return idxConst(I, *s);
   return std::get<Value>(o.value).llvm();
 }
+// Constant index values count as static, as MLIR folds them.
 std::int64_t operandStatic(const IndexOperand& o) {
   if (auto* s = std::get_if<std::int64_t>(&o.value)) return *s;
+  if (auto* c = llvm::dyn_cast_or_null<llvm::ConstantInt>(std::get<Value>(o.value).llvm())) return c->getSExtValue();
   return kDynamic;
 }
 
