@@ -1,0 +1,256 @@
+// The dynamic invoker over hand-written `_mlir_ciface_` functions.
+#include "memjit/runtime/function.h"
+
+#include <gtest/gtest.h>
+
+#include "memjit/runtime/owned_memref.h"
+#include "memjit/type_syntax.h"
+#include "test_kernels.h"
+
+using namespace memjit;
+using namespace memjit::runtime;
+
+namespace {
+Function make(void* fn, const char* name, const char* type) {
+  auto f = Function::fromTypeText(fn, name, type);
+  EXPECT_TRUE(f) << (f ? "" : f.error().str());
+  return f ? *f : Function();
+}
+Function withReflection(void* fn, const char* type, std::string json, std::optional<std::string> sip = std::nullopt) {
+  auto t = parseFunctionType(type);
+  EXPECT_TRUE(t);
+  auto sig = signature::describe("f", *t);
+  EXPECT_TRUE(sig);
+  sig->reflection = std::move(json);
+  sig->sip = std::move(sip);
+  auto f = Function::create(fn, *sig);
+  EXPECT_TRUE(f) << (f ? "" : f.error().str());
+  return f ? *f : Function();
+}
+}  // namespace
+
+TEST(Invoke, InPlaceKernelAndScalar) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_scale), "scale", "(memref<?xf32>, f32) -> ()");
+  std::vector<float> v{1, 2, 3};
+  auto r = f.invoke({makeView(v), 2.0});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_TRUE(r->isNone());
+  EXPECT_EQ(v, (std::vector<float>{2, 4, 6}));
+}
+
+TEST(Invoke, ScalarResultReturnedDirectly) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
+  std::vector<float> v{1.5f, 2.5f};
+  auto r = f.invoke({makeView(v)});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->scalar().type, ElementType::F32);
+  EXPECT_EQ(r->toDouble(), 4.0);
+}
+
+TEST(Invoke, OwnedResultIsFreedOnce) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_clone), "clone", "(memref<?xf32>) -> memref<?xf32>");
+  std::vector<float> v{7, 8};
+  auto r = f.invoke({makeView(v)});
+  ASSERT_TRUE(r);
+  const Buffer& b = r->buffer();
+  EXPECT_TRUE(b.owning());
+  EXPECT_EQ(b.owner().get(), b.allocated());  // frees the allocated pointer, not the aligned one
+  EXPECT_NE(b.allocated(), b.aligned());
+  EXPECT_EQ(static_cast<float*>(b.data())[1], 8.0f);
+  auto typed = OwnedMemRef<float, 1>::fromBuffer(b);
+  ASSERT_TRUE(typed);
+  EXPECT_EQ(typed->get().sizes[0], 2);
+}
+
+TEST(Invoke, ResultAliasingAnArgumentIsNotFreed) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_identity), "identity", "(memref<?xf32>) -> memref<?xf32>");
+  std::vector<float> v{1, 2};
+  auto r = f.invoke({makeView(v)});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->buffer().owning());  // the caller's vector owns it
+  EXPECT_EQ(r->buffer().aligned(), v.data());
+  // An owned argument: the result shares its owner.
+  auto owned = Buffer::allocate(ElementType::F32, {4});
+  ASSERT_TRUE(owned);
+  auto r2 = f.invoke({*owned});
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->buffer().owner(), owned->owner());
+}
+
+TEST(Invoke, SeveralResultsComeBackAsATuple) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_multi), "multi",
+                    "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)");
+  std::vector<float> v{1, 2, 3};
+  auto r = f.invoke({makeView(v), 21});
+  ASSERT_TRUE(r) << r.error().str();
+  ASSERT_EQ(r->kind(), Value::Kind::Tuple);
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0].buffer().describe(), "float32[3]");
+  EXPECT_TRUE((*r)[0].buffer().owning());
+  EXPECT_EQ((*r)[1].toInt(), 42);
+  EXPECT_EQ((*r)[2].toDouble(), 10.5);
+}
+
+TEST(Invoke, ResultsSharingOneAllocationShareOneOwner) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_halves), "halves", "(index) -> (memref<?xf32>, memref<?xf32>)");
+  auto r = f.invoke({3});
+  ASSERT_TRUE(r);
+  const Buffer& a = (*r)[0].buffer();
+  const Buffer& b = (*r)[1].buffer();
+  EXPECT_EQ(a.owner(), b.owner());  // freed once, when both are gone
+  EXPECT_EQ(static_cast<float*>(b.data())[0], 3.0f);
+}
+
+TEST(Invoke, GlobalResultIsNotFreed) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_global), "global", "() -> memref<2xf32>");
+  auto r = f.invoke({});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->buffer().owning());
+  EXPECT_EQ(static_cast<float*>(r->buffer().data())[1], 4.0f);
+}
+
+TEST(Invoke, UnrankedArgumentAndResult) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "uid", "(memref<*xf32>) -> memref<*xf32>");
+  std::vector<float> v(6, 1.0f);
+  auto r = f.invoke({makeView(v, std::array<std::int64_t, 2>{2, 3})});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->buffer().describe(), "float32[2x3]");
+  EXPECT_EQ(r->buffer().aligned(), v.data());
+  EXPECT_FALSE(r->buffer().owning());  // the descriptor copy was freed; the data is the argument's
+}
+
+TEST(Invoke, TransposedViewIsCopiedInAndBack) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
+  // storage holds a 3x2 matrix; its transpose (2x3, strides [1, 2]) is what we pass.
+  std::vector<float> storage(6, 0.0f);
+  auto view = Buffer::view(ElementType::F32, storage.data(), {2, 3}, {1, 2});
+  ASSERT_TRUE(view);
+  auto r = f.invoke({*view});
+  ASSERT_TRUE(r) << r.error().str();
+  // element (i, j) of the view lives at storage[i + 2j] and got 10i + j.
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(storage[i + 2 * j], 10.0f * i + j) << i << "," << j;
+  InvokeOptions noCopies;
+  noCopies.allowCopies = false;
+  std::vector<Value> args{*view};
+  auto e = f.invoke(args, {}, noCopies);
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message().find("copies are disabled"), std::string::npos) << e.error().str();
+}
+
+TEST(Invoke, OffsetViewIsRebasedWithoutCopy) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
+  std::vector<float> storage(8, 0.0f);
+  auto view = Buffer::view(ElementType::F32, storage.data(), {2, 3}, {}, 2);
+  ASSERT_TRUE(view);
+  InvokeOptions noCopies;
+  noCopies.allowCopies = false;
+  std::vector<Value> args{*view};
+  auto r = f.invoke(args, {}, noCopies);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(storage[2 + 5], 12.0f);
+}
+
+TEST(Invoke, ScalarsOfEveryWidthThroughLibffi) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_mix), "mix", "(i8, i16, i32, i64, f32, f64, i1) -> f64");
+  auto r = f.invoke({-3, 300, 70000, 5000000000LL, 0.5, 0.25, true});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toDouble(), -3 + 300 + 70000 + 5000000000.0 + 0.5 + 0.25 + 1000);
+  EXPECT_FALSE(f.invoke({128 * 2, 0, 0, 0, 0.0, 0.0, false}));  // 256 does not fit i8
+  EXPECT_FALSE(f.invoke({0, 0, 0, 0, 0.0, 0.0, 2}));            // 2 is no i1
+}
+
+TEST(Invoke, StringIsAnI8Memref) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_count_a), "count_a", "(memref<?xi8>) -> i64");
+  auto r = f.invoke({"banana"});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 3);
+}
+
+TEST(Invoke, HomogeneousListIsA1DMemref) {
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_isum), "(memref<?xi32>) -> i32",
+                              R"({"a":[["py_homogeneous_list","i32"]],"r":["i32"],"v":1})");
+  auto r = f.invoke({Value::list({1, 2, 3, 4})});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 10);
+}
+
+TEST(Invoke, NamedArgumentsByKeyword) {
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+                              R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})");
+  auto r = f.invoke({-1}, {{"a", 1}, {"b", 2}});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), -100 + 10 + 2);  // packs [-1, 1, 2]
+  auto positional = f.invoke({3, 4, 5});
+  ASSERT_TRUE(positional);
+  EXPECT_EQ(positional->toInt(), 345);
+  auto reordered = f.invoke({3}, {{"b", 5}, {"a", 4}});
+  ASSERT_TRUE(reordered);
+  EXPECT_EQ(reordered->toInt(), 345);
+}
+
+TEST(Invoke, SdictPacksInDescriptorOrder) {
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+                              R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})");
+  auto r = f.invoke({Value::dict({{"b", 3}, {"a", 2}}), 7});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 237);  // packs [2, 3, 7]
+}
+
+TEST(Invoke, SlistAndStupleFlatten) {
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+                              R"({"a":[["slist","i32",["stuple","i32","i32"]]],"r":["i32"]})");
+  auto r = f.invoke({Value::list({1, Value::tuple({2, 3})})});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 123);
+}
+
+TEST(Invoke, SipStructureMapsDictsAndSequences) {
+  // inputs [ {foo: raw0, bar: raw1}, raw2 ]; the result is raw0.
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32", "",
+                              "I31!S27!k0D17!K4!bar_1K4!foo_0k1_2R3!_0");
+  auto r = f.invoke({Value::dict({{"foo", 1}, {"bar", 2}}), 3});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 123);
+}
+
+TEST(Invoke, StructuredResultsFromReflection) {
+  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_multi), "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)",
+                              R"({"a":[["ndarray","f32",1,null],"i32"],"r":[["sdict",["out",["ndarray","f32",1,null]],["n","i32"]],"f64"]})");
+  std::vector<float> v{1, 2};
+  auto r = f.invoke({makeView(v), 4});
+  ASSERT_TRUE(r) << r.error().str();
+  ASSERT_EQ(r->kind(), Value::Kind::Tuple);
+  const Value& d = (*r)[0];
+  ASSERT_TRUE(d.isDict());
+  EXPECT_EQ(d.find("n")->toInt(), 8);
+  EXPECT_EQ(d.find("out")->buffer().describe(), "float32[2]");
+  EXPECT_EQ((*r)[1].toDouble(), 2.0);
+}
+
+TEST(Invoke, DLPackTensorArgument) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
+  float x[6] = {1, 100, 2, 100, 3, 100};
+  std::int64_t shape[1] = {3}, strides[1] = {2};
+  DLTensor t{};
+  t.data = x;
+  t.device = {kDLCPU, 0};
+  t.ndim = 1;
+  t.dtype = {kDLFloat, 32, 1};
+  t.shape = shape;
+  t.strides = strides;
+  auto v = Value::fromDLPack(t);
+  ASSERT_TRUE(v);
+  auto r = f.invoke({*v});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toDouble(), 6.0);  // strided: a copy was made for the identity layout
+}
+
+TEST(Invoke, ManyArgumentsBeyondTheThunk) {
+  // 10 words: past the 8-word thunk, through libffi with stack arguments.
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_weighted10), "w10",
+                    "(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> i64");
+  auto r = f.invoke({1, 1, 1, 1, 1, 1, 1, 1, 1, 2});
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->toInt(), 45 + 20);
+}
