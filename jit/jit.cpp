@@ -144,6 +144,16 @@ Expected<FunctionRecord> readFunction(const std::string& moduleName,
   strings.sip = text(metadata::kSipPrefix);
   strings.resultAllocator = text(metadata::kAllocatorPrefix);
   MEMJIT_ASSIGN_OR_RETURN(record.signature, signatureFromMetadata(name, strings));
+  if (record.signature.resultAllocator) {
+    auto allocator = symbols.find(
+        metadata::symbolName(metadata::kCInterfacePrefix, *record.signature.resultAllocator));
+    if (allocator != symbols.end()) record.resultAllocator = allocator->second;
+  }
+  if (record.cInterface) {
+    auto invoker = runtime::Function::create(record.cInterface, record.signature, record.resultAllocator);
+    if (!invoker) return invoker.error().withContext("function '" + name + "'");
+    record.invoker = std::move(*invoker);
+  }
   return record;
 }
 

@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
 #include "memjit/runtime/memref.h"
 #include "test_ir.h"
 
@@ -234,4 +237,63 @@ TEST(Jit, GdbRegistrationAndJitdumpCanBeEnabled) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(home))
     if (entry.path().filename().string().find(".dump") != std::string::npos) dumped = true;
   EXPECT_TRUE(dumped) << "no jitdump file under " << home;
+}
+
+// ---- with codegen modules and the runtime's invokers ------------------
+
+TEST(Jit, CodegenModulesRunThroughTypedAndDynamicInvokers) {
+  codegen::Module module("kernels");
+  ASSERT_FALSE(codegen::addElementwiseAdd(module, "vadd"));
+  ASSERT_FALSE(codegen::addMatmul(module, "mm"));
+  ASSERT_FALSE(codegen::addSum(module, "total"));
+  Jit jit = makeJit({.optLevel = OptLevel::O3});
+  auto mod = jit.add(std::move(module));
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  EXPECT_EQ(mod->functionNames(), (std::vector<std::string>{"mm", "total", "vadd"}));
+
+  auto vadd = jit.lookup("vadd");
+  ASSERT_TRUE(vadd.ok()) << vadd.error().str();
+  auto typed = vadd->as<void(Desc1, Desc1, Desc1)>();
+  ASSERT_TRUE(typed.ok()) << typed.error().str();
+  std::vector<float> a(100), b(100), c(100);
+  for (int i = 0; i < 100; ++i) a[i] = float(i), b[i] = 0.5f;
+  (*typed)(view(a), view(b), view(c));
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(c[i], float(i) + 0.5f);
+
+  // A mismatching C++ type is refused when the invoker is made.
+  EXPECT_FALSE(vadd->as<void(Desc1, Desc1)>().ok());
+
+  auto total = mod->function("total");
+  ASSERT_TRUE(total.ok());
+  auto sum = total->invoke({runtime::Value(view(a))});
+  ASSERT_TRUE(sum.ok()) << sum.error().str();
+  auto sumTyped = total->as<float(Desc1)>();
+  ASSERT_TRUE(sumTyped.ok());
+  EXPECT_EQ((*sumTyped)(view(a)), 4950.0f);
+
+  using Desc2 = runtime::StridedMemRef<float, 2>;
+  std::vector<float> A{1, 2, 3, 4, 5, 6}, B{7, 8, 9, 10, 11, 12}, C(4);
+  Desc2 dA{A.data(), A.data(), 0, {2, 3}, {3, 1}}, dB{B.data(), B.data(), 0, {3, 2}, {2, 1}},
+      dC{C.data(), C.data(), 0, {2, 2}, {2, 1}};
+  auto mm = mod->function("mm");
+  ASSERT_TRUE(mm.ok());
+  mm->cInterfaceAs<void(Desc2*, Desc2*, Desc2*)>()(&dA, &dB, &dC);
+  EXPECT_EQ(C, (std::vector<float>{58, 64, 139, 154}));
+}
+
+TEST(Jit, TypedInvokerKeepsCodeLoaded) {
+  codegen::Module module("kernels");
+  ASSERT_FALSE(codegen::addSum(module, "total"));
+  std::optional<jit::TypedFunction<float(Desc1)>> keep;
+  {
+    Jit jit = makeJit();
+    auto mod = jit.add(std::move(module));
+    ASSERT_TRUE(mod.ok());
+    auto typed = mod->function("total")->as<float(Desc1)>();
+    ASSERT_TRUE(typed.ok());
+    keep.emplace(std::move(*typed));
+    ASSERT_FALSE(jit.remove(*mod));
+  }
+  std::vector<float> v{1, 2, 3};
+  EXPECT_EQ((*keep)(view(v)), 6.0f);
 }

@@ -5,9 +5,13 @@
 // to loaded, even after its module was removed from the Jit.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
+#include <utility>
 
+#include "memjit/runtime/function.h"
 #include "memjit/signature/function_signature.h"
 
 namespace memjit::jit {
@@ -18,8 +22,13 @@ struct FunctionRecord {
   signature::FunctionSignature signature;
   void* cInterface = nullptr;  ///< `_mlir_ciface_<name>`, null when the module has none
   void* expanded = nullptr;    ///< `<name>`, the expanded (3+2N) function
+  void* resultAllocator = nullptr;  ///< `_mlir_ciface_<fbr>` when the signature names one
+  runtime::Function invoker;   ///< the runtime's call plan, made once
 };
 }  // namespace detail
+
+template <typename F>
+class TypedFunction;
 
 class Function {
  public:
@@ -51,6 +60,25 @@ class Function {
     return reinterpret_cast<F*>(record_->expanded);
   }
 
+  /// The runtime's handle (typed and dynamic invokers) for this function. It
+  /// does not keep the code loaded: keep this Function (or keepAlive()) too.
+  const runtime::Function& runtime() const noexcept { return record_->invoker; }
+
+  /// A typed invoker for `F` = R(Args...), checked against the metadata once;
+  /// it keeps the code loaded. See memjit/runtime/typed_function.h.
+  template <typename F>
+  Expected<TypedFunction<F>> as() const;
+
+  /// A dynamic call (arguments checked against the signature on every call).
+  Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args) const {
+    return record_->invoker.invoke(args);
+  }
+  Expected<runtime::Value> invoke(std::span<const runtime::Value> args,
+                                  std::span<const std::pair<std::string, runtime::Value>> kwargs = {},
+                                  const runtime::InvokeOptions& options = {}) const {
+    return record_->invoker.invoke(args, kwargs, options);
+  }
+
   /// An owner that keeps the function's code loaded for as long as it lives,
   /// for wrappers (such as runtime invokers) that only keep the pointers.
   std::shared_ptr<const void> keepAlive() const noexcept { return record_; }
@@ -58,5 +86,31 @@ class Function {
  private:
   std::shared_ptr<const detail::FunctionRecord> record_;
 };
+
+/// runtime::TypedFunction plus ownership of the JIT'd code it calls.
+template <typename R, typename... Args>
+class TypedFunction<R(Args...)> {
+ public:
+  TypedFunction(runtime::TypedFunction<R(Args...)> fn, std::shared_ptr<const void> owner)
+      : fn_(std::move(fn)), owner_(std::move(owner)) {}
+  /// Calls the function (costs what a direct call costs).
+  template <typename... Ts>
+  decltype(auto) operator()(Ts&&... args) const {
+    return fn_(std::forward<Ts>(args)...);
+  }
+  const runtime::TypedFunction<R(Args...)>& runtime() const noexcept { return fn_; }
+
+ private:
+  runtime::TypedFunction<R(Args...)> fn_;
+  std::shared_ptr<const void> owner_;
+};
+
+template <typename F>
+Expected<TypedFunction<F>> Function::as() const {
+  if (!record_) return Error(ErrorCode::InvalidArgument, "empty function handle");
+  auto typed = record_->invoker.template as<F>();
+  if (!typed) return typed.error().withContext("function '" + record_->signature.name + "'");
+  return TypedFunction<F>(std::move(*typed), record_);
+}
 
 }  // namespace memjit::jit
