@@ -5,7 +5,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
 #include "../jit/test_ir.h"
+#include "memjit/jit/embedded_metadata.h"
+#include "memjit/type_syntax.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
@@ -162,7 +169,55 @@ TEST(JitErrors, CacheDirectoryCannotBeCreated) {
 }
 
 TEST(JitErrors, DumpDirectoryCannotBeCreated) {
-  auto jit = Jit::create({.dumpDirectory = "/proc/memjit-no-dumps"});
+  JitOptions options;
+  options.dumpDirectory = "/proc/memjit-no-dumps";
+  auto jit = Jit::create(options);
   ASSERT_FALSE(jit.ok());
   EXPECT_EQ(jit.error().code(), ErrorCode::IoError);
+}
+
+TEST(AotErrors, UnknownTargetTriple) {
+  llvm::LLVMContext context;
+  auto module = std::make_unique<llvm::Module>("m", context);
+  AotOptions options;
+  options.target = {"nosuch-arch-none", "", ""};
+  AotOutputs outputs;
+  outputs.object = "/tmp/unused.o";
+  Error e = compileAhead(*module, outputs, options);
+  EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+  EXPECT_TRUE(contains(e, "nosuch-arch-none")) << e.str();
+  EXPECT_EQ(checkTarget(options.target).code(), ErrorCode::Unsupported);
+}
+
+TEST(AotErrors, ScalarWithoutACSpellingInHeader) {
+  auto type = parseFunctionType("(f16) -> ()");
+  ASSERT_TRUE(type.ok());
+  auto sig = signature::describe("h", *type);
+  ASSERT_TRUE(sig.ok());
+  auto header = generateHeader({*sig}, {.cppNamespace = "ns", .moduleName = "m"});
+  ASSERT_FALSE(header.ok());
+  EXPECT_EQ(header.error().code(), ErrorCode::Unsupported);
+  EXPECT_TRUE(contains(header.error(), "function 'h'")) << header.error().str();
+}
+
+TEST(AotErrors, UnwritableOutput) {
+  llvm::LLVMContext context;
+  auto module = std::make_unique<llvm::Module>("m", context);
+  AotOutputs outputs;
+  outputs.ir = "/proc/no/such/dir/m.ll";
+  Error e = compileAhead(*module, outputs);
+  EXPECT_EQ(e.code(), ErrorCode::IoError);
+  EXPECT_TRUE(contains(e, "/proc/no/such/dir/m.ll")) << e.str();
+}
+
+TEST(AotErrors, MetadataGlobalThatIsNotAString) {
+  llvm::LLVMContext context;
+  auto module = std::make_unique<llvm::Module>("m", context);
+  new llvm::GlobalVariable(*module, llvm::Type::getInt32Ty(context), true,
+                           llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 7), "_memjit_type_f");
+  auto read = readEmbeddedSignatures(*module);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code(), ErrorCode::ParseError);
+  EXPECT_TRUE(contains(read.error(), "_memjit_type_f")) << read.error().str();
 }

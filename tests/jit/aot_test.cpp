@@ -1,0 +1,198 @@
+// Tests of ahead-of-time emission: every output kind, cross targets,
+// external declarations, and headers that compile with only memjit::runtime.
+#include "memjit/jit/aot.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+
+#include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
+#include "memjit/jit/aot_command.h"
+#include "memjit/jit/embedded_metadata.h"
+#include "memjit/type_syntax.h"
+#include "test_ir.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+
+namespace {
+
+std::filesystem::path freshDir(const std::string& name) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "aot" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::string& ir) {
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseIR(llvm::MemoryBufferRef(ir, "test"), diagnostic, context);
+  EXPECT_TRUE(module != nullptr) << diagnostic.getMessage().str();
+  return module;
+}
+
+// e_machine of an ELF object.
+int elfMachine(const std::string& object) {
+  if (object.size() < 20 || object.substr(0, 4) != "\x7f" "ELF") return -1;
+  return static_cast<unsigned char>(object[18]) | (static_cast<unsigned char>(object[19]) << 8);
+}
+
+}  // namespace
+
+TEST(Aot, WritesObjectAssemblyIRBitcodeAndHeader) {
+  auto dir = freshDir("all");
+  codegen::Module module("kernels");
+  ASSERT_FALSE(codegen::addElementwiseAdd(module, "add"));
+  ASSERT_FALSE(codegen::addSum(module, "sum"));
+  AotOutputs out{(dir / "k.o").string(), (dir / "k.s").string(), (dir / "k.ll").string(),
+                 (dir / "k.bc").string(), (dir / "k.h").string()};
+  Error e = compileAhead(module, out);
+  ASSERT_FALSE(e) << e.str();
+  EXPECT_EQ(elfMachine(readFile(out.object)), 62);  // EM_X86_64 on this host
+  EXPECT_NE(readFile(out.assembly).find("_mlir_ciface_add:"), std::string::npos);
+  EXPECT_NE(readFile(out.ir).find("define void @_mlir_ciface_add"), std::string::npos);
+  EXPECT_EQ(readFile(out.bitcode).substr(0, 2), "BC");
+  const std::string header = readFile(out.header);
+  EXPECT_NE(header.find("void _mlir_ciface_add(memjit::runtime::StridedMemRef<float, 1>* arg0"),
+            std::string::npos);
+  EXPECT_NE(header.find("float _mlir_ciface_sum(memjit::runtime::StridedMemRef<float, 1>* arg0)"),
+            std::string::npos);
+  EXPECT_NE(header.find("extern const char _memjit_type_sum[];"), std::string::npos);
+  EXPECT_NE(header.find("namespace kernels"), std::string::npos);
+}
+
+TEST(Aot, CrossCompilesForAnotherTriple) {
+  auto dir = freshDir("cross");
+  llvm::LLVMContext context;
+  auto module = parse(context, test::addKernelIR());
+  AotOptions options;
+  options.target = {"aarch64-unknown-linux-gnu", "generic", "+neon"};
+  AotOutputs out;
+  out.object = (dir / "k.o").string();
+  out.assembly = (dir / "k.s").string();
+  Error e = compileAhead(*module, out, options);
+  ASSERT_FALSE(e) << e.str();
+  EXPECT_EQ(elfMachine(readFile(out.object)), 183);  // EM_AARCH64
+  EXPECT_NE(readFile(out.assembly).find("ret"), std::string::npos);
+}
+
+TEST(Aot, ExternalDeclarationsStayUndefined) {
+  auto dir = freshDir("extern");
+  llvm::LLVMContext context;
+  auto module = parse(context, test::callerIR("caller", "defined_elsewhere"));
+  AotOutputs out;
+  out.object = (dir / "k.o").string();
+  out.header = (dir / "k.h").string();
+  ASSERT_FALSE(compileAhead(*module, out));
+  const std::string object = readFile(out.object);
+  EXPECT_NE(object.find("defined_elsewhere"), std::string::npos);
+}
+
+TEST(Aot, HeaderDescribesResultsAndCompilesWithOnlyTheRuntime) {
+  auto dir = freshDir("header");
+  std::vector<signature::FunctionSignature> functions;
+  for (auto [name, type] : std::vector<std::pair<std::string, std::string>>{
+           {"scalar", "(i32, f64, index, i1) -> i64"},
+           {"ranked", "(memref<?x4xf32>) -> memref<?x?xf32>"},
+           {"multi", "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)"},
+           {"unranked", "(memref<*xf32>) -> memref<*xf32>"},
+           {"rank0", "(memref<f64>, memref<?xcomplex<f32>>) -> ()"}}) {
+    auto parsed = parseFunctionType(type);
+    ASSERT_TRUE(parsed.ok()) << type;
+    auto sig = signature::describe(name, *parsed);
+    ASSERT_TRUE(sig.ok());
+    functions.push_back(*sig);
+  }
+  auto header = generateHeader(functions, {.cppNamespace = "gen", .moduleName = "m"});
+  ASSERT_TRUE(header.ok()) << header.error().str();
+  EXPECT_NE(header->find("std::int64_t _mlir_ciface_scalar(std::int32_t arg0, double arg1, "
+                         "std::int64_t arg2, bool arg3)"),
+            std::string::npos)
+      << *header;
+  EXPECT_NE(header->find("void _mlir_ciface_ranked(memjit::runtime::StridedMemRef<float, 2>* result, "
+                         "memjit::runtime::StridedMemRef<float, 2>* arg0)"),
+            std::string::npos);
+  EXPECT_NE(header->find("struct multi_results {\n  memjit::runtime::StridedMemRef<float, 1> r0;\n"
+                         "  std::int32_t r1;\n  double r2;\n};"),
+            std::string::npos);
+  EXPECT_NE(header->find("void _mlir_ciface_unranked(memjit::runtime::UnrankedMemRef<float>* result, "
+                         "memjit::runtime::UnrankedMemRef<float>* arg0)"),
+            std::string::npos);
+  EXPECT_NE(header->find("memjit::runtime::StridedMemRef<double, 0>* arg0"), std::string::npos);
+
+  // Compile a user of the header with nothing but the include directory the
+  // runtime exports (the compiler that built this test).
+  std::ofstream(dir / "gen.h") << *header;
+  std::ofstream(dir / "use.cpp") << "#include \"gen.h\"\n"
+                                    "int main() { return gen::findFunction(\"multi\") ? 0 : 1; }\n";
+  const std::string command = std::string("c++ -std=c++20 -fsyntax-only -I") + MEMJIT_SOURCE_DIR +
+                              "/include -I" + dir.string() + " " + (dir / "use.cpp").string() +
+                              " 2> " + (dir / "errors.txt").string();
+  EXPECT_EQ(std::system(command.c_str()), 0) << readFile(dir / "errors.txt");
+}
+
+TEST(Aot, CInterfaceTypeSpellsTheCallableType) {
+  auto type = parseFunctionType("(f32, memref<?xf32>) -> f32");
+  ASSERT_TRUE(type.ok());
+  auto sig = signature::describe("f", *type);
+  ASSERT_TRUE(sig.ok());
+  auto text = cInterfaceType(*sig);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, "float(float, memjit::runtime::StridedMemRef<float, 1>*)");
+}
+
+TEST(Aot, EmbeddedMetadataRoundTrips) {
+  llvm::LLVMContext context;
+  auto module = parse(context, "define void @f() {\n  ret void\n}\n");
+  auto type = parseFunctionType("(memref<?xf32>) -> f32");
+  auto sig = signature::describe("f", *type);
+  ASSERT_TRUE(sig.ok());
+  sig->sip = "S1!";
+  sig->resultAllocator = "alloc";
+  ASSERT_FALSE(embedSignature(*module, *sig));
+  auto read = readEmbeddedSignatures(*module);
+  ASSERT_TRUE(read.ok()) << read.error().str();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].type, sig->type);
+  EXPECT_EQ((*read)[0].raw, sig->raw);
+  EXPECT_EQ((*read)[0].reflection, sig->reflection);
+  EXPECT_EQ((*read)[0].sip, sig->sip);
+  EXPECT_EQ((*read)[0].resultAllocator, sig->resultAllocator);
+  // Embedding twice is refused.
+  EXPECT_EQ(embedSignature(*module, *sig).code(), ErrorCode::InvalidArgument);
+}
+
+TEST(AotCommand, ParsesEveryOption) {
+  auto command = parseAotCommand({"in.ll", "-o", "x.o", "--header", "x.h", "--emit-asm", "x.s",
+                                  "--emit-ll", "x.ll", "--emit-bc", "x.bc", "-O3", "--target",
+                                  "aarch64-linux-gnu", "--signature", "f=(f32) -> f32",
+                                  "--namespace", "ns"});
+  ASSERT_TRUE(command.ok()) << command.error().str();
+  EXPECT_EQ(command->inputs, std::vector<std::string>{"in.ll"});
+  EXPECT_EQ(command->outputs.object, "x.o");
+  EXPECT_EQ(command->outputs.bitcode, "x.bc");
+  EXPECT_EQ(command->options.optLevel, OptLevel::O3);
+  EXPECT_EQ(command->options.target.triple, "aarch64-linux-gnu");
+  EXPECT_EQ(command->options.target.cpu, "generic");  // the host CPU does not carry over
+  EXPECT_TRUE(command->options.target.features.empty());
+  ASSERT_EQ(command->signatures.size(), 1u);
+  EXPECT_EQ(command->signatures[0].second, "(f32) -> f32");
+  EXPECT_EQ(command->header.cppNamespace, "ns");
+}

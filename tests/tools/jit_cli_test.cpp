@@ -1,0 +1,147 @@
+// `memjit compile`: IR written by mlir-translate-19 to an object, a header
+// and embedded metadata; then a C++ program links the object and calls it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.h"
+
+using memjit::test::runCli;
+
+namespace {
+
+std::filesystem::path freshDir(const std::string& name) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "tools" / "jit_cli" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+constexpr const char* kMlir = R"(
+func.func @scale(%x: f32) -> f32 attributes {llvm.emit_c_interface} {
+  %c = arith.constant 2.5 : f32
+  %r = arith.mulf %x, %c : f32
+  return %r : f32
+}
+func.func @first(%m: memref<?xf32>) -> f32 attributes {llvm.emit_c_interface} {
+  %c1 = arith.constant 1 : index
+  %v = memref.load %m[%c1] : memref<?xf32>
+  return %v : f32
+}
+)";
+
+// Lowers kMlir with the real MLIR 19 tools; empty when they are missing.
+std::filesystem::path lowerWithMlir(const std::filesystem::path& dir) {
+  std::ofstream(dir / "k.mlir") << kMlir;
+  const std::string command =
+      "mlir-opt-19 --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm "
+      "--reconcile-unrealized-casts " + (dir / "k.mlir").string() +
+      " 2>/dev/null | mlir-translate-19 --mlir-to-llvmir -o " + (dir / "k.ll").string() + " 2>/dev/null";
+  if (std::system(command.c_str()) != 0) return {};
+  return dir / "k.ll";
+}
+
+}  // namespace
+
+TEST(CompileCli, MlirOutputBecomesASelfDescribingObjectAndHeader) {
+  auto dir = freshDir("mlir");
+  auto ll = lowerWithMlir(dir);
+  if (ll.empty()) GTEST_SKIP() << "mlir-opt-19/mlir-translate-19 not installed";
+  auto r = runCli({"compile", ll.string(), "-o", (dir / "k.o").string(), "--header",
+                   (dir / "k.h").string(), "--namespace", "mk", "--signature", "scale=(f32) -> f32",
+                   "--signature", "first=(memref<?xf32>) -> f32"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("scale : (f32) -> f32"), std::string::npos) << r.out;
+  const std::string header = readFile(dir / "k.h");
+  EXPECT_NE(header.find("float _mlir_ciface_first(memjit::runtime::StridedMemRef<float, 1>* arg0)"),
+            std::string::npos) << header;
+  EXPECT_NE(readFile(dir / "k.o").find("_memjit_type_first"), std::string::npos);
+
+  // A plain C++ program links the object and calls through the header.
+  std::ofstream(dir / "main.cpp") << R"(#include "k.h"
+#include <cstring>
+int main() {
+  float data[3] = {1.0f, 7.0f, 9.0f};
+  memjit::runtime::StridedMemRef<float, 1> m{data, data, 0, {3}, {1}};
+  if (mk::scale(2.0f) != 5.0f) return 1;
+  if (mk::first(&m) != 7.0f) return 2;
+  const mk::FunctionInfo* info = mk::findFunction("first");
+  if (!info || std::strcmp(info->type, "(memref<?xf32>) -> f32") != 0) return 3;
+  return 0;
+}
+)";
+  const std::string build = "c++ -std=c++20 -I" + std::string(MEMJIT_SOURCE_DIR) + "/include -I" +
+                            dir.string() + " " + (dir / "main.cpp").string() + " " +
+                            (dir / "k.o").string() + " -o " + (dir / "main").string() + " 2> " +
+                            (dir / "build.txt").string();
+  ASSERT_EQ(std::system(build.c_str()), 0) << readFile(dir / "build.txt");
+  EXPECT_EQ(std::system((dir / "main").c_str()), 0);
+}
+
+TEST(CompileCli, WritesEveryOutputKindAndCrossCompiles) {
+  auto dir = freshDir("kinds");
+  std::ofstream(dir / "k.ll") << "define i64 @seven() {\n  ret i64 7\n}\n";
+  auto r = runCli({"compile", (dir / "k.ll").string(), "-O0", "--target", "aarch64-unknown-linux-gnu",
+                   "-o", (dir / "k.o").string(), "--emit-asm", (dir / "k.s").string(), "--emit-ll",
+                   (dir / "o.ll").string(), "--emit-bc", (dir / "k.bc").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("aarch64-unknown-linux-gnu"), std::string::npos);
+  EXPECT_NE(readFile(dir / "k.s").find("seven:"), std::string::npos);
+  EXPECT_NE(readFile(dir / "o.ll").find("aarch64"), std::string::npos);
+  EXPECT_EQ(readFile(dir / "k.bc").substr(0, 2), "BC");
+  // Bitcode is accepted as input too.
+  r = runCli({"compile", (dir / "k.bc").string(), "-o", (dir / "again.o").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(CompileCli, Errors) {
+  auto dir = freshDir("errors");
+  std::ofstream(dir / "k.ll") << "define i64 @seven() {\n  ret i64 7\n}\n";
+  const std::string in = (dir / "k.ll").string(), out = (dir / "k.o").string();
+
+  auto r = runCli({"compile", "-o", out});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("expected exactly one input file"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "--bogus", "-o", out});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown option '--bogus'"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("nothing to write"), std::string::npos) << r.err;
+
+  r = runCli({"compile", (dir / "missing.ll").string(), "-o", out});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("missing.ll"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "-o", out, "--signature", "seven=(f32 -> i64"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("--signature seven"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "-o", out, "--signature", "eight=() -> i64"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("defines no function 'eight'"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "-o", out, "--signature", "noequals"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("NAME='<function type>'"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "-o", out, "--target", "nosuch-arch-none"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("nosuch-arch-none"), std::string::npos) << r.err;
+
+  r = runCli({"compile", in, "-o", "/proc/no/such/dir/k.o"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("cannot write object file"), std::string::npos) << r.err;
+}
