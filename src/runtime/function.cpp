@@ -67,7 +67,10 @@ Expected<Function> Function::create(void* cInterface, signature::FunctionSignatu
   } else {
     plan->userType = type;
   }
-  for (const auto& t : plan->userType.inputs) plan->raw.push_back(makeRawParam(t));
+  for (const auto& t : plan->userType.inputs) {
+    plan->raw.push_back(makeRawParam(t));
+    plan->numUnranked += plan->raw.back().unranked ? 1 : 0;
+  }
   plan->call = std::make_unique<detail::CallShape>(type);
   MEMJIT_TRY(detail::buildStructure(*plan));
   if (resultAllocator && plan->sig.resultAllocator) {
@@ -233,9 +236,29 @@ struct CallState {
   UnrankedMemRef<void> inlineUnranked[4];
   std::vector<UnrankedMemRef<void>> heapUnranked;
   std::size_t numUnranked = 0;
-  std::vector<Buffer> temps;                          // keep-alive for views, copies, destinations
-  std::vector<std::pair<const Buffer*, std::size_t>> copyBacks;  // (user buffer, index in temps)
-  std::vector<const Buffer*> passed;                  // every buffer whose descriptor went in
+  // Keep-alive for views, copies and destinations; boxed so that pointers to
+  // them stay valid, and empty (no allocation) on the fast path.
+  std::vector<std::unique_ptr<Buffer>> temps;
+  std::vector<std::pair<const Buffer*, const Buffer*>> copyBacks;  // (user buffer, its copy)
+  // Every buffer whose descriptor went in, by raw position (inline when few).
+  const Buffer* inlinePassed[16];
+  std::unique_ptr<const Buffer*[]> heapPassed;
+  const Buffer** passed = inlinePassed;
+  std::size_t numPassed = 0;
+
+  // User-provided so that the inline arrays are not zeroed on every call.
+  CallState() {}
+
+  Buffer* keep(Buffer b) {
+    temps.push_back(std::make_unique<Buffer>(std::move(b)));
+    return temps.back().get();
+  }
+  void reservePassed(std::size_t n) {
+    if (n > 16) {
+      heapPassed = std::make_unique<const Buffer*[]>(n);
+      passed = heapPassed.get();
+    }
+  }
 
   UnrankedMemRef<void>* unranked(std::size_t total) {
     if (total <= 4) return &inlineUnranked[numUnranked++];
@@ -268,8 +291,7 @@ Expected<const Buffer*> prepareBuffer(const RawParam& p, std::size_t r, const Bu
   if (decision->usability == Usability::Rebase) {
     auto* aligned = static_cast<char*>(b.aligned()) +
                     (b.offset() - t.offset) * static_cast<std::int64_t>(b.elementSize());
-    st.temps.push_back(Buffer::fromParts(b.elementType(), b.allocated(), aligned, t.offset, t.shape, t.strides, b.owner()));
-    return &st.temps.back();
+    return st.keep(Buffer::fromParts(b.elementType(), b.allocated(), aligned, t.offset, t.shape, t.strides, b.owner()));
   }
   if (!opt.allowCopies)
     return mismatch(p, r, b.describe() + " with strides " + [&] {
@@ -283,9 +305,9 @@ Expected<const Buffer*> prepareBuffer(const RawParam& p, std::size_t r, const Bu
   Buffer copy = Buffer::fromParts(b.elementType(), storage.allocated(), storage.aligned(), t.offset, t.shape,
                                   t.strides, storage.owner());
   MEMJIT_TRY(copy.copyFrom(b));
-  st.temps.push_back(std::move(copy));
-  st.copyBacks.emplace_back(&b, st.temps.size() - 1);
-  return &st.temps.back();
+  Buffer* kept = st.keep(std::move(copy));
+  st.copyBacks.emplace_back(&b, kept);
+  return kept;
 }
 
 }  // namespace
@@ -294,10 +316,22 @@ namespace detail {
 
 // Everything invoke does, with access to the plan.
 struct Invocation {
+  Invocation(const Plan& p, const InvokeOptions& o) : plan(p), opt(o) {}
   const Plan& plan;
   const InvokeOptions& opt;
   CallState st;
-  std::vector<const Value*> leaves;
+  // The value bound to each raw input (inline when few).
+  const Value* inlineLeaves[16];
+  std::unique_ptr<const Value*[]> heapLeaves;
+  const Value** leaves = inlineLeaves;
+
+  void reserveLeaves(std::size_t n) {
+    if (n > 16) {
+      heapLeaves = std::make_unique<const Value*[]>(n);
+      leaves = heapLeaves.get();
+    }
+    for (std::size_t i = 0; i < n; ++i) leaves[i] = nullptr;
+  }
 
   Error bind(const Node& n, const Value& v, const std::string& path) {
     switch (n.kind) {
@@ -348,7 +382,7 @@ struct Invocation {
 
   Error bindRoot(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs) {
     const std::size_t np = plan.params.size();
-    leaves.assign(plan.raw.size(), nullptr);
+    reserveLeaves(plan.raw.size());
     if (args.size() > np)
       return Error(ErrorCode::ArityMismatch, "'" + plan.sig.name + "' takes " + std::to_string(np) +
                                                  " arguments, received " + std::to_string(args.size()) + " positional");
@@ -391,8 +425,7 @@ struct Invocation {
       MEMJIT_TRY(packScalar(elem, r, v[i], w));
       std::memcpy(static_cast<char*>(b.data()) + i * b.elementSize(), &w, b.elementSize());
     }
-    st.temps.push_back(std::move(b));
-    return &st.temps.back();
+    return st.keep(std::move(b));
   }
 
   Error packInputs(std::size_t base, std::size_t numUnranked) {
@@ -410,10 +443,9 @@ struct Invocation {
       } else if (v.isString() && p.rank == 1 && storageSize(p.element) == 1 && !p.unranked) {
         // A String is a 1-D i8 memref over its bytes.
         auto* data = const_cast<char*>(v.string().data());
-        st.temps.push_back(Buffer::fromParts(p.element, data, data, 0,
-                                             std::array<std::int64_t, 1>{static_cast<std::int64_t>(v.string().size())},
-                                             std::array<std::int64_t, 1>{1}));
-        b = &st.temps.back();
+        b = st.keep(Buffer::fromParts(p.element, data, data, 0,
+                                      std::array<std::int64_t, 1>{static_cast<std::int64_t>(v.string().size())},
+                                      std::array<std::int64_t, 1>{1}));
       } else if (v.isSequence() && p.ranked) {
         MEMJIT_ASSIGN_OR_RETURN(b, listToBuffer(p, r, v));
       } else {
@@ -430,7 +462,7 @@ struct Invocation {
         word = reinterpret_cast<std::uintptr_t>(use->descriptor());
         b = use;
       }
-      st.passed.push_back(b);
+      st.passed[st.numPassed++] = b;
     }
     return Error::success();
   }
@@ -519,23 +551,21 @@ Expected<Value> Function::invoke(std::span<const Value> args, std::span<const st
   if (!call.unsupported().empty())
     return Error(ErrorCode::Unsupported, "invoke '" + plan.sig.name + "': " + call.unsupported());
 
-  detail::Invocation inv{plan, options, {}, {}};
+  detail::Invocation inv(plan, options);
   CallState& st = inv.st;
   if (call.numWords() > 24) {
     st.heapWords = std::make_unique<std::uint64_t[]>(call.numWords());
     st.words = st.heapWords.get();
   }
-  // Temporaries are referenced by pointer: never let the vector reallocate.
-  st.temps.reserve(plan.raw.size() + plan.numDestinations + 1);
+  st.reservePassed(plan.raw.size() + plan.numDestinations);
 
   if (plan.flat && kwargs.empty() && args.size() == plan.raw.size()) {
-    inv.leaves.resize(args.size());
+    inv.reserveLeaves(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) inv.leaves[i] = &args[i];
   } else {
     MEMJIT_TRY(inv.bindRoot(args, kwargs));
   }
-  std::size_t numUnranked = 0;
-  for (const auto& p : plan.raw) numUnranked += p.unranked ? 1 : 0;
+  std::size_t numUnranked = plan.numUnranked;
   std::size_t base = call.results().viaPointer ? 1 : 0;
   MEMJIT_TRY(inv.packInputs(base, numUnranked));
 
@@ -572,9 +602,9 @@ Expected<Value> Function::invoke(std::span<const Value> args, std::span<const st
         }
     }
     for (std::size_t j = 0; j < dests.size(); ++j) {
-      st.temps.push_back(std::move(dests[j]));
-      st.words[base + userCount + j] = reinterpret_cast<std::uintptr_t>(st.temps.back().descriptor());
-      st.passed.push_back(&st.temps.back());
+      Buffer* d = st.keep(std::move(dests[j]));
+      st.words[base + userCount + j] = reinterpret_cast<std::uintptr_t>(d->descriptor());
+      st.passed[st.numPassed++] = d;
     }
   }
 
@@ -591,7 +621,7 @@ Expected<Value> Function::invoke(std::span<const Value> args, std::span<const st
   std::uint64_t ret = 0;
   call.call(plan.fn, st.words, &ret);
 
-  for (const auto& [user, idx] : st.copyBacks) MEMJIT_TRY(user->copyFrom(st.temps[idx]));
+  for (const auto& [user, copy] : st.copyBacks) MEMJIT_TRY(user->copyFrom(*copy));
 
   const auto& results = plan.userType.results;
   if (results.empty()) return Value();
@@ -602,8 +632,9 @@ Expected<Value> Function::invoke(std::span<const Value> args, std::span<const st
   } else {
     // Results may alias what went in: share those buffers' owners (or none).
     OwnerTable owners;
-    for (const Buffer* b : st.passed)
-      if (!detail::isUnownedAllocation(b->allocated())) owners.known.emplace_back(b->allocated(), b->owner());
+    for (std::size_t i = 0; i < st.numPassed; ++i)
+      if (const Buffer* b = st.passed[i]; !detail::isUnownedAllocation(b->allocated()))
+        owners.known.emplace_back(b->allocated(), b->owner());
     for (std::size_t i = 0; i < results.size(); ++i) raw.push_back(rawResult(results[i], result + layout.offsets[i], owners));
   }
   if (plan.resultsFromSip) {

@@ -56,6 +56,7 @@ struct Plan {
   std::size_t numDestinations = 0;
   std::unique_ptr<CallShape> call;
   std::vector<RawParam> raw;             ///< per user raw input
+  std::size_t numUnranked = 0;           ///< unranked among them
   std::vector<Param> params;             ///< root parameters
   bool flat = true;                      ///< params are leaves 0..n-1, unnamed
   std::vector<Node> resultNodes;         ///< V1: one per record; SIP: the root
