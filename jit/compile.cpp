@@ -1,5 +1,6 @@
 #include "compile.h"
 
+#include <cstring>
 #include <mutex>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -9,6 +10,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -132,6 +134,20 @@ void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
     if (!f.hasFnAttribute("target-cpu")) f.addFnAttr("target-cpu", cpu);
     if (!f.hasFnAttribute("target-features") && !features.empty())
       f.addFnAttr("target-features", features);
+  }
+  // A `_mlir_ciface_` wrapper only unpacks descriptors and calls its kernel.
+  // Inlining a kernel with control flow (loops) into it would make the
+  // optimiser and code generator do all of the kernel's work twice, for a
+  // saving of one call per invocation; so that one call site stays a call.
+  for (llvm::Function& wrapper : module) {
+    if (wrapper.isDeclaration() || !wrapper.getName().starts_with("_mlir_ciface_")) continue;
+    llvm::Function* kernel =
+        module.getFunction(wrapper.getName().drop_front(std::strlen("_mlir_ciface_")));
+    if (!kernel || kernel->isDeclaration() || kernel->size() < 2) continue;
+    for (llvm::BasicBlock& block : wrapper)
+      for (llvm::Instruction& inst : block)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (call->getCalledFunction() == kernel) call->addFnAttr(llvm::Attribute::NoInline);
   }
 }
 
