@@ -55,7 +55,16 @@ Value::Value(void* p) : kind_(Kind::Scalar) {
   scalar_.p = p;
 }
 Value::Value(Scalar s) : kind_(Kind::Scalar), scalar_(s) {}
-Value::Value(std::string s) : kind_(Kind::String), string_(std::move(s)) {}
+Value::Value(std::string s) : kind_(Kind::String) {
+  auto a = std::make_shared<Aggregate>();
+  a->string = std::move(s);
+  agg_ = std::move(a);
+}
+
+const Value::Aggregate& Value::aggregate() const noexcept {
+  static const Aggregate empty;
+  return agg_ ? *agg_ : empty;
+}
 Value::Value(Buffer b) : kind_(Kind::Buffer), buffer_(std::move(b)) {}
 
 Expected<Value> Value::fromDLPack(const DLTensor& tensor) {
@@ -70,28 +79,32 @@ Expected<Value> Value::adoptDLPack(DLManagedTensor* tensor) {
 Value Value::list(std::vector<Value> items) {
   Value v;
   v.kind_ = Kind::List;
-  v.items_ = std::move(items);
+  auto a = std::make_shared<Aggregate>();
+  a->items = std::move(items);
+  v.agg_ = std::move(a);
   return v;
 }
 Value Value::tuple(std::vector<Value> items) {
-  Value v;
+  Value v = list(std::move(items));
   v.kind_ = Kind::Tuple;
-  v.items_ = std::move(items);
   return v;
 }
 Value Value::dict(std::vector<std::pair<std::string, Value>> entries) {
   Value v;
   v.kind_ = Kind::Dict;
+  auto a = std::make_shared<Aggregate>();
   for (auto& [k, x] : entries) {
-    v.keys_.push_back(std::move(k));
-    v.items_.push_back(std::move(x));
+    a->keys.push_back(std::move(k));
+    a->items.push_back(std::move(x));
   }
+  v.agg_ = std::move(a);
   return v;
 }
 
 const Value* Value::find(std::string_view key) const noexcept {
-  for (std::size_t i = 0; i < keys_.size(); ++i)
-    if (keys_[i] == key) return &items_[i];
+  const Aggregate& a = aggregate();
+  for (std::size_t i = 0; i < a.keys.size(); ++i)
+    if (a.keys[i] == key) return &a.items[i];
   return nullptr;
 }
 
@@ -103,13 +116,13 @@ std::string Value::describe() const {
       if (scalar_.type == ElementType::F64) return "float " + scalar_.str();
       if (scalar_.type == ElementType::I1) return "bool " + scalar_.str();
       return rawElementName(scalar_.type) + " " + scalar_.str();
-    case Kind::String: return "string of " + std::to_string(string_.size()) + " bytes";
+    case Kind::String: return "string of " + std::to_string(string().size()) + " bytes";
     case Kind::Buffer: return buffer_.describe();
-    case Kind::List: return "list of " + std::to_string(items_.size());
-    case Kind::Tuple: return "tuple of " + std::to_string(items_.size());
+    case Kind::List: return "list of " + std::to_string(size());
+    case Kind::Tuple: return "tuple of " + std::to_string(size());
     case Kind::Dict: {
       std::string s = "dict {";
-      for (std::size_t i = 0; i < keys_.size(); ++i) s += (i ? ", " : "") + keys_[i];
+      for (std::size_t i = 0; i < keys().size(); ++i) s += (i ? ", " : "") + keys()[i];
       return s + "}";
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -81,14 +82,14 @@ class Value {
   bool isDict() const noexcept { return kind_ == Kind::Dict; }
 
   const Scalar& scalar() const noexcept { return scalar_; }
-  const std::string& string() const noexcept { return string_; }
+  const std::string& string() const noexcept { return aggregate().string; }
   const Buffer& buffer() const noexcept { return buffer_; }
   Buffer& buffer() noexcept { return buffer_; }
   /// Items of a list or tuple; values of a dict (parallel to keys()).
-  const std::vector<Value>& items() const noexcept { return items_; }
-  const std::vector<std::string>& keys() const noexcept { return keys_; }
-  std::size_t size() const noexcept { return items_.size(); }
-  const Value& operator[](std::size_t i) const { return items_.at(i); }
+  const std::vector<Value>& items() const noexcept { return aggregate().items; }
+  const std::vector<std::string>& keys() const noexcept { return aggregate().keys; }
+  std::size_t size() const noexcept { return agg_ ? agg_->items.size() : 0; }
+  const Value& operator[](std::size_t i) const { return items().at(i); }
   /// A dict's value for `key`, or nullptr.
   const Value* find(std::string_view key) const noexcept;
 
@@ -101,12 +102,20 @@ class Value {
   std::string describe() const;
 
  private:
+  // Strings, sequences and dicts are immutable once made, so copies share
+  // them; keeping them out of line keeps a scalar or buffer Value small and
+  // cheap to make and destroy on the call path.
+  struct Aggregate {
+    std::string string;
+    std::vector<Value> items;
+    std::vector<std::string> keys;
+  };
+  const Aggregate& aggregate() const noexcept;
+
   Kind kind_ = Kind::None;
   Scalar scalar_;
-  std::string string_;
   Buffer buffer_;
-  std::vector<Value> items_;
-  std::vector<std::string> keys_;
+  std::shared_ptr<const Aggregate> agg_;
 };
 
 /// Keyword arguments, in the caller's order.
