@@ -52,7 +52,7 @@ namespace {
 
 std::string dimsText(const std::vector<std::int64_t>& v) {
   std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + (v[i] == kDynamic ? std::string("?") : std::to_string(v[i]));
   return s + "]";
 }
 
