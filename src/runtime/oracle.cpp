@@ -43,7 +43,10 @@ std::string describeExpected(const Type& required) {
     std::string full = toString(m);
     // `memref<4x?xf32, strided<[?, 1], offset: ?>>`: keep the layout part.
     auto comma = full.find(", strided");
-    if (comma != std::string::npos) s += " " + full.substr(comma + 2, full.size() - comma - 3);
+    if (comma != std::string::npos) {
+      s += ' ';
+      s.append(full, comma + 2, full.size() - comma - 3);
+    }
   }
   return s;
 }
