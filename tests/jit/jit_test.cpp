@@ -224,7 +224,31 @@ TEST(Jit, PerfMapListsFunctions) {
   std::filesystem::remove("/tmp/perf-" + std::to_string(::getpid()) + ".map");
 }
 
+// GDB's JIT interface (defined in libLLVM): a linked list of registered objects.
+extern "C" {
+struct MemjitTestJitCodeEntry {
+  MemjitTestJitCodeEntry* next;
+  MemjitTestJitCodeEntry* prev;
+  const char* symfile;
+  std::uint64_t size;
+};
+struct MemjitTestJitDescriptor {
+  std::uint32_t version;
+  std::uint32_t action;
+  MemjitTestJitCodeEntry* relevant;
+  MemjitTestJitCodeEntry* first;
+};
+extern MemjitTestJitDescriptor __jit_debug_descriptor;
+}
+
+static int registeredWithGdb() {
+  int n = 0;
+  for (auto* e = __jit_debug_descriptor.first; e; e = e->next) ++n;
+  return n;
+}
+
 TEST(Jit, GdbRegistrationAndJitdumpCanBeEnabled) {
+  const int before = registeredWithGdb();
   auto home = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "jitdump";
   std::filesystem::remove_all(home);
   std::filesystem::create_directories(home);
@@ -233,6 +257,7 @@ TEST(Jit, GdbRegistrationAndJitdumpCanBeEnabled) {
   auto mod = jit.addIR(test::constantIR("debugged", 5), "m");
   ASSERT_TRUE(mod.ok()) << mod.error().str();
   EXPECT_EQ(mod->function("debugged")->cInterfaceAs<std::int64_t()>()(), 5);
+  EXPECT_GT(registeredWithGdb(), before) << "the object was not registered with GDB";
   bool dumped = false;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(home))
     if (entry.path().filename().string().find(".dump") != std::string::npos) dumped = true;

@@ -79,16 +79,27 @@ TEST(ObjectCache, JitHitSkipsCompilationAndRunsTheSameCode) {
   EXPECT_FALSE(cold->fromCache());
   EXPECT_EQ(cache->stats().stores, 1u);
 
-  Jit second = makeJit(cache);
-  // An invalid dump directory would be created by optimisation; a hit never
-  // optimises, so the module's IR never reaches the pipeline. The observable
-  // proof is fromCache() and that no new object was stored.
-  auto warm = second.addIR(test::constantIR("k", 17), "m");
+  // A hit never runs the pipeline: with dumps on, no IR is written for it.
+  auto dumps = freshDir("dumps");
+  JitOptions options;
+  options.cache = cache;
+  options.dumpDirectory = dumps.string();
+  auto second = Jit::create(options);
+  ASSERT_TRUE(second.ok());
+  auto warm = second->addIR(test::constantIR("k", 17), "m");
   ASSERT_TRUE(warm.ok());
   EXPECT_TRUE(warm->fromCache());
   EXPECT_EQ(warm->cacheKey(), cold->cacheKey());
   EXPECT_EQ(cache->stats().stores, 1u);
   EXPECT_EQ(callConstant(*warm, "k"), 17);
+  int irDumps = 0, objectDumps = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
+    const std::string name = entry.path().filename().string();
+    irDumps += name.find(".ll") != std::string::npos;
+    objectDumps += name.size() > 2 && name.substr(name.size() - 2) == ".o";
+  }
+  EXPECT_EQ(irDumps, 0);
+  EXPECT_EQ(objectDumps, 1);  // the cached object is still dumped
 }
 
 TEST(ObjectCache, AnyChangeMisses) {

@@ -88,6 +88,16 @@ int main() {
   EXPECT_EQ(std::system((dir / "main").c_str()), 0);
 }
 
+TEST(CompileCli, NamesCInterfacesWithoutMetadata) {
+  auto dir = freshDir("note");
+  auto ll = lowerWithMlir(dir);
+  if (ll.empty()) GTEST_SKIP() << "mlir-opt-19/mlir-translate-19 not installed";
+  auto r = runCli({"compile", ll.string(), "-o", (dir / "k.o").string(), "--signature", "scale=(f32) -> f32"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("note: _mlir_ciface_first has no signature metadata"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note: _mlir_ciface_scale"), std::string::npos) << r.out;
+}
+
 TEST(CompileCli, WritesEveryOutputKindAndCrossCompiles) {
   auto dir = freshDir("kinds");
   std::ofstream(dir / "k.ll") << "define i64 @seven() {\n  ret i64 7\n}\n";

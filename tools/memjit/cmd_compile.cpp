@@ -66,6 +66,15 @@ int run(const Args& args) {
   std::cout << "compiled " << input << " for " << command->options.target.triple << " ("
             << jit::optLevelName(command->options.optLevel) << ")\n";
   for (const auto& fn : *functions) std::cout << "  " << fn.name << " : " << toString(fn.type) << "\n";
+  // C interfaces the header cannot declare: their types are unknown.
+  for (const llvm::Function& f : *module) {
+    llvm::StringRef name = f.getName();
+    if (f.isDeclaration() || !name.starts_with(metadata::kCInterfacePrefix)) continue;
+    const std::string base = name.drop_front(metadata::kCInterfacePrefix.size()).str();
+    if (!module->getNamedGlobal(metadata::symbolName(metadata::kTypePrefix, base)))
+      std::cout << "  note: " << name.str() << " has no signature metadata; add --signature " << base
+                << "='<function type>' to describe it\n";
+  }
   return 0;
 }
 
