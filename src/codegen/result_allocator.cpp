@@ -181,7 +181,7 @@ Expected<LoweredFunction> addResultAllocator(Module& module, std::string_view fu
   auto sig = std::find_if(impl.signatures.begin(), impl.signatures.end(),
                           [&](const signature::FunctionSignature& s) { return s.name == function; });
   if (sig == impl.signatures.end())
-    return fail(ErrorCode::NotFound, function, "the function has no metadata in module '" + impl.name + "'");
+    return fail(ErrorCode::Internal, function, "the function has no metadata in module '" + impl.name + "'");
   const std::string name =
       options.name.empty() ? std::string(function) + "__allocate_results" : options.name;
   if (!isValidSymbolName(name))

@@ -8,6 +8,8 @@
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/function.h"
 #include "memjit/codegen/lowering.h"
+#include "memjit/codegen/metadata.h"
+#include "memjit/codegen/result_allocator.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::codegen {
@@ -207,6 +209,154 @@ TEST(CodegenErrors, ReleasedModule) {
   auto r = defineFunction(m, "f", fn("() -> ()"));
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"released"});
+}
+
+
+// --- result allocators (result_allocator.h) ---
+
+// Defines `f` of `type` with a zero body and tries to give it an allocator.
+Error allocatorFor(const char* type, std::vector<ResultShape> shapes, ResultAllocatorOptions o = {},
+                   FunctionOptions fo = {}) {
+  Module m("e");
+  auto f = defineFunction(m, "f", fn(type), fo);
+  if (!f) return f.error();
+  if (Error e = emitZeroBody(m, "f")) return e;
+  auto a = addResultAllocator(m, "f", shapes, o);
+  if (a) return Error::success();
+  EXPECT_FALSE(lookupFunction(m, o.name.empty() ? "f__allocate_results" : o.name));  // module unchanged
+  EXPECT_FALSE(m.verify());
+  return a.error();
+}
+
+constexpr const char* kAdd = "(memref<?xf32>, memref<?xf32>) -> memref<?xf32>";
+std::vector<ResultShape> fromInput(std::size_t i, std::size_t d) { return {ResultShape::of({ResultDim::inputDim(i, d)})}; }
+
+TEST(CodegenErrors, AllocatorUnknownFunction) {
+  Module m("e");
+  expectError(addResultAllocator(m, "nope", fromInput(0, 0)).error(), ErrorCode::NotFound, {"nope"});
+}
+
+TEST(CodegenErrors, AllocatorForExternalFunction) {
+  Module m("e");
+  ASSERT_TRUE(declareExternalFunction(m, "f", fn(kAdd)));
+  expectError(addResultAllocator(m, "f", fromInput(0, 0)).error(), ErrorCode::InvalidArgument, {"'f'", "external"});
+}
+
+TEST(CodegenErrors, AllocatorWithBarePointers) {
+  FunctionOptions fo;
+  fo.lowering.barePtr = true;
+  expectError(allocatorFor("(memref<4xf32>, memref<4xf32>) -> memref<4xf32>", {ResultShape::of({})}, {}, fo),
+              ErrorCode::Unsupported, {"'f'", "bare pointers"});
+}
+
+TEST(CodegenErrors, AllocatorWithoutMemrefResults) {
+  expectError(allocatorFor("(memref<?xf32>) -> f32", {}), ErrorCode::InvalidArgument, {"'f'", "no ranked memref result"});
+}
+
+TEST(CodegenErrors, AllocatorMissingDestinations) {
+  expectError(allocatorFor("() -> memref<?xf32>", fromInput(0, 0)), ErrorCode::ArityMismatch,
+              {"'f'", "1 ranked memref results", "0 inputs", "destination"});
+}
+
+TEST(CodegenErrors, AllocatorDestinationOfWrongType) {
+  expectError(allocatorFor("(memref<?xf32>, memref<?xi32>) -> memref<?xf32>", fromInput(0, 0)),
+              ErrorCode::TypeMismatch, {"input #1", "memref<?xi32>", "result #0 (memref<?xf32>)"});
+}
+
+TEST(CodegenErrors, AllocatorWrongNumberOfShapes) {
+  expectError(allocatorFor(kAdd, {}), ErrorCode::ArityMismatch, {"0 result shapes", "1 ranked memref results"});
+}
+
+TEST(CodegenErrors, AllocatorNonIdentityResultLayout) {
+  expectError(allocatorFor("(memref<?xf32>, memref<?xf32, strided<[2]>>) -> memref<?xf32, strided<[2]>>",
+                           fromInput(0, 0)),
+              ErrorCode::Unsupported, {"result #0 (memref<?xf32, strided<[2]>>)", "identity layouts"});
+}
+
+TEST(CodegenErrors, AllocatorNoRulesForDynamicResult) {
+  expectError(allocatorFor(kAdd, {ResultShape::of({})}), ErrorCode::ArityMismatch,
+              {"no dim rules", "result #0 (memref<?xf32>)"});
+}
+
+TEST(CodegenErrors, AllocatorWrongNumberOfDimRules) {
+  expectError(allocatorFor(kAdd, {ResultShape::of({ResultDim::staticSize(1), ResultDim::staticSize(2)})}),
+              ErrorCode::ArityMismatch, {"2 dim rules", "result #0", "rank 1"});
+}
+
+TEST(CodegenErrors, AllocatorNegativeStaticSize) {
+  expectError(allocatorFor(kAdd, {ResultShape::of({ResultDim::staticSize(-3)})}), ErrorCode::InvalidArgument,
+              {"dim 0 of result #0", "-3", "negative"});
+}
+
+TEST(CodegenErrors, AllocatorInputOutOfRange) {
+  // Input #1 is the destination, not a user input.
+  expectError(allocatorFor(kAdd, fromInput(1, 0)), ErrorCode::InvalidArgument,
+              {"dim 0 of result #0", "input #1", "does not exist", "1 inputs"});
+}
+
+TEST(CodegenErrors, AllocatorUnrankedInput) {
+  expectError(allocatorFor("(memref<*xf32>, memref<?xf32>) -> memref<?xf32>", fromInput(0, 0)),
+              ErrorCode::TypeMismatch, {"dim 0 of result #0", "input #0", "memref<*xf32>", "not a ranked memref"});
+}
+
+TEST(CodegenErrors, AllocatorScalarInput) {
+  expectError(allocatorFor("(i64, memref<?xf32>) -> memref<?xf32>", fromInput(0, 0)), ErrorCode::TypeMismatch,
+              {"input #0", "i64", "not a ranked memref"});
+}
+
+TEST(CodegenErrors, AllocatorInputDimOutOfRange) {
+  expectError(allocatorFor(kAdd, fromInput(0, 2)), ErrorCode::InvalidArgument,
+              {"dim 0 of result #0", "input #0 (memref<?xf32>)", "no dim 2"});
+}
+
+TEST(CodegenErrors, AllocatorStaticSizeConflict) {
+  expectError(allocatorFor("(memref<?xf32>, memref<4xf32>) -> memref<4xf32>", {ResultShape::of({ResultDim::staticSize(5)})}),
+              ErrorCode::TypeMismatch, {"dim 0 of result #0 (memref<4xf32>)", "static 4", "gives 5"});
+}
+
+TEST(CodegenErrors, AllocatorStaticInputDimConflict) {
+  expectError(allocatorFor("(memref<3xf32>, memref<4xf32>) -> memref<4xf32>", fromInput(0, 0)),
+              ErrorCode::TypeMismatch, {"dim 0 of result #0", "static 4", "gives 3", "dim 0 of input #0"});
+}
+
+TEST(CodegenErrors, AllocatorInvalidName) {
+  ResultAllocatorOptions o;
+  o.name = "9bad";
+  expectError(allocatorFor(kAdd, fromInput(0, 0), o), ErrorCode::InvalidArgument, {"'9bad'", "not a valid"});
+}
+
+TEST(CodegenErrors, AllocatorNameAlreadyDeclared) {
+  Module m("e");
+  ASSERT_TRUE(defineFunction(m, "f", fn(kAdd)));
+  ASSERT_FALSE(emitZeroBody(m, "f"));
+  ASSERT_TRUE(declareExternalFunction(m, "f__allocate_results", fn("() -> ()")));
+  auto a = addResultAllocator(m, "f", fromInput(0, 0));
+  ASSERT_FALSE(a);
+  expectError(a.error(), ErrorCode::InvalidArgument, {"module 'e' already declares 'f__allocate_results'"});
+  EXPECT_FALSE(readMetadataString(m, "_memjit_fbr_f"));  // F's signature unchanged
+}
+
+TEST(CodegenErrors, AllocatorSignatureNamesAnother) {
+  FunctionOptions fo;
+  auto sig = signature::describe("f", fn(kAdd));
+  ASSERT_TRUE(sig);
+  sig->resultAllocator = "other";
+  fo.signature = *sig;
+  expectError(allocatorFor(kAdd, fromInput(0, 0), {}, fo), ErrorCode::InvalidArgument,
+              {"already names the allocator 'other'", "f__allocate_results"});
+}
+
+TEST(CodegenErrors, AllocatorAlignmentNotPowerOfTwo) {
+  ResultAllocatorOptions o;
+  o.alignment = 24;
+  expectError(allocatorFor(kAdd, fromInput(0, 0), o), ErrorCode::InvalidArgument, {"alignment 24", "power of two"});
+}
+
+TEST(CodegenErrors, DestinationOrAllocOfScalar) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32) -> ()"));
+  (void)destinationOrAlloc(b, b.arg(0), {});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"destinationOrAlloc", "ranked memref", "f32"});
 }
 
 }  // namespace
