@@ -32,20 +32,20 @@ struct AotOptions {
 
 /// Where to write; an empty path skips that output.
 struct AotOutputs {
-  std::string object;    ///< `.o`
-  std::string assembly;  ///< `.s`
-  std::string ir;        ///< `.ll` (after optimisation)
-  std::string bitcode;   ///< `.bc` (after optimisation)
-  std::string header;    ///< `.h` (see HeaderOptions)
+  std::string object{};  ///< `.o`
+  std::string assembly{};///< `.s`
+  std::string ir{};      ///< `.ll` (after optimisation)
+  std::string bitcode{}; ///< `.bc` (after optimisation)
+  std::string header{};  ///< `.h` (see HeaderOptions)
 };
 
 /// Names in the generated header.
 struct HeaderOptions {
   /// The namespace of the inline wrappers and metadata accessors; by default
   /// the module name with non-identifier characters replaced by '_'.
-  std::string cppNamespace;
+  std::string cppNamespace{};
   /// The module name quoted in the header's comment and in the manifest symbol.
-  std::string moduleName;
+  std::string moduleName{};
 };
 
 /// Verifies, optimises and writes the requested outputs. The header lists the

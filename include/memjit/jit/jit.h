@@ -61,6 +61,7 @@ class Jit {
   /// debugger/profiler plugins the options ask for.
   static Expected<Jit> create(JitOptions options = {});
 
+  /// A moved-from Jit may only be destroyed or assigned to.
   Jit(Jit&&) noexcept;
   Jit& operator=(Jit&&) noexcept;
   /// Drops the Jit's own references; modules with live Functions stay loaded

@@ -21,8 +21,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <deque>
+#include <unordered_map>
 
 #include "memjit/error.h"
 
@@ -73,6 +73,7 @@ class ObjectCache {
   void clearMemory();
   CacheStats stats() const;
 
+  /// Use inMemory() or onDisk(); public only for std::make_shared.
   ObjectCache(std::string directory, std::size_t maxMemoryBytes);
 
  private:

@@ -21,7 +21,7 @@ struct JitOptions {
   OptLevel optLevel = OptLevel::O2;
   /// Compiled objects are looked up here before optimising and stored after
   /// compiling. Several Jits (and threads) may share one cache.
-  std::shared_ptr<ObjectCache> cache;
+  std::shared_ptr<ObjectCache> cache{};
   /// Register every object with GDB's JIT interface (`__jit_debug_register_code`)
   /// so a debugger sees JIT'd functions.
   bool gdbRegistration = false;
@@ -31,7 +31,7 @@ struct JitOptions {
   bool perfJitdump = false;
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
   /// `.after.ll` and `.o` in this directory (created if missing).
-  std::string dumpDirectory;
+  std::string dumpDirectory{};
 };
 
 }  // namespace memjit::jit
