@@ -2,6 +2,7 @@
 // resident memory keep growing.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -50,6 +51,8 @@ TEST(JitUnload, TenThousandModulesDoNotGrowResidentMemory) {
   }
   EXPECT_EQ(jit.moduleCount(), 0u);
   const long growth = residentKiB() - afterWarmup;
+  RecordProperty("rss_growth_kib", static_cast<int>(growth));
+  std::printf("resident memory after %d of %d modules: +%ld KiB\n", total * 3 / 4, total, growth);
   // Each leaked module would keep at least a page of code and one of data
   // (8 KiB): 7,500 leaks would be ~60 MiB. Allow allocator noise.
   if (!sanitized) EXPECT_LT(growth, 16 * 1024) << "resident memory grew by " << growth << " KiB";
