@@ -189,7 +189,9 @@ void checkCorpus(const std::vector<Case>& corpus, const LoweringOptions& lowerin
       EXPECT_EQ(typeText(mine->getFunctionType()), typeText(ref->getFunctionType()));
       EXPECT_EQ(mine->isDeclaration(), ref->isDeclaration());
       EXPECT_EQ(mine->getLinkage(), ref->getLinkage());
-      if (name.rfind("_mlir_ciface_", 0) == 0) EXPECT_EQ(paramAttrs(mine), paramAttrs(ref));
+      if (name.rfind("_mlir_ciface_", 0) == 0) {
+        EXPECT_EQ(paramAttrs(mine), paramAttrs(ref));
+      }
     }
   }
   // Every function and (except with bare pointers) every interface was compared.
