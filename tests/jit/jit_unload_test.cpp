@@ -55,5 +55,7 @@ TEST(JitUnload, TenThousandModulesDoNotGrowResidentMemory) {
   std::printf("resident memory after %d of %d modules: +%ld KiB\n", total * 3 / 4, total, growth);
   // Each leaked module would keep at least a page of code and one of data
   // (8 KiB): 7,500 leaks would be ~60 MiB. Allow allocator noise.
-  if (!sanitized) EXPECT_LT(growth, 16 * 1024) << "resident memory grew by " << growth << " KiB";
+  if (!sanitized) {
+    EXPECT_LT(growth, 16 * 1024) << "resident memory grew by " << growth << " KiB";
+  }
 }
