@@ -8,7 +8,7 @@
 //
 //   Expected<Value> r = fn.invoke({Value(buf), 2.0});           // dynamic: checked per call
 //
-// See docs/runtime.md for the argument mapping and ownership rules.
+// See README.md, "Runtime: calling compiled functions", for the argument mapping and ownership rules.
 #pragma once
 
 #include <initializer_list>
