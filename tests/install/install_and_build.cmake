@@ -13,7 +13,7 @@ run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/consumer -G Ninja
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run(${WORK_DIR}/consumer/app)
-if(NOT last_output MATCHES "memref<\\?x4xf32>")
+if(NOT last_output MATCHES "memref<\\?x4xf32>\ndot typed=32 dynamic=32")
   message(FATAL_ERROR "consumer printed: ${last_output}")
 endif()
 run(${prefix}/bin/memjit parse-type "memref<?x4 x f32>")
