@@ -177,11 +177,14 @@ void FunctionBuilder::store(const Value& v, const Value& m, const std::vector<Va
   llvm::Value* addr = elementAddress(*this, "store", m, indices);
   if (!addr) return;
   llvm::StoreInst* s = impl_->ir.CreateStore(v.llvm(), addr);
-  if (options.nontemporal) {
-    llvm::LLVMContext& ctx = impl_->ir.getContext();
-    s->setMetadata(llvm::LLVMContext::MD_nontemporal,
-                   llvm::MDNode::get(ctx, llvm::ConstantAsMetadata::get(impl_->ir.getInt32(1))));
-  }
+  if (options.nontemporal) markNontemporal(s);
+}
+
+void markNontemporal(llvm::StoreInst* store) {
+  llvm::LLVMContext& ctx = store->getContext();
+  store->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                     llvm::MDNode::get(ctx, llvm::ConstantAsMetadata::get(
+                                                llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))));
 }
 
 Value FunctionBuilder::dim(const Value& m, std::size_t i) {

@@ -35,6 +35,7 @@
 namespace llvm {
 class Function;
 class IRBuilderBase;
+class StoreInst;
 class Value;
 }  // namespace llvm
 
@@ -86,6 +87,10 @@ struct StoreOptions {
   /// Streaming store (`!nontemporal`): bypass caches for data not read soon.
   bool nontemporal = false;
 };
+
+/// Marks a store built through FunctionBuilder::ir() as streaming, exactly as
+/// store(..., {.nontemporal = true}) marks its own.
+void markNontemporal(llvm::StoreInst* store);
 
 class FunctionBuilder {
  public:
