@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "streaming_stores.h"
 
 #include <cstring>
 #include <mutex>
@@ -166,6 +167,15 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level
   // Passing the machine registers its TargetIRAnalysis: cost models see the
   // host's vector widths instead of the generic "no vectors" answer.
   llvm::PassBuilder builder(&machine, tuning);
+  // Streaming-store tags become `!nontemporal` once vectorisation is done.
+#if LLVM_VERSION_MAJOR >= 20
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+#else
+  builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+#endif
+        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
+      });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -23,6 +23,15 @@ inline constexpr std::string_view kAllocatorPrefix = "_memjit_fbr_";
 inline constexpr std::string_view kManifestPrefix = "_memjit_manifest_";
 /// The C interface prefix MLIR uses for `llvm.emit_c_interface` wrappers.
 inline constexpr std::string_view kCInterfacePrefix = "_mlir_ciface_";
+/// Not a symbol: the tag (prefix, suffix) with which codegen marks a streaming
+/// store (StoreOptions::nontemporal), as `!mmra !{!"memjit", !"nontemporal"}`.
+/// It rides on LLVM's memory-model-relaxation kind because LLVM's vectorisers
+/// carry that kind onto the vector stores they create (they drop unknown
+/// kinds); on a plain store it means nothing to the target. memjit's
+/// optimisation pipeline replaces it with `!nontemporal` after vectorisation,
+/// where the store's alignment allows a streaming store.
+inline constexpr const char* kStreamingStoreTagPrefix = "memjit";
+inline constexpr const char* kStreamingStoreTagSuffix = "nontemporal";
 
 inline std::string symbolName(std::string_view prefix, std::string_view name) {
   std::string s(prefix);

@@ -1,11 +1,13 @@
 // The kernel builder: memref operations with MLIR's index linearization.
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MemoryModelRelaxationAnnotations.h>
 #include <llvm/IR/Module.h>
 
 #include "builder_util.h"
 #include "descriptor_ops.h"
 #include "memjit/codegen/builder.h"
+#include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::codegen {
@@ -181,10 +183,14 @@ void FunctionBuilder::store(const Value& v, const Value& m, const std::vector<Va
 }
 
 void markNontemporal(llvm::StoreInst* store) {
-  llvm::LLVMContext& ctx = store->getContext();
-  store->setMetadata(llvm::LLVMContext::MD_nontemporal,
-                     llvm::MDNode::get(ctx, llvm::ConstantAsMetadata::get(
-                                                llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))));
+  // Not `!nontemporal` yet: LLVM's loop vectoriser refuses to widen such a
+  // store unless its alignment already covers the vector (X86's
+  // isLegalNTStore), which a scalar store's never does. memjit's pipeline
+  // (jit/streaming_stores.h) turns this tag into `!nontemporal` after
+  // vectorisation and alignment inference.
+  store->setMetadata(llvm::LLVMContext::MD_mmra,
+                     llvm::MMRAMetadata::getTagMD(store->getContext(), metadata::kStreamingStoreTagPrefix,
+                                                  metadata::kStreamingStoreTagSuffix));
 }
 
 Value FunctionBuilder::dim(const Value& m, std::size_t i) {

@@ -84,7 +84,9 @@ struct IndexOperand {
 
 /// Options of a store.
 struct StoreOptions {
-  /// Streaming store (`!nontemporal`): bypass caches for data not read soon.
+  /// Streaming store: bypass caches for data not read soon. Emitted as a tag
+  /// (see metadata_symbols.h) that memjit's pipeline turns into `!nontemporal`
+  /// after vectorisation, so loops of such stores still vectorise.
   bool nontemporal = false;
 };
 
