@@ -31,8 +31,10 @@ Error addSaxpy(Module& m, std::string_view name, const KernelOptions& o = {});
 Error addMatmul(Module& m, std::string_view name, const KernelOptions& o = {});
 /// `(memref<?xT>) -> T`: the sum of the elements (a loop-carried accumulator).
 Error addSum(Module& m, std::string_view name, const KernelOptions& o = {});
-/// `(memref<?x?xT>, memref<?x?xT>) -> ()`: out = transpose(in), read through a
-/// strided view of `in` (reinterpret_cast with swapped strides).
+/// `(memref<?x?xT>, memref<?x?xT>) -> ()`: out = transpose(in). Full tiles (one
+/// cache line of T per row, at most 16 elements) are transposed in registers
+/// with vector shuffles; the edges read a strided view of `in`
+/// (reinterpret_cast with swapped strides). Row strides come from the descriptors.
 Error addTranspose(Module& m, std::string_view name, const KernelOptions& o = {});
 /// `(memref<?xT>, T) -> memref<?xT>`: a newly allocated (malloc, 64-byte
 /// aligned) buffer holding scale * x; the caller frees its allocated pointer.
