@@ -73,8 +73,12 @@ void expectStreamingStores(const std::string& ir, bool everyAligned) {
     auto [bytes, align] = vectorStore(s);
     if (bytes == 0) continue;
     const bool streams = s.find("!nontemporal") != std::string::npos;
-    if (streams) EXPECT_GE(align, bytes) << s;
-    if (everyAligned && align >= bytes) EXPECT_TRUE(streams) << s;
+    if (streams) {
+      EXPECT_GE(align, bytes) << s;
+    }
+    if (everyAligned && align >= bytes) {
+      EXPECT_TRUE(streams) << s;
+    }
   }
 }
 
