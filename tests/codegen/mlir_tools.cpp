@@ -1,5 +1,7 @@
 #include "mlir_tools.h"
 
+#include "support/files.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,17 +20,10 @@ bool usable(const char* path) {
   return !p.empty() && p.find("NOTFOUND") == std::string::npos && ::access(p.c_str(), X_OK) == 0;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 Error run(const std::string& command, const std::string& errPath) {
   int status = std::system((command + " 2>" + errPath).c_str());
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return Error(ErrorCode::CompileError, "`" + command + "` failed: " + slurp(errPath));
+    return Error(ErrorCode::CompileError, "`" + command + "` failed: " + readFile(errPath));
   return Error::success();
 }
 
@@ -62,7 +57,7 @@ Expected<std::string> lowerWithMlir(const std::string& mlir, const PipelineOptio
                     (func.empty() ? "" : "=" + func) + "' --reconcile-unrealized-casts " + in + " | " +
                     MEMJIT_MLIR_TRANSLATE + " --mlir-to-llvmir -o " + out;
   Error e = run(cmd, err);
-  std::string text = e ? std::string() : slurp(out);
+  std::string text = e ? std::string() : readFile(out);
   std::remove(in.c_str());
   std::remove(out.c_str());
   std::remove(err.c_str());

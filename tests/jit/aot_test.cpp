@@ -1,5 +1,6 @@
 // Tests of ahead-of-time emission: every output kind, cross targets,
 // external declarations, and headers that compile with only memjit::runtime.
+#include "support/files.h"
 #include "memjit/jit/aot.h"
 
 #include <gtest/gtest.h>
@@ -25,21 +26,11 @@
 using namespace memjit;
 using namespace memjit::jit;
 
+using memjit::test::readFile;
+
 namespace {
 
-std::filesystem::path freshDir(const std::string& name) {
-  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "aot" / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::filesystem::path freshDir(const std::string& name) { return test::freshDir("jit/aot/" + name); }
 
 std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::string& ir) {
   llvm::SMDiagnostic diagnostic;

@@ -1,5 +1,6 @@
 // Tests of memjit::jit::Jit: compile, look up, call, metadata handles,
 // process and registered symbols, removal, dumps.
+#include "support/files.h"
 #include "memjit/jit/jit.h"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,8 @@
 using namespace memjit;
 using namespace memjit::jit;
 
+using memjit::test::readFile;
+
 namespace {
 
 using Desc1 = runtime::StridedMemRef<float, 1>;
@@ -32,13 +35,6 @@ Jit makeJit(JitOptions options = {}) {
   auto jit = Jit::create(std::move(options));
   EXPECT_TRUE(jit.ok()) << (jit.ok() ? "" : jit.error().str());
   return std::move(*jit);
-}
-
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/files.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/jit.h"
@@ -22,24 +23,14 @@
 using namespace memjit;
 using namespace memjit::jit;
 
+using memjit::test::readFile;
+
 namespace {
 
 using Vec = runtime::StridedMemRef<float, 1>;
 using Mat = runtime::StridedMemRef<float, 2>;
 
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::filesystem::path freshDir(const std::string& name) {
-  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path freshDir(const std::string& name) { return test::freshDir("jit/" + name); }
 
 std::string afterIR(const std::filesystem::path& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir))

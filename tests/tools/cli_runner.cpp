@@ -1,5 +1,7 @@
 #include "cli_runner.h"
 
+#include "support/files.h"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,13 +12,6 @@
 #include <sstream>
 
 namespace memjit::test {
-
-static std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 CliResult runCli(const std::vector<std::string>& args, const std::string& stdinText) {
   char dir[] = "/tmp/memjit-cli-XXXXXX";
@@ -45,8 +40,8 @@ CliResult runCli(const std::vector<std::string>& args, const std::string& stdinT
   int status = 0;
   waitpid(pid, &status, 0);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = slurp(outPath);
-  result.err = slurp(errPath);
+  result.out = readFile(outPath);
+  result.err = readFile(errPath);
   std::remove(inPath.c_str());
   std::remove(outPath.c_str());
   std::remove(errPath.c_str());

@@ -8,24 +8,14 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "support/files.h"
 
+using memjit::test::readFile;
 using memjit::test::runCli;
 
 namespace {
 
-std::filesystem::path freshDir(const std::string& name) {
-  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "tools" / "jit_cli" / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::filesystem::path freshDir(const std::string& name) { return memjit::test::freshDir("tools/jit_cli/" + name); }
 
 constexpr const char* kMlir = R"(
 func.func @scale(%x: f32) -> f32 attributes {llvm.emit_c_interface} {

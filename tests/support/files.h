@@ -1,0 +1,27 @@
+// File helpers shared by tests that write and read scratch files.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace memjit::test {
+
+/// The whole content of a file ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// An empty scratch folder `<build>/tests/<relative>`, emptied if it existed.
+inline std::filesystem::path freshDir(const std::filesystem::path& relative) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / relative;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace memjit::test
