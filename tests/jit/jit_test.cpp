@@ -211,6 +211,33 @@ TEST(Jit, DumpsIRBeforeAndAfterOptimisationAndTheObject) {
   EXPECT_EQ(object.substr(0, 4), "\x7f" "ELF");
 }
 
+// O2 vectorises with the host's widths but leaves the remainder to the scalar
+// loop (no second, narrower vector loop: see compile.cpp), and every
+// remainder length still adds up.
+TEST(Jit, O2VectorisesWithoutAVectorEpilogue) {
+  auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "dumps_o2";
+  std::filesystem::remove_all(dir);
+  Jit jit = makeJit({.optLevel = OptLevel::O2, .dumpDirectory = dir.string()});
+  codegen::Module module("epilogue");
+  ASSERT_FALSE(codegen::addElementwiseAdd(module, "vadd"));
+  auto mod = jit.add(std::move(module));
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  std::string after;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().filename().string().find("after.ll") != std::string::npos) after = readFile(entry.path());
+  EXPECT_NE(after.find("x float>"), std::string::npos) << after;
+  EXPECT_EQ(after.find("vec.epilog"), std::string::npos) << after;
+  auto add = mod->function("vadd");
+  ASSERT_TRUE(add.ok()) << add.error().str();
+  for (int n = 0; n <= 200; ++n) {
+    std::vector<float> a(n), b(n), c(n, -1.0f);
+    for (int i = 0; i < n; ++i) a[i] = float(i), b[i] = float(1000 * i);
+    Desc1 da = view(a), db = view(b), dc = view(c);
+    add->cInterfaceAs<AddFn>()(&da, &db, &dc);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 1001.0f * i) << "n=" << n << " i=" << i;
+  }
+}
+
 TEST(Jit, PerfMapListsFunctions) {
   Jit jit = makeJit({.perfMap = true});
   ASSERT_TRUE(jit.addIR(test::constantIR("perf_mapped_fn", 1), "m").ok());
