@@ -19,6 +19,9 @@ namespace memjit::jit::detail {
 /// TargetMachines for the host, made once and reused. A TargetMachine must not
 /// generate code on two threads at once, so concurrent compilations each lease
 /// one; the pool only grows to the number of threads compiling at once.
+/// Every Jit shares the process's host pool: a new machine's first module pays
+/// ~3.5 ms for building its X86 subtarget, which a Jit made per kernel (the
+/// way MLIR makes an ExecutionEngine per module) would otherwise pay each time.
 class MachinePool {
  public:
   struct Lease {
@@ -33,6 +36,9 @@ class MachinePool {
   };
 
   explicit MachinePool(TargetSpec spec) : spec_(std::move(spec)) {}
+  /// The process-wide pool for TargetSpec::host(); never destroyed, so no
+  /// TargetMachine outlives LLVM's own statics at exit.
+  static MachinePool& host();
   Expected<Lease> acquire(OptLevel level);
   /// Number of machines made so far (tests check that it stays small).
   std::size_t created() const;
@@ -48,11 +54,11 @@ class MachinePool {
 struct ModuleState;
 
 struct JitCore {
-  explicit JitCore(JitOptions o) : options(std::move(o)), machines(TargetSpec::host()) {}
+  explicit JitCore(JitOptions o) : options(std::move(o)), machines(MachinePool::host()) {}
   ~JitCore();
 
   JitOptions options;
-  MachinePool machines;  // before lljit: LLJIT's compiler borrows from it
+  MachinePool& machines;  // LLJIT's compiler borrows from it
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   llvm::orc::JITDylib* userDylib = nullptr;
 

@@ -63,6 +63,11 @@ Expected<MachinePool::Lease> MachinePool::acquire(OptLevel level) {
   return lease;
 }
 
+MachinePool& MachinePool::host() {
+  static MachinePool* pool = new MachinePool(TargetSpec::host());
+  return *pool;
+}
+
 std::size_t MachinePool::created() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return created_;
