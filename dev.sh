@@ -18,6 +18,10 @@ PACKAGES=(cmake ninja-build g++ ccache pkg-config
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev libffi-dev
   "mlir-$LLVM_MAJOR-tools" "libmlir-$LLVM_MAJOR-dev" valgrind)
 
+# ccache keys on relative paths below the checkout, so a fresh clone elsewhere
+# (CI) reuses what an earlier build on this machine compiled.
+export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
 
 install_packages() {
@@ -71,6 +75,19 @@ sanitizer_pass() {
     run_ctest build-sanitize -LE no_sanitizer
 }
 
+# AddressSanitizer cannot see data races, so the tests that compile and call
+# from many threads at once also run under ThreadSanitizer, built on their own.
+thread_sanitizer_pass() {
+  log "ThreadSanitizer build of the concurrency tests (clang-$LLVM_MAJOR)"
+  configure build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER="clang-$LLVM_MAJOR" -DCMAKE_CXX_COMPILER="clang++-$LLVM_MAJOR" \
+    -DLLVM_DIR="/usr/lib/llvm-$LLVM_MAJOR/lib/cmake/llvm" \
+    -DMEMJIT_SANITIZE=thread -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF
+  cmake --build build-tsan -j "$JOBS" --target jit_concurrency_test
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
+    ./build-tsan/tests/jit/jit_concurrency_test
+}
+
 build_fuzzers() {
   configure build-fuzz -DCMAKE_C_COMPILER="clang-$LLVM_MAJOR" -DCMAKE_CXX_COMPILER="clang++-$LLVM_MAJOR" \
     -DMEMJIT_FUZZ=ON -DMEMJIT_SANITIZE=address,undefined
@@ -122,6 +139,7 @@ case "$cmd" in
     run_ctest build
     if [ $fast -eq 0 ]; then
       sanitizer_pass
+      thread_sanitizer_pass
       run_fuzzers "${MEMJIT_FUZZ_SECONDS:-20}"
     fi
     log "all tests passed"
