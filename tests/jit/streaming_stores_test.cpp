@@ -102,7 +102,7 @@ TEST(StreamingStores, AddVectorisesWithNontemporalVectorStoresAndIsCorrect) {
   ASSERT_TRUE(add.ok()) << add.error().str();
   auto typed = add->as<void(Vec, Vec, Vec)>();
   ASSERT_TRUE(typed.ok()) << typed.error().str();
-  for (std::int64_t n : {0, 1, 15, 16, 1000, 4099}) {  // vector body, epilogue and scalar tail
+  for (std::int64_t n : {0, 1, 15, 16, 1000, 4099}) {  // empty, scalar tail only, vector body + tail
     const std::size_t count = static_cast<std::size_t>(n) + 16, bytes = (count * 4 + 63) / 64 * 64;
     float* a = static_cast<float*>(std::aligned_alloc(64, bytes));
     float* b = static_cast<float*>(std::aligned_alloc(64, bytes));
