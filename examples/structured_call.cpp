@@ -105,7 +105,7 @@ int main() {
   // V1: positional buffers, scalars by keyword (any order), or all positional.
   std::fill(out.begin(), out.end(), 0.0f);
   // (runtime() is the invoker behind the handle; fV1 keeps the code loaded.)
-  auto r2 = fV1->runtime().invoke({vx, vout}, {{"shift", 1.0f}, {"scale", 2.0f}});
+  auto r2 = fV1->invoke({vx, vout}, {{"shift", 1.0f}, {"scale", 2.0f}});
   if (!r2) return fail(r2.error().str());
   if (!check("v1    (x, out, shift=1, scale=2)", *r2, x, out)) return fail("wrong V1 keyword result");
   std::fill(out.begin(), out.end(), 0.0f);
@@ -114,7 +114,7 @@ int main() {
   if (!check("v1    (x, out, 2, 1)", *r3, x, out)) return fail("wrong V1 positional result");
 
   // Mistakes are errors that name the argument, never crashes.
-  auto missing = fV1->runtime().invoke({vx, vout}, {{"scale", 2.0f}});
+  auto missing = fV1->invoke({vx, vout}, {{"scale", 2.0f}});
   auto unknown = fSip->invoke({vx, Value::dict({{"scale", 2.0f}, {"offset", 1.0f}}), vout});
   if (missing || unknown) return fail("a bad call was accepted");
   std::printf("\nmissing keyword : %s\nunknown dict key: %s\n", missing.error().str().c_str(),

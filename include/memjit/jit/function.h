@@ -73,6 +73,12 @@ class Function {
   Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args) const {
     return record_->invoker.invoke(args);
   }
+  /// A dynamic call with keyword arguments, e.g. `f.invoke({x}, {{"scale", 2.0f}})`.
+  Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args,
+                                  const runtime::KeywordArgs& kwargs,
+                                  const runtime::InvokeOptions& options = {}) const {
+    return record_->invoker.invoke(args, kwargs, options);
+  }
   Expected<runtime::Value> invoke(std::span<const runtime::Value> args,
                                   std::span<const std::pair<std::string, runtime::Value>> kwargs = {},
                                   const runtime::InvokeOptions& options = {}) const {
