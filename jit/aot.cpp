@@ -35,7 +35,7 @@ Error compileAhead(llvm::Module& module, const AotOutputs& outputs, const AotOpt
   }
   MEMJIT_ASSIGN_OR_RETURN(auto machine, detail::createTargetMachine(options.target, options.optLevel));
   detail::prepareModule(module, *machine);
-  detail::optimize(module, *machine, options.optLevel);
+  detail::optimize(module, *machine, options.optLevel, options.skipVectorEpilogue);
   if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));
   if (!outputs.bitcode.empty())
     MEMJIT_TRY(writeFile(outputs.bitcode, detail::writeBitcode(module), "bitcode"));

@@ -160,7 +160,8 @@ void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
 // only the last < VF*interleave iterations, never the main loop. LLVM has no
 // per-module switch, only the process-wide -enable-epilogue-vectorization, so
 // memjit turns it off once, unless the application has set it itself (e.g.
-// with llvm::cl::ParseCommandLineOptions before compiling anything).
+// with llvm::cl::ParseCommandLineOptions before compiling anything) or asked
+// memjit not to (JitOptions::skipVectorEpilogue = false).
 static void skipEpilogueVectorization() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -171,8 +172,8 @@ static void skipEpilogueVectorization() {
   });
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level) {
-  if (level >= OptLevel::O2) skipEpilogueVectorization();
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level, bool skipVectorEpilogue) {
+  if (level >= OptLevel::O2 && skipVectorEpilogue) skipEpilogueVectorization();
   llvm::PipelineTuningOptions tuning;
   const bool vectorize = level >= OptLevel::O2;
   tuning.LoopVectorization = vectorize;

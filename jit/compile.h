@@ -29,8 +29,9 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
 /// defined function the machine's CPU and features as attributes (so the
 /// per-function TargetTransformInfo matches the machine).
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine);
-/// Runs the default O0..O3 module pipeline with the machine's TTI.
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level);
+/// Runs the default O0..O3 module pipeline with the machine's TTI;
+/// `skipVectorEpilogue` as in JitOptions.
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level, bool skipVectorEpilogue);
 
 enum class EmitKind { Object, Assembly };
 /// Generates code. Errors LLVM reports through the context's diagnostic

@@ -384,7 +384,7 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
     MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(level));
     detail::prepareModule(*module, *lease);
     if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
-    detail::optimize(*module, *lease, level);
+    detail::optimize(*module, *lease, level, core.options.skipVectorEpilogue);
     if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
     MEMJIT_ASSIGN_OR_RETURN(auto code, detail::emitCode(*module, *lease, detail::EmitKind::Object));
     if (core.options.cache) core.options.cache->put(key, code);

@@ -15,6 +15,7 @@
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/runtime/memref.h"
+#include "llvm/Support/CommandLine.h"
 #include "test_ir.h"
 
 using namespace memjit;
@@ -236,6 +237,28 @@ TEST(Jit, O2VectorisesWithoutAVectorEpilogue) {
     add->cInterfaceAs<AddFn>()(&da, &db, &dc);
     for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 1001.0f * i) << "n=" << n << " i=" << i;
   }
+}
+
+// With skipVectorEpilogue off, memjit leaves LLVM's process-wide options as
+// they were, and LLVM's default (a vector epilogue) applies. ctest runs each
+// test in its own process; run alone, an earlier test may have set the option.
+TEST(Jit, KeepsLLVMsGlobalOptionsWhenAskedTo) {
+  auto& options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("enable-epilogue-vectorization");
+  ASSERT_NE(it, options.end());
+  if (it->second->getNumOccurrences() > 0)
+    GTEST_SKIP() << "an earlier test in this process set the option; ctest runs this test alone";
+  auto dir = test::freshDir("jit/dumps_o2_epilogue");
+  Jit jit = makeJit({.optLevel = OptLevel::O2, .skipVectorEpilogue = false, .dumpDirectory = dir.string()});
+  codegen::Module module("keep_epilogue");
+  ASSERT_FALSE(codegen::addElementwiseAdd(module, "vadd"));
+  auto mod = jit.add(std::move(module));
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  EXPECT_EQ(it->second->getNumOccurrences(), 0);
+  std::string after;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().filename().string().find("after.ll") != std::string::npos) after = readFile(entry.path());
+  EXPECT_NE(after.find("vec.epilog"), std::string::npos) << "LLVM's default vector epilogue is missing";
 }
 
 TEST(Jit, PerfMapListsFunctions) {

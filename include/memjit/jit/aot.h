@@ -28,6 +28,8 @@ namespace memjit::jit {
 struct AotOptions {
   TargetSpec target = TargetSpec::host();
   OptLevel optLevel = OptLevel::O2;
+  /// As JitOptions::skipVectorEpilogue: false leaves LLVM's process-wide options untouched.
+  bool skipVectorEpilogue = true;
 };
 
 /// Where to write; an empty path skips that output.

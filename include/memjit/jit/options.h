@@ -29,6 +29,14 @@ struct JitOptions {
   bool perfMap = false;
   /// Write a jitdump file (/tmp/jit-<pid>.dump, for `perf inject --jit`).
   bool perfJitdump = false;
+  /// At O2/O3, skip LLVM's vector epilogue (a second, narrower vector loop for
+  /// the remainder): ~20% of a small kernel's compile for a gain only on the
+  /// last few iterations. LLVM offers this only as the process-wide option
+  /// -enable-epilogue-vectorization, so memjit sets it to false once, before
+  /// its first O2/O3 compile, unless the application set it itself. It then
+  /// holds for every LLVM user in the process; set this to false in every Jit
+  /// and AotOptions to leave LLVM's global options untouched.
+  bool skipVectorEpilogue = true;
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
   /// `.after.ll` and `.o` in this directory (created if missing).
   std::string dumpDirectory{};
