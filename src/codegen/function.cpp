@@ -190,11 +190,12 @@ Expected<signature::FunctionSignature> signatureFor(std::string_view name, const
 
 }  // namespace
 
-Expected<LoweredFunction> defineFunction(Module& module, std::string_view name, const FunctionType& type,
-                                         const FunctionOptions& options) {
-  MEMJIT_TRY(checkDeclaration(module, name, type, options));
-  MEMJIT_ASSIGN_OR_RETURN(signature::FunctionSignature sig, signatureFor(name, type, options));
-  LoweredFunction lf{std::string(name), type, options, nullptr, nullptr, false};
+/// The expanded function and, unless bare pointers rule it out, its C
+/// interface (still empty); nothing is left in the module on failure.
+static Expected<LoweredFunction> createWithInterface(Module& module, std::string_view name,
+                                                     const FunctionType& type, const FunctionOptions& options,
+                                                     bool external) {
+  LoweredFunction lf{std::string(name), type, options, nullptr, nullptr, external};
   MEMJIT_ASSIGN_OR_RETURN(lf.function, createLowered(module, name, type, options));
   if (options.emitCInterface && !options.lowering.barePtr) {
     auto ciface = createCInterface(module, name, type, options);
@@ -203,8 +204,16 @@ Expected<LoweredFunction> defineFunction(Module& module, std::string_view name, 
       return ciface.error();
     }
     lf.cInterface = *ciface;
-    fillCInterface(lf.cInterface, lf.function, type, options.lowering);
   }
+  return lf;
+}
+
+Expected<LoweredFunction> defineFunction(Module& module, std::string_view name, const FunctionType& type,
+                                         const FunctionOptions& options) {
+  MEMJIT_TRY(checkDeclaration(module, name, type, options));
+  MEMJIT_ASSIGN_OR_RETURN(signature::FunctionSignature sig, signatureFor(name, type, options));
+  MEMJIT_ASSIGN_OR_RETURN(LoweredFunction lf, createWithInterface(module, name, type, options, false));
+  if (lf.cInterface) fillCInterface(lf.cInterface, lf.function, type, options.lowering);
   MEMJIT_TRY(emitFunctionMetadata(module, sig));
   ModuleAccess::impl(module).functions.emplace(lf.name, lf);
   return lf;
@@ -213,15 +222,8 @@ Expected<LoweredFunction> defineFunction(Module& module, std::string_view name, 
 Expected<LoweredFunction> declareExternalFunction(Module& module, std::string_view name,
                                                   const FunctionType& type, const FunctionOptions& options) {
   MEMJIT_TRY(checkDeclaration(module, name, type, options));
-  LoweredFunction lf{std::string(name), type, options, nullptr, nullptr, true};
-  MEMJIT_ASSIGN_OR_RETURN(lf.function, createLowered(module, name, type, options));
-  if (options.emitCInterface && !options.lowering.barePtr) {
-    auto ciface = createCInterface(module, name, type, options);
-    if (!ciface) {
-      lf.function->eraseFromParent();
-      return ciface.error();
-    }
-    lf.cInterface = *ciface;
+  MEMJIT_ASSIGN_OR_RETURN(LoweredFunction lf, createWithInterface(module, name, type, options, true));
+  if (lf.cInterface) {
     lf.function->setLinkage(llvm::GlobalValue::PrivateLinkage);
     // The data-pointer attributes belong to the interface, as MLIR places them.
     lf.function->setAttributes(llvm::AttributeList());
