@@ -3,11 +3,15 @@
 
 #include <fstream>
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "compile.h"
+#include "crash_recovery.h"
+#include "llvm_error.h"
 #include "memjit/jit/embedded_metadata.h"
 
 namespace memjit::jit {
@@ -17,6 +21,33 @@ Error writeFile(const std::string& path, std::string_view data, const char* what
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out) out.write(data.data(), static_cast<std::streamsize>(data.size()));
   if (!out) return Error(ErrorCode::IoError, std::string("cannot write ") + what + " '" + path + "'");
+  return Error::success();
+}
+
+// Optimises `module` with `machine` and writes the outputs (header text ready).
+Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const AotOutputs& outputs,
+                      const AotOptions& options, const std::string& header) {
+  detail::prepareModule(module, machine);
+  detail::optimize(module, machine, options.optLevel, options.skipVectorEpilogue);
+  if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));
+  if (!outputs.bitcode.empty())
+    MEMJIT_TRY(writeFile(outputs.bitcode, detail::writeBitcode(module), "bitcode"));
+  // Code generation changes the IR, so with two code outputs the first works on a copy.
+  if (!outputs.assembly.empty()) {
+    std::unique_ptr<llvm::Module> copy;
+    llvm::Module* target = &module;
+    if (!outputs.object.empty()) {
+      copy = llvm::CloneModule(module);
+      target = copy.get();
+    }
+    MEMJIT_ASSIGN_OR_RETURN(auto text, detail::emitCode(*target, machine, detail::EmitKind::Assembly));
+    MEMJIT_TRY(writeFile(outputs.assembly, text, "assembly"));
+  }
+  if (!outputs.object.empty()) {
+    MEMJIT_ASSIGN_OR_RETURN(auto object, detail::emitCode(module, machine, detail::EmitKind::Object));
+    MEMJIT_TRY(writeFile(outputs.object, object, "object file"));
+  }
+  if (!outputs.header.empty()) MEMJIT_TRY(writeFile(outputs.header, header, "header"));
   return Error::success();
 }
 
@@ -34,28 +65,28 @@ Error compileAhead(llvm::Module& module, const AotOutputs& outputs, const AotOpt
     MEMJIT_ASSIGN_OR_RETURN(header, generateHeader(functions, h));
   }
   MEMJIT_ASSIGN_OR_RETURN(auto machine, detail::createTargetMachine(options.target, options.optLevel));
-  detail::prepareModule(module, *machine);
-  detail::optimize(module, *machine, options.optLevel, options.skipVectorEpilogue);
-  if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));
-  if (!outputs.bitcode.empty())
-    MEMJIT_TRY(writeFile(outputs.bitcode, detail::writeBitcode(module), "bitcode"));
-  // Code generation changes the IR, so with two code outputs the first works on a copy.
-  if (!outputs.assembly.empty()) {
-    std::unique_ptr<llvm::Module> copy;
-    llvm::Module* target = &module;
-    if (!outputs.object.empty()) {
-      copy = llvm::CloneModule(module);
-      target = copy.get();
-    }
-    MEMJIT_ASSIGN_OR_RETURN(auto text, detail::emitCode(*target, *machine, detail::EmitKind::Assembly));
-    MEMJIT_TRY(writeFile(outputs.assembly, text, "assembly"));
+  if (!options.recoverFromLlvmCrashes) return compileAndWrite(module, *machine, outputs, options, header);
+
+  // After a crash the IR LLVM worked on cannot even be destroyed safely (value
+  // handles of unwound frames still point into it), and the caller's module
+  // must stay theirs to destroy: compile a copy in a context of its own.
+  const std::string name = module.getModuleIdentifier();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  const std::string bitcode = detail::writeBitcode(module);
+  auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, name), *context);
+  if (!parsed)
+    return detail::fromLLVM(parsed.takeError(), ErrorCode::Internal, "cannot copy module '" + name + "'");
+  std::unique_ptr<llvm::Module> copy = std::move(*parsed);
+  copy->setModuleIdentifier(name);
+  bool crashed = false;
+  Error result = detail::runRecoveringFromCrashes(
+      name, [&] { return compileAndWrite(*copy, *machine, outputs, options, header); }, crashed);
+  if (crashed) {
+    (void)copy.release();
+    (void)context.release();
+    (void)machine.release();
   }
-  if (!outputs.object.empty()) {
-    MEMJIT_ASSIGN_OR_RETURN(auto object, detail::emitCode(module, *machine, detail::EmitKind::Object));
-    MEMJIT_TRY(writeFile(outputs.object, object, "object file"));
-  }
-  if (!outputs.header.empty()) MEMJIT_TRY(writeFile(outputs.header, header, "header"));
-  return Error::success();
+  return result;
 }
 
 }  // namespace memjit::jit

@@ -33,6 +33,13 @@ class MachinePool {
       if (pool && machine) pool->release(std::move(machine));
     }
     llvm::TargetMachine& operator*() const { return *machine; }
+    /// Keeps the machine out of the pool for good: after LLVM crashed while
+    /// using it its state is unknown, so it is leaked rather than reused or
+    /// destroyed (its destructor could touch what the crash left broken).
+    void discard() noexcept {
+      (void)machine.release();
+      pool = nullptr;
+    }
   };
 
   explicit MachinePool(TargetSpec spec) : spec_(std::move(spec)) {}

@@ -17,6 +17,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compile.h"
+#include "crash_recovery.h"
 #include "engine.h"
 #include "llvm_error.h"
 #include "memjit/jit/embedded_metadata.h"
@@ -382,11 +383,29 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
   }
   if (!object) {
     MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(level));
-    detail::prepareModule(*module, *lease);
-    if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
-    detail::optimize(*module, *lease, level, core.options.skipVectorEpilogue);
-    if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
-    MEMJIT_ASSIGN_OR_RETURN(auto code, detail::emitCode(*module, *lease, detail::EmitKind::Object));
+    std::string code;
+    auto compile = [&]() -> Error {
+      detail::prepareModule(*module, *lease);
+      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
+      detail::optimize(*module, *lease, level, core.options.skipVectorEpilogue);
+      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
+      MEMJIT_ASSIGN_OR_RETURN(code, detail::emitCode(*module, *lease, detail::EmitKind::Object));
+      return Error::success();
+    };
+    if (core.options.recoverFromLlvmCrashes) {
+      bool crashed = false;
+      Error error = detail::runRecoveringFromCrashes(name, compile, crashed);
+      if (crashed) {
+        // Whatever LLVM was working on is in an unknown state: leak it rather
+        // than reuse or destroy it (see crash_recovery.h).
+        lease.discard();
+        (void)module.release();
+        (void)context.release();
+      }
+      MEMJIT_TRY(std::move(error));
+    } else {
+      MEMJIT_TRY(compile());
+    }
     if (core.options.cache) core.options.cache->put(key, code);
     object = std::make_shared<const std::string>(std::move(code));
   }

@@ -30,6 +30,12 @@ struct AotOptions {
   OptLevel optLevel = OptLevel::O2;
   /// As JitOptions::skipVectorEpilogue: false leaves LLVM's process-wide options untouched.
   bool skipVectorEpilogue = true;
+  /// As JitOptions::recoverFromLlvmCrashes: a crash inside LLVM becomes a
+  /// CompileError (no object is written) instead of ending the process. To
+  /// keep the caller's module safe to destroy after a crash, compileAhead then
+  /// compiles a copy in an LLVMContext of its own (a bitcode round trip) and
+  /// leaves the module passed in unoptimised; a crashed copy is leaked.
+  bool recoverFromLlvmCrashes = false;
 };
 
 /// Where to write; an empty path skips that output.
@@ -52,7 +58,8 @@ struct HeaderOptions {
 
 /// Verifies, optimises and writes the requested outputs. The header lists the
 /// functions whose metadata the module embeds. The module is modified
-/// (optimised). IoError names a file that could not be written.
+/// (optimised), unless options.recoverFromLlvmCrashes. IoError names a file
+/// that could not be written.
 Error compileAhead(llvm::Module& module, const AotOutputs& outputs, const AotOptions& options = {},
                    const HeaderOptions& header = {});
 /// The same for a codegen module.

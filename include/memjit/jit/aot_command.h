@@ -4,6 +4,7 @@
 //   -o <file.o>  --header <file.h>  --emit-asm <file.s>  --emit-ll <file.ll>
 //   --emit-bc <file.bc>  --target <triple>  --cpu <name>  --features <+a,-b>
 //   -O0|-O1|-O2|-O3  --namespace <c++ namespace>  --signature NAME='<type>'
+//   --recover (AotOptions::recoverFromLlvmCrashes: an LLVM crash becomes an error)
 //   and (for `memjit compile`) one input file.
 #pragma once
 

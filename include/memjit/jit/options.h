@@ -37,6 +37,19 @@ struct JitOptions {
   /// holds for every LLVM user in the process; set this to false in every Jit
   /// and AotOptions to leave LLVM's global options untouched.
   bool skipVectorEpilogue = true;
+  /// Turn a crash inside LLVM's optimiser or code generator into a
+  /// CompileError instead of the end of the process: `report_fatal_error`
+  /// (e.g. "Cannot select: intrinsic ..." for an intrinsic the target cannot
+  /// lower) and crash signals (SIGSEGV, SIGABRT, ...). The error carries LLVM's
+  /// message and the module name; the Jit stays usable. Opt-in because the
+  /// first such compile changes the process: it installs LLVM's crash-recovery
+  /// signal handlers and LLVM's (single, process-wide) fatal error handler,
+  /// replacing one the application installed. Outside memjit's compiles both
+  /// behave as before (LLVM's message, then the process ends). A recovered
+  /// crash leaks the module, its LLVMContext, the TargetMachine used and what
+  /// the unwound frames owned; it cannot catch `llvm_unreachable`, which is
+  /// undefined behaviour in an LLVM built without assertions.
+  bool recoverFromLlvmCrashes = false;
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
   /// `.after.ll` and `.o` in this directory (created if missing).
   std::string dumpDirectory{};
