@@ -83,6 +83,10 @@ Error runRecoveringFromCrashes(std::string_view moduleName, llvm::function_ref<E
 
   crashed = true;
   const std::string where = "while compiling module '" + std::string(moduleName) + "'";
+  // Some of LLVM's messages end in a newline of their own.
+  while (!scope.fatalMessage.empty() &&
+         (scope.fatalMessage.back() == '\n' || scope.fatalMessage.back() == ' '))
+    scope.fatalMessage.pop_back();
   if (scope.fatal)
     return Error(ErrorCode::CompileError, "LLVM ERROR: " + scope.fatalMessage + " (" + where + ")");
   // CrashRecoveryContext reports a signal as 128 + its number.
