@@ -66,7 +66,7 @@ void enableRecovery() {
 }  // namespace
 
 Error runRecoveringFromCrashes(std::string_view moduleName, llvm::function_ref<Error()> body,
-                               bool& crashed) noexcept {
+                               bool& crashed) {
   crashed = false;
   enableRecovery();
   Scope scope;

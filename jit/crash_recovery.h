@@ -39,8 +39,9 @@ namespace memjit::jit::detail {
 ///    "LLVM crashed (signal 6)" instead of LLVM's message (or not at all when
 ///    the application's handler exits).
 /// Scopes are per thread: compiles on other threads are not affected.
+/// C++ exceptions (std::bad_alloc) pass through as before.
 [[nodiscard]] Error runRecoveringFromCrashes(std::string_view moduleName,
                                              llvm::function_ref<Error()> body,
-                                             bool& crashed) noexcept;
+                                             bool& crashed);
 
 }  // namespace memjit::jit::detail

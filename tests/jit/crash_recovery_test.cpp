@@ -7,6 +7,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
