@@ -70,15 +70,16 @@ Error runRecoveringFromCrashes(std::string_view moduleName, llvm::function_ref<E
   crashed = false;
   enableRecovery();
   Scope scope;
-  Scope* const outer = currentScope;
+  // Restores the outer scope however this returns: normally, after the jump
+  // back from a crash, or when `body` throws.
+  struct Enter {
+    Scope* outer;
+    explicit Enter(Scope* inner) : outer(currentScope) { currentScope = inner; }
+    ~Enter() { currentScope = outer; }
+  } enter(&scope);
   Error result;
   llvm::CrashRecoveryContext context;
-  const bool finished = context.RunSafely([&] {
-    currentScope = &scope;
-    result = body();
-    currentScope = outer;
-  });
-  currentScope = outer;
+  const bool finished = context.RunSafely([&] { result = body(); });
   if (finished) return result;
 
   crashed = true;
