@@ -9,11 +9,8 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/IR/DiagnosticInfo.h>
-#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -211,48 +208,6 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level
     case OptLevel::O3: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
   }
   passes.run(module, mam);
-}
-
-namespace {
-// Collects error diagnostics instead of letting LLVM print them and exit.
-struct DiagnosticCollector {
-  std::string errors;
-  static void handle(const llvm::DiagnosticInfo* infoPtr, void* self) {
-    const llvm::DiagnosticInfo& info = *infoPtr;
-    if (info.getSeverity() != llvm::DS_Error) return;
-    auto* collector = static_cast<DiagnosticCollector*>(self);
-    llvm::raw_string_ostream os(collector->errors);
-    if (!collector->errors.empty()) os << "; ";
-    llvm::DiagnosticPrinterRawOStream printer(os);
-    info.print(printer);
-  }
-};
-}  // namespace
-
-Expected<std::string> emitCode(llvm::Module& module, llvm::TargetMachine& machine, EmitKind kind) {
-  llvm::LLVMContext& context = module.getContext();
-  auto previousHandler = context.getDiagnosticHandlerCallBack();
-  void* previousContext = context.getDiagnosticContext();
-  DiagnosticCollector collector;
-  context.setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &collector);
-
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream os(buffer);
-  llvm::legacy::PassManager passes;
-  const auto fileType = kind == EmitKind::Object ? llvm::CodeGenFileType::ObjectFile
-                                                 : llvm::CodeGenFileType::AssemblyFile;
-  const bool unsupported = machine.addPassesToEmitFile(passes, os, nullptr, fileType);
-  if (!unsupported) passes.run(module);
-  context.setDiagnosticHandlerCallBack(previousHandler, previousContext);
-
-  if (unsupported)
-    return Error(ErrorCode::Unsupported, "target " + machine.getTargetTriple().str() +
-                                             " cannot emit this kind of file");
-  if (!collector.errors.empty())
-    return Error(ErrorCode::CompileError,
-                 "code generation for module '" + module.getModuleIdentifier() +
-                     "' failed: " + collector.errors);
-  return std::string(buffer.data(), buffer.size());
 }
 
 Error verify(const llvm::Module& module) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "code_emitter.h"
 #include "memjit/error.h"
 #include "memjit/jit/options.h"
 #include "memjit/jit/target.h"
@@ -32,11 +33,6 @@ void prepareModule(llvm::Module& module, llvm::TargetMachine& machine);
 /// Runs the default O0..O3 module pipeline with the machine's TTI;
 /// `skipVectorEpilogue` as in JitOptions.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level, bool skipVectorEpilogue);
-
-enum class EmitKind { Object, Assembly };
-/// Generates code. Errors LLVM reports through the context's diagnostic
-/// handler (bad inline asm, unsupported operations) become CompileError.
-Expected<std::string> emitCode(llvm::Module& module, llvm::TargetMachine& machine, EmitKind kind);
 
 /// Runs llvm::verifyModule; the error quotes LLVM's report.
 Error verify(const llvm::Module& module);

@@ -1,6 +1,7 @@
 // The Jit's shared state and each loaded module's state (internal to jit/).
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "code_emitter.h"
 #include "memjit/jit/jit.h"
 
 namespace memjit::jit::detail {
@@ -24,20 +26,31 @@ namespace memjit::jit::detail {
 /// way MLIR makes an ExecutionEngine per module) would otherwise pay each time.
 class MachinePool {
  public:
+  /// A machine and the code generators built for it, one per level on first use.
+  struct Pooled {
+    std::unique_ptr<llvm::TargetMachine> machine;
+    std::array<std::unique_ptr<CodeEmitter>, 4> emitters;  // indexed by OptLevel
+  };
+
   struct Lease {
     MachinePool* pool = nullptr;
-    std::unique_ptr<llvm::TargetMachine> machine;
+    std::unique_ptr<Pooled> pooled;
+    OptLevel level = OptLevel::O2;
     Lease() = default;
     Lease(Lease&&) = default;
     ~Lease() {
-      if (pool && machine) pool->release(std::move(machine));
+      if (pool && pooled) pool->release(std::move(pooled));
     }
-    llvm::TargetMachine& operator*() const { return *machine; }
+    llvm::TargetMachine& operator*() const { return *pooled->machine; }
+    /// Generates an object for `module` at the lease's level with the
+    /// machine's cached code generator (built on first use). After an error the
+    /// generator is dropped, so the next module gets a fresh one.
+    [[nodiscard]] Expected<std::string> emitObject(llvm::Module& module);
     /// Keeps the machine out of the pool for good: after LLVM crashed while
     /// using it its state is unknown, so it is leaked rather than reused or
     /// destroyed (its destructor could touch what the crash left broken).
     void discard() noexcept {
-      (void)machine.release();
+      (void)pooled.release();
       pool = nullptr;
     }
   };
@@ -51,10 +64,10 @@ class MachinePool {
   std::size_t created() const;
 
  private:
-  void release(std::unique_ptr<llvm::TargetMachine> machine);
+  void release(std::unique_ptr<Pooled> pooled);
   TargetSpec spec_;
   mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<llvm::TargetMachine>> idle_;
+  std::vector<std::unique_ptr<Pooled>> idle_;
   std::size_t created_ = 0;
 };
 

@@ -43,25 +43,38 @@ thread_local std::string reportedErrors;
 Expected<MachinePool::Lease> MachinePool::acquire(OptLevel level) {
   Lease lease;
   lease.pool = this;
+  lease.level = level;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!idle_.empty()) {
-      lease.machine = std::move(idle_.back());
+      lease.pooled = std::move(idle_.back());
       idle_.pop_back();
     }
   }
-  if (!lease.machine) {
-    MEMJIT_ASSIGN_OR_RETURN(lease.machine, createTargetMachine(spec_, level));
+  if (!lease.pooled) {
+    lease.pooled = std::make_unique<Pooled>();
+    MEMJIT_ASSIGN_OR_RETURN(lease.pooled->machine, createTargetMachine(spec_, level));
     std::lock_guard<std::mutex> lock(mutex_);
     ++created_;
   }
+  llvm::TargetMachine& machine = *lease.pooled->machine;
   switch (level) {
-    case OptLevel::O0: lease.machine->setOptLevel(llvm::CodeGenOptLevel::None); break;
-    case OptLevel::O1: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Less); break;
-    case OptLevel::O2: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Default); break;
-    case OptLevel::O3: lease.machine->setOptLevel(llvm::CodeGenOptLevel::Aggressive); break;
+    case OptLevel::O0: machine.setOptLevel(llvm::CodeGenOptLevel::None); break;
+    case OptLevel::O1: machine.setOptLevel(llvm::CodeGenOptLevel::Less); break;
+    case OptLevel::O2: machine.setOptLevel(llvm::CodeGenOptLevel::Default); break;
+    case OptLevel::O3: machine.setOptLevel(llvm::CodeGenOptLevel::Aggressive); break;
   }
   return lease;
+}
+
+Expected<std::string> MachinePool::Lease::emitObject(llvm::Module& module) {
+  auto& emitter = pooled->emitters[static_cast<std::size_t>(level)];
+  if (!emitter) {
+    MEMJIT_ASSIGN_OR_RETURN(emitter, CodeEmitter::create(*pooled->machine, EmitKind::Object));
+  }
+  auto object = emitter->emit(module);
+  if (!object) emitter.reset();
+  return object;
 }
 
 MachinePool& MachinePool::host() {
@@ -74,9 +87,9 @@ std::size_t MachinePool::created() const {
   return created_;
 }
 
-void MachinePool::release(std::unique_ptr<llvm::TargetMachine> machine) {
+void MachinePool::release(std::unique_ptr<Pooled> pooled) {
   std::lock_guard<std::mutex> lock(mutex_);
-  idle_.push_back(std::move(machine));
+  idle_.push_back(std::move(pooled));
 }
 
 void writeFile(const std::string& path, std::string_view data) {
@@ -96,7 +109,7 @@ class PoolCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
     auto lease = pool_.acquire(OptLevel::O2);
     if (!lease)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), lease.error().str());
-    auto object = emitCode(module, **lease, EmitKind::Object);
+    auto object = lease->emitObject(module);
     if (!object)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), object.error().str());
     return llvm::MemoryBuffer::getMemBufferCopy(*object, module.getModuleIdentifier());
@@ -389,7 +402,7 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
       if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
       detail::optimize(*module, *lease, level, core.options.skipVectorEpilogue);
       if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
-      MEMJIT_ASSIGN_OR_RETURN(code, detail::emitCode(*module, *lease, detail::EmitKind::Object));
+      MEMJIT_ASSIGN_OR_RETURN(code, lease.emitObject(*module));
       return Error::success();
     };
     if (core.options.recoverFromLlvmCrashes) {

@@ -1,0 +1,78 @@
+#include "code_emitter.h"
+
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+namespace memjit::jit::detail {
+
+namespace {
+
+// Collects error diagnostics while it lives instead of letting LLVM print them
+// and exit, then gives the context its previous handler back.
+class DiagnosticCapture {
+ public:
+  explicit DiagnosticCapture(llvm::LLVMContext& context)
+      : context_(context),
+        previousHandler_(context.getDiagnosticHandlerCallBack()),
+        previousContext_(context.getDiagnosticContext()) {
+    context.setDiagnosticHandlerCallBack(&DiagnosticCapture::handle, this);
+  }
+  ~DiagnosticCapture() { context_.setDiagnosticHandlerCallBack(previousHandler_, previousContext_); }
+  DiagnosticCapture(const DiagnosticCapture&) = delete;
+  DiagnosticCapture& operator=(const DiagnosticCapture&) = delete;
+
+  const std::string& errors() const { return errors_; }
+
+ private:
+  static void handle(const llvm::DiagnosticInfo* info, void* self) {
+    if (info->getSeverity() != llvm::DS_Error) return;
+    auto* capture = static_cast<DiagnosticCapture*>(self);
+    llvm::raw_string_ostream os(capture->errors_);
+    if (!capture->errors_.empty()) os << "; ";
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+  }
+
+  llvm::LLVMContext& context_;
+  llvm::DiagnosticHandler::DiagnosticHandlerTy previousHandler_;
+  void* previousContext_;
+  std::string errors_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& machine, EmitKind kind) {
+  std::unique_ptr<CodeEmitter> emitter(new CodeEmitter(machine.getOptLevel()));
+  const auto fileType = kind == EmitKind::Object ? llvm::CodeGenFileType::ObjectFile
+                                                 : llvm::CodeGenFileType::AssemblyFile;
+  if (machine.addPassesToEmitFile(emitter->passes_, emitter->stream_, nullptr, fileType))
+    return Error(ErrorCode::Unsupported, "target " + machine.getTargetTriple().str() +
+                                             " cannot emit this kind of file");
+  return emitter;
+}
+
+Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
+  buffer_.clear();
+  {
+    DiagnosticCapture diagnostics(module.getContext());
+    passes_.run(module);
+    if (!diagnostics.errors().empty()) {
+      buffer_.clear();
+      return Error(ErrorCode::CompileError, "code generation for module '" + module.getModuleIdentifier() +
+                                                "' failed: " + diagnostics.errors());
+    }
+  }
+  std::string code(buffer_.data(), buffer_.size());
+  buffer_.clear();
+  return code;
+}
+
+Expected<std::string> emitCode(llvm::Module& module, llvm::TargetMachine& machine, EmitKind kind) {
+  MEMJIT_ASSIGN_OR_RETURN(auto emitter, CodeEmitter::create(machine, kind));
+  return emitter->emit(module);
+}
+
+}  // namespace memjit::jit::detail
