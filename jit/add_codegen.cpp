@@ -1,4 +1,5 @@
 // Jit::add for codegen modules; built only when memjit::codegen is.
+#include "deferred_entries.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 
@@ -8,8 +9,13 @@
 namespace memjit::jit {
 
 Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
+  if (!core_) return Error(ErrorCode::InvalidArgument, "moved-from Jit");
+  detail::DeferredEntries deferred;
+  if (this->options().compileExpandedOnFirstUse) {
+    MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(module));
+  }
   auto [context, llvmModule] = std::move(module).release();
-  return add(std::move(context), std::move(llvmModule), options);
+  return addModule(std::move(context), std::move(llvmModule), options, &deferred);
 }
 
 }  // namespace memjit::jit

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -97,6 +98,11 @@ struct ModuleState {
   std::string cacheKey;
   bool fromCache = false;
   std::map<std::string, void*> symbols;
+  /// Expanded entries compiled on first lookup (not in `symbols` until then).
+  std::vector<std::string> deferred;
+  bool defers(std::string_view symbol) const;
+  /// Looks a deferred entry up in ORC, compiling it the first time.
+  Expected<void*> lookupDeferred(const std::string& symbol) const;
 
   mutable std::mutex mutex;
   mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;

@@ -1,5 +1,6 @@
 #include "memjit/jit/jit.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -18,6 +19,7 @@
 
 #include "compile.h"
 #include "crash_recovery.h"
+#include "deferred_entries.h"
 #include "engine.h"
 #include "llvm_error.h"
 #include "memjit/jit/embedded_metadata.h"
@@ -109,6 +111,7 @@ class PoolCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
     auto lease = pool_.acquire(OptLevel::O2);
     if (!lease)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), lease.error().str());
+    prepareModule(module, **lease);
     auto object = lease->emitObject(module);
     if (!object)
       return llvm::createStringError(llvm::inconvertibleErrorCode(), object.error().str());
@@ -119,11 +122,69 @@ class PoolCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
   MachinePool& pool_;
 };
 
+// Stands for a module's deferred expanded entries in their JITDylib until one
+// is looked up; then builds the stubs and hands them to LLJIT's compile layer.
+class DeferredEntriesUnit final : public llvm::orc::MaterializationUnit {
+ public:
+  DeferredEntriesUnit(llvm::orc::LLJIT& lljit, std::string moduleName, DeferredEntries entries)
+      : MaterializationUnit(interface(lljit, entries.names)),
+        lljit_(lljit),
+        moduleName_(std::move(moduleName)),
+        entries_(std::move(entries)) {}
+
+  llvm::StringRef getName() const override { return "memjit expanded entries"; }
+
+  void materialize(std::unique_ptr<llvm::orc::MaterializationResponsibility> responsibility) override {
+    auto stubs = entries_.buildStubs();
+    if (!stubs) {
+      lljit_.getExecutionSession().reportError(llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "cannot build the expanded entries of module '" + moduleName_ + "': " + stubs.error().str()));
+      responsibility->failMaterialization();
+      return;
+    }
+    lljit_.getIRCompileLayer().emit(std::move(responsibility),
+                                    llvm::orc::ThreadSafeModule(std::move(stubs->second), std::move(stubs->first)));
+  }
+
+ private:
+  static Interface interface(llvm::orc::LLJIT& lljit, const std::vector<std::string>& names) {
+    llvm::orc::SymbolFlagsMap flags;
+    for (const std::string& name : names)
+      flags[lljit.mangleAndIntern(name)] = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+    return Interface(std::move(flags), nullptr);
+  }
+  void discard(const llvm::orc::JITDylib&, const llvm::orc::SymbolStringPtr&) override {}
+
+  llvm::orc::LLJIT& lljit_;
+  std::string moduleName_;
+  DeferredEntries entries_;
+};
+
 }  // namespace
+
+llvm::Error defineDeferredEntries(llvm::orc::LLJIT& lljit, const llvm::orc::ResourceTrackerSP& tracker,
+                                  const std::string& moduleName, DeferredEntries& entries) {
+  return tracker->getJITDylib().define(
+      std::make_unique<DeferredEntriesUnit>(lljit, moduleName, std::move(entries)), tracker);
+}
 
 JitCore::~JitCore() {
   // Modules hold the core; none can be left here once the core dies.
   modules.clear();
+}
+
+bool ModuleState::defers(std::string_view symbol) const {
+  return std::find(deferred.begin(), deferred.end(), symbol) != deferred.end();
+}
+
+Expected<void*> ModuleState::lookupDeferred(const std::string& symbol) const {
+  // Materialises the stub on first use; ORC serialises concurrent requests.
+  auto address = core->lljit->getExecutionSession().lookup(
+      llvm::orc::makeJITDylibSearchOrder(&tracker->getJITDylib(), llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      core->lljit->mangleAndIntern(symbol));
+  if (!address) return fromOrc(address.takeError(), "expanded entry '" + symbol + "' of module '" + name + "'");
+  return address->getAddress().toPtr<void*>();
 }
 
 ModuleState::~ModuleState() {
@@ -195,6 +256,14 @@ Expected<Function> LoadedModule::function(std::string_view name) const {
   auto it = state_->functions.find(std::string(name));
   if (it == state_->functions.end()) {
     MEMJIT_ASSIGN_OR_RETURN(auto record, detail::readFunction(state_->name, state_->symbols, name));
+    if (!record.expanded && state_->defers(name)) {
+      record.lazyExpanded = std::make_shared<detail::LazyAddress>();
+      // The record lives in the module's state, which this pointer outlives never.
+      record.lazyExpanded->resolve = [state = state_.get(), symbol = std::string(name)]() -> void* {
+        auto address = state->lookupDeferred(symbol);
+        return address ? *address : nullptr;
+      };
+    }
     it = state_->functions
              .emplace(std::string(name), std::make_shared<detail::FunctionRecord>(std::move(record)))
              .first;
@@ -215,6 +284,7 @@ std::vector<std::string> LoadedModule::functionNames() const {
 Expected<void*> LoadedModule::symbol(std::string_view name) const {
   if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
   auto it = state_->symbols.find(std::string(name));
+  if (it == state_->symbols.end() && state_->defers(name)) return state_->lookupDeferred(std::string(name));
   if (it == state_->symbols.end())
     return Error(ErrorCode::NotFound,
                  "module '" + state_->name + "' defines no symbol '" + std::string(name) + "'");
@@ -223,8 +293,10 @@ Expected<void*> LoadedModule::symbol(std::string_view name) const {
 
 std::vector<std::string> LoadedModule::symbolNames() const {
   std::vector<std::string> names;
-  if (state_)
-    for (const auto& entry : state_->symbols) names.push_back(entry.first);
+  if (!state_) return names;
+  for (const auto& entry : state_->symbols) names.push_back(entry.first);
+  names.insert(names.end(), state_->deferred.begin(), state_->deferred.end());
+  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -358,8 +430,14 @@ Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view modu
   return add(std::move(context), std::move(module), options);
 }
 
-Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
-                                std::unique_ptr<llvm::Module> moduleArg, AddOptions addOptions) {
+Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
+                                std::unique_ptr<llvm::Module> module, AddOptions options) {
+  return addModule(std::move(context), std::move(module), options, nullptr);
+}
+
+Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> contextArg,
+                                      std::unique_ptr<llvm::Module> moduleArg, AddOptions addOptions,
+                                      detail::DeferredEntries* deferred) {
   // Own both in locals so the module always dies before its context (the
   // order parameters are destroyed in is up to the compiler).
   std::unique_ptr<llvm::LLVMContext> context = std::move(contextArg);
@@ -451,8 +529,20 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
     return error;
   }
 
+  // The expanded entries are built and compiled when first looked up; their
+  // names are claimed now, so a duplicate is reported here.
+  std::vector<std::string> deferredNames = deferred ? deferred->names : std::vector<std::string>{};
+  if (!deferredNames.empty()) {
+    if (auto err = detail::defineDeferredEntries(lljit, tracker, name, *deferred)) {
+      Error error = detail::fromOrc(std::move(err), "cannot add the expanded entries of module '" + name + "'");
+      llvm::consumeError(tracker->remove());
+      return error;
+    }
+  }
+
   auto state = std::make_shared<ModuleState>();
   state->core = core_;
+  state->deferred = std::move(deferredNames);
   state->tracker = std::move(tracker);
   state->name = name;
   state->cacheKey = key;
@@ -465,6 +555,7 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> contextArg,
     std::lock_guard<std::mutex> lock(core.mutex);
     core.modules.emplace(state.get(), state);
     for (const auto& entry : state->symbols) core.owners[entry.first] = state.get();
+    for (const std::string& entry : state->deferred) core.owners[entry] = state.get();
   }
   return LoadedModule(std::move(state));
 }
@@ -477,10 +568,12 @@ Error Jit::remove(LoadedModule& module) {
     auto it = core_->modules.find(state.get());
     if (it == core_->modules.end())
       return Error(ErrorCode::NotFound, "module '" + state->name + "' is not loaded in this JIT");
-    for (const auto& entry : state->symbols) {
-      auto owner = core_->owners.find(entry.first);
+    auto disown = [&](const std::string& symbol) {
+      auto owner = core_->owners.find(symbol);
       if (owner != core_->owners.end() && owner->second == state.get()) core_->owners.erase(owner);
-    }
+    };
+    for (const auto& entry : state->symbols) disown(entry.first);
+    for (const std::string& entry : state->deferred) disown(entry);
     core_->modules.erase(it);
   }
   module = LoadedModule();

@@ -1,12 +1,16 @@
 // A function compiled by the JIT: its signature (read back from the metadata
 // the module embeds), the address of its `_mlir_ciface_` C interface and of the
-// expanded function. Resolved once, when the handle is made: calling through
-// a handle never looks anything up by name. A handle keeps the code it points
-// to loaded, even after its module was removed from the Jit.
+// expanded function. Resolved once, when the handle is made (the expanded
+// entry of a codegen module once, on first use: see
+// JitOptions::compileExpandedOnFirstUse): calling through a handle never looks
+// anything up by name. A handle keeps the code it points to loaded, even after
+// its module was removed from the Jit.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -17,11 +21,24 @@
 namespace memjit::jit {
 
 namespace detail {
+/// An address found on first use: the expanded entry point of a codegen
+/// module, compiled when somebody first asks for it.
+struct LazyAddress {
+  std::once_flag once;
+  void* address = nullptr;
+  std::function<void*()> resolve;  ///< null when the entry cannot be compiled
+  void* get() noexcept {
+    std::call_once(once, [this] { address = resolve(); });
+    return address;
+  }
+};
+
 /// What a Function points at; owned by its module's state.
 struct FunctionRecord {
   signature::FunctionSignature signature;
   void* cInterface = nullptr;  ///< `_mlir_ciface_<name>`, null when the module has none
   void* expanded = nullptr;    ///< `<name>`, the expanded (3+2N) function
+  std::shared_ptr<LazyAddress> lazyExpanded;  ///< instead of `expanded` when compiled on first use
   void* resultAllocator = nullptr;  ///< `_mlir_ciface_<fbr>` when the signature names one
   runtime::Function invoker;   ///< the runtime's call plan, made once
 };
@@ -45,8 +62,14 @@ class Function {
   const signature::FunctionSignature& signature() const noexcept { return record_->signature; }
   /// Address of `_mlir_ciface_<name>` (null when the module defines none).
   void* cInterface() const noexcept { return record_->cInterface; }
-  /// Address of the expanded function `<name>`.
-  void* expanded() const noexcept { return record_->expanded; }
+  /// Address of the expanded function `<name>`. With
+  /// JitOptions::compileExpandedOnFirstUse, the first call compiles that entry
+  /// (a few hundred microseconds); null if LLVM could not (the error is in
+  /// LoadedModule::symbol(name)).
+  void* expanded() const noexcept {
+    if (record_->expanded || !record_->lazyExpanded) return record_->expanded;
+    return record_->lazyExpanded->get();
+  }
 
   /// The C interface as a function pointer of type `F` (for example
   /// `void(StridedMemRefType<float,1>*, ...)`); the caller vouches for `F`.
@@ -57,7 +80,7 @@ class Function {
   /// The expanded function as a function pointer of type `F`.
   template <typename F>
   F* expandedAs() const noexcept {
-    return reinterpret_cast<F*>(record_->expanded);
+    return reinterpret_cast<F*>(expanded());
   }
 
   /// The runtime's handle (typed and dynamic invokers) for this function. It

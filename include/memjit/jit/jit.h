@@ -39,6 +39,7 @@ namespace memjit::jit {
 
 namespace detail {
 struct JitCore;
+struct DeferredEntries;
 }
 
 /// Per-module overrides of JitOptions.
@@ -107,6 +108,10 @@ class Jit {
 
  private:
   explicit Jit(std::shared_ptr<detail::JitCore> core) noexcept;
+  // add() for a module whose expanded entries (if any) are compiled on first use.
+  Expected<LoadedModule> addModule(std::unique_ptr<llvm::LLVMContext> context,
+                                   std::unique_ptr<llvm::Module> module, AddOptions options,
+                                   detail::DeferredEntries* deferred);
   std::shared_ptr<detail::JitCore> core_;
 };
 

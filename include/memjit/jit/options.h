@@ -50,6 +50,19 @@ struct JitOptions {
   /// the unwound frames owned; it cannot catch `llvm_unreachable`, which is
   /// undefined behaviour in an LLVM built without assertions.
   bool recoverFromLlvmCrashes = false;
+  /// For a codegen module, compile each function's expanded entry point
+  /// (`<name>`, MLIR's 3+2N-argument convention) when it is first looked up
+  /// instead of with the module. The body moves into `_mlir_ciface_<name>`
+  /// (the entry every memjit invoker and C++ harness calls), and `<name>`
+  /// becomes a stub that stores its descriptors and calls the interface, as
+  /// MLIR's own external-function stubs do. Both symbols keep their ABI and
+  /// behaviour. The interface wrapper was ~17% of compiling a small kernel
+  /// at O2, and most programs never call the expanded entry. The price: the
+  /// first lookup of `<name>` compiles the stub, and each call through it
+  /// costs a few stores and loads more. Functions that other functions in
+  /// the module call stay as they are. Set false for MLIR's exact layout
+  /// (body in `<name>`, interface calling it). AOT output never changes.
+  bool compileExpandedOnFirstUse = true;
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
   /// `.after.ll` and `.o` in this directory (created if missing).
   std::string dumpDirectory{};

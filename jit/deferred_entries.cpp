@@ -1,0 +1,94 @@
+#include "deferred_entries.h"
+
+#include <llvm/Analysis/InlineCost.h>
+#include <llvm/Analysis/InstructionSimplify.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include "memjit/codegen/function.h"
+#include "memjit/codegen/module.h"
+
+namespace memjit::jit::detail {
+
+namespace {
+
+// The single call to `body` in `cInterface`, when that is the body's only use.
+llvm::CallInst* onlyCallFromInterface(llvm::Function* body, llvm::Function* cInterface) {
+  if (!body || body->isDeclaration() || !body->hasOneUse()) return nullptr;
+  auto* call = llvm::dyn_cast<llvm::CallInst>(body->user_back());
+  if (!call || call->getFunction() != cInterface || call->getCalledOperand() != body) return nullptr;
+  return call;
+}
+
+// Codegen packs the parameters into descriptor structs and reads pointers
+// back out with extractvalue. The inliner turns `noalias` parameters into
+// alias scopes only for accesses it can trace to a parameter, and it does not
+// look through insertvalue/extractvalue; without this fold the vectoriser
+// would see aliasing buffers and add run-time checks.
+void foldDescriptorReads(llvm::Function& function) {
+  const llvm::SimplifyQuery query(function.getParent()->getDataLayout());
+  llvm::SmallVector<llvm::Instruction*, 32> dead;
+  for (llvm::BasicBlock& block : function)
+    for (llvm::Instruction& inst : block)
+      if (llvm::isa<llvm::ExtractValueInst>(inst))
+        if (llvm::Value* value = llvm::simplifyInstruction(&inst, query)) {
+          inst.replaceAllUsesWith(value);
+          dead.push_back(&inst);
+        }
+  for (llvm::Instruction* inst : dead) llvm::RecursivelyDeleteTriviallyDeadInstructions(inst);
+}
+
+// The inliner drops parameter alignment (LLVM keeps it as an assumption only
+// under -preserve-alignment-assumptions-during-inlining), and aligned vector
+// and streaming stores depend on it; so it becomes an assumption here.
+void keepParameterAlignment(llvm::Function& function) {
+  const llvm::DataLayout& layout = function.getParent()->getDataLayout();
+  llvm::IRBuilder<> builder(&*function.getEntryBlock().getFirstInsertionPt());
+  for (llvm::Argument& argument : function.args())
+    if (argument.getType()->isPointerTy())
+      if (llvm::MaybeAlign align = argument.getParamAlign(); align && *align > 1)
+        builder.CreateAlignmentAssumption(layout, &argument, align->value());
+}
+
+}  // namespace
+
+Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module) {
+  struct Entry {
+    std::string name;
+    FunctionType type;
+    codegen::FunctionOptions options;
+  };
+  std::vector<Entry> entries;
+  for (const signature::FunctionSignature& sig : module.signatures()) {
+    auto lowered = codegen::lookupFunction(module, sig.name);
+    if (!lowered || lowered->external || !lowered->cInterface) continue;
+    llvm::CallInst* call = onlyCallFromInterface(lowered->function, lowered->cInterface);
+    if (!call || !llvm::isInlineViable(*lowered->function).isSuccess()) continue;
+    foldDescriptorReads(*lowered->function);
+    keepParameterAlignment(*lowered->function);
+    llvm::InlineFunctionInfo info;
+    if (!llvm::InlineFunction(*call, info).isSuccess()) continue;  // the call stays: still correct
+    // The body now lives in the interface; the expanded name becomes a stub.
+    lowered->function->eraseFromParent();
+    codegen::FunctionOptions options = lowered->options;
+    options.signature.reset();
+    entries.push_back({sig.name, lowered->type, std::move(options)});
+  }
+  DeferredEntries out;
+  for (const Entry& entry : entries) out.names.push_back(entry.name);
+  if (entries.empty()) return out;
+  out.buildStubs = [moduleName = module.name(), entries = std::move(entries)]() -> Expected<DeferredEntries::Stubs> {
+    codegen::Module stubs(moduleName + ".expanded_entries");
+    for (const Entry& entry : entries) {
+      MEMJIT_ASSIGN_OR_RETURN(auto stub, codegen::declareExternalFunction(stubs, entry.name, entry.type, entry.options));
+      stub.function->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+    MEMJIT_TRY(stubs.verify());
+    return std::move(stubs).release();
+  };
+  return out;
+}
+
+}  // namespace memjit::jit::detail

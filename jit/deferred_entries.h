@@ -1,0 +1,46 @@
+// Expanded entry points compiled on first use (JitOptions::compileExpandedOnFirstUse).
+// Internal to jit/.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "memjit/error.h"
+
+namespace memjit::codegen {
+class Module;
+}
+
+namespace memjit::jit::detail {
+
+/// Expanded entry points taken out of a module. `buildStubs` makes, in a
+/// module of its own, a stub per name (`<name>` storing its descriptors and
+/// calling `_mlir_ciface_<name>`); the Jit calls it only when a stub is first
+/// looked up, so a module whose expanded entries nobody asks for never pays
+/// for building or compiling them.
+struct DeferredEntries {
+  using Stubs = std::pair<std::unique_ptr<llvm::LLVMContext>, std::unique_ptr<llvm::Module>>;
+  std::vector<std::string> names;
+  std::function<Expected<Stubs>()> buildStubs;
+};
+
+/// For every function of `module` whose only use is the call in its own C
+/// interface: inlines the body into the interface, removes the expanded
+/// function and records how to build its stub. Other functions (no
+/// interface, external, called from elsewhere, not inlinable) stay as they
+/// are, so the result is never wrong, only sometimes not deferred.
+[[nodiscard]] Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module);
+
+/// Claims `entries.names` in the tracker's JITDylib; the stubs are built and
+/// compiled (with LLJIT's compile layer) on the first lookup of any of them.
+llvm::Error defineDeferredEntries(llvm::orc::LLJIT& lljit, const llvm::orc::ResourceTrackerSP& tracker,
+                                  const std::string& moduleName, DeferredEntries& entries);
+
+}  // namespace memjit::jit::detail
