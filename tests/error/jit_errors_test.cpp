@@ -19,19 +19,11 @@
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MEMJIT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEMJIT_TEST_ASAN 1
-#endif
-#endif
-#ifdef MEMJIT_TEST_ASAN
-#include <sanitizer/lsan_interface.h>
-#endif
+#include "support/leaks.h"
 
 using namespace memjit;
 using namespace memjit::jit;
+using memjit::test::acceptingLeaks;
 
 namespace {
 Jit makeJit() {
@@ -41,19 +33,6 @@ Jit makeJit() {
 }
 bool contains(const Error& e, std::string_view text) {
   return e.message().find(text) != std::string::npos;
-}
-// A recovered LLVM crash leaks what the unwound frames owned (documented in
-// JitOptions::recoverFromLlvmCrashes); LeakSanitizer ignores just that call.
-template <class F>
-auto acceptingLeaks(F&& crashingCall) {
-#ifdef MEMJIT_TEST_ASAN
-  __lsan_disable();
-  auto result = crashingCall();
-  __lsan_enable();
-  return result;
-#else
-  return crashingCall();
-#endif
 }
 }  // namespace
 

@@ -25,36 +25,14 @@
 #include "support/files.h"
 #include "test_ir.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MEMJIT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEMJIT_TEST_ASAN 1
-#endif
-#endif
-#ifdef MEMJIT_TEST_ASAN
-#include <sanitizer/lsan_interface.h>
-#endif
+#include "support/leaks.h"
 
 using namespace memjit;
 using namespace memjit::jit;
+using memjit::test::acceptingLeaks;
 
 namespace {
 
-// A recovered crash leaks what the unwound frames owned (documented and
-// accepted); LeakSanitizer is kept from reporting the allocations of exactly
-// the calls that crash, nothing else.
-template <class F>
-auto acceptingLeaks(F&& crashingCall) {
-#ifdef MEMJIT_TEST_ASAN
-  __lsan_disable();
-  auto result = crashingCall();
-  __lsan_enable();
-  return result;
-#else
-  return crashingCall();
-#endif
-}
 
 // x86-64's instruction selector cannot lower an AArch64 intrinsic: LLVM 19
 // calls report_fatal_error("Cannot select: intrinsic %llvm.aarch64.get.fpcr")
