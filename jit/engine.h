@@ -51,12 +51,17 @@ class MachinePool {
     /// using it its state is unknown, so it is leaked rather than reused or
     /// destroyed (its destructor could touch what the crash left broken).
     void discard() noexcept {
-      (void)pooled.release();
+      if (pool && pooled) pool->retire(std::move(pooled));
       pool = nullptr;
     }
   };
 
   explicit MachinePool(TargetSpec spec) : spec_(std::move(spec)) {}
+  ~MachinePool() {
+    for (auto& pooled : retired_) (void)pooled.release();
+  }
+  MachinePool(const MachinePool&) = delete;
+  MachinePool& operator=(const MachinePool&) = delete;
   /// The process-wide pool for TargetSpec::host(); never destroyed, so no
   /// TargetMachine outlives LLVM's own statics at exit.
   static MachinePool& host();
@@ -66,9 +71,13 @@ class MachinePool {
 
  private:
   void release(std::unique_ptr<Pooled> pooled);
+  // Machines LLVM crashed on: kept (reachable, so no leak report) but never
+  // handed out again, and never destroyed (see ~MachinePool).
+  void retire(std::unique_ptr<Pooled> pooled) noexcept;
   TargetSpec spec_;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Pooled>> idle_;
+  std::vector<std::unique_ptr<Pooled>> retired_;
   std::size_t created_ = 0;
 };
 

@@ -89,6 +89,11 @@ std::size_t MachinePool::created() const {
   return created_;
 }
 
+void MachinePool::retire(std::unique_ptr<Pooled> pooled) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  retired_.push_back(std::move(pooled));
+}
+
 void MachinePool::release(std::unique_ptr<Pooled> pooled) {
   std::lock_guard<std::mutex> lock(mutex_);
   idle_.push_back(std::move(pooled));
