@@ -12,20 +12,7 @@
 #include "memjit/runtime/function.h"
 
 #ifdef MEMJIT_HAVE_MLIR
-#include <llvm/Support/TargetSelect.h>
-
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir_peer.h"
 #endif
 
 using namespace memjit;
@@ -122,15 +109,6 @@ void dynamic(benchmark::State& state, int n) {
 #ifdef MEMJIT_HAVE_MLIR
 // The same empty kernels, compiled by MLIR's own pipeline and ExecutionEngine.
 std::unique_ptr<mlir::ExecutionEngine> mlirEngine(std::string& error) {
-  static mlir::MLIRContext* context = [] {
-    mlir::DialectRegistry registry;
-    registry.insert<mlir::func::FuncDialect, mlir::memref::MemRefDialect, mlir::LLVM::LLVMDialect>();
-    mlir::registerBuiltinDialectTranslation(registry);
-    mlir::registerLLVMDialectTranslation(registry);
-    return new mlir::MLIRContext(registry);
-  }();
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   const char* source = R"mlir(
     func.func @k0() attributes {llvm.emit_c_interface} { return }
     func.func @k1(%a: memref<?xf32>) attributes {llvm.emit_c_interface} { return }
@@ -139,15 +117,12 @@ std::unique_ptr<mlir::ExecutionEngine> mlirEngine(std::string& error) {
                   %e: memref<?xf32>, %f: memref<?xf32>, %g: memref<?xf32>, %h: memref<?xf32>)
         attributes {llvm.emit_c_interface} { return }
   )mlir";
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, context);
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &memjit::bench::peerContext());
   if (!module) {
     error = "MLIR could not parse the kernels";
     return nullptr;
   }
-  mlir::PassManager pm(context);
-  pm.addPass(mlir::createConvertFuncToLLVMPass());
-  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
-  if (mlir::failed(pm.run(*module))) {
+  if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module))) {
     error = "MLIR's lowering failed";
     return nullptr;
   }

@@ -25,28 +25,7 @@
 #include "memjit/jit/object_cache.h"
 
 #ifdef MEMJIT_HAVE_MLIR
-#include <llvm/Support/TargetSelect.h>
-
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir_peer.h"
 #endif
 
 namespace {
@@ -157,24 +136,8 @@ func.func @kernel(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>)
 }
 )mlir";
 
-mlir::MLIRContext& mlirContext() {
-  static mlir::MLIRContext* context = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    mlir::DialectRegistry registry;
-    registry.insert<mlir::func::FuncDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                    mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect, mlir::LLVM::LLVMDialect>();
-    mlir::registerBuiltinDialectTranslation(registry);
-    mlir::registerLLVMDialectTranslation(registry);
-    auto* c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *context;
-}
-
 void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
-  mlir::MLIRContext& context = mlirContext();
+  mlir::MLIRContext& context = memjit::bench::peerContext();
   const char* source = kernel == Kernel::Add ? kMlirAdd : kMlirMatmul;
   for (auto _ : state) {
     auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
@@ -182,14 +145,7 @@ void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
       state.SkipWithError("MLIR could not parse the kernel");
       return;
     }
-    mlir::PassManager pm(&context);
-    pm.addPass(mlir::createConvertSCFToCFPass());
-    pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
-    pm.addPass(mlir::createArithToLLVMConversionPass());
-    pm.addPass(mlir::createConvertControlFlowToLLVMPass());
-    pm.addPass(mlir::createConvertFuncToLLVMPass());
-    pm.addPass(mlir::createReconcileUnrealizedCastsPass());
-    if (mlir::failed(pm.run(*module))) {
+    if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module))) {
       state.SkipWithError("MLIR's lowering failed");
       return;
     }

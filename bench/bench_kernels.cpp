@@ -33,32 +33,7 @@
 
 #ifdef MEMJIT_HAVE_MLIR
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/Support/TargetSelect.h>
-
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir_peer.h"
 #endif
 
 using namespace memjit;
@@ -437,7 +412,6 @@ func.func @matmul_tiled(%A: memref<?x?xf32> {llvm.noalias}, %B: memref<?x?xf32> 
 
 struct MlirKernels {
   std::string error;
-  std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void* add = nullptr;
   void* saxpy = nullptr;
@@ -454,30 +428,10 @@ struct MlirKernels {
  private:
   static MlirKernels make() {
     MlirKernels k;
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    mlir::DialectRegistry registry;
-    registry.insert<mlir::func::FuncDialect, mlir::memref::MemRefDialect, mlir::LLVM::LLVMDialect,
-                    mlir::arith::ArithDialect, mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
-                    mlir::math::MathDialect, mlir::index::IndexDialect>();
-    mlir::registerBuiltinDialectTranslation(registry);
-    mlir::registerLLVMDialectTranslation(registry);
-    k.context = std::make_unique<mlir::MLIRContext>(registry);
-    auto module = mlir::parseSourceString<mlir::ModuleOp>(kMlirKernels, k.context.get());
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(kMlirKernels, &memjit::bench::peerContext());
     if (!module) return k.error = "MLIR could not parse the kernels", std::move(k);
-    // mlir-opt's --convert-scf-to-cf --finalize-memref-to-llvm --convert-math-to-llvm
-    // --convert-arith-to-llvm --convert-index-to-llvm --convert-cf-to-llvm
-    // --convert-func-to-llvm --reconcile-unrealized-casts
-    mlir::PassManager pm(k.context.get());
-    pm.addPass(mlir::createConvertSCFToCFPass());
-    pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
-    pm.addPass(mlir::createConvertMathToLLVMPass());
-    pm.addPass(mlir::createArithToLLVMConversionPass());
-    pm.addPass(mlir::createConvertIndexToLLVMPass());
-    pm.addPass(mlir::createConvertControlFlowToLLVMPass());
-    pm.addPass(mlir::createConvertFuncToLLVMPass());
-    pm.addPass(mlir::createReconcileUnrealizedCastsPass());
-    if (mlir::failed(pm.run(*module))) return k.error = "MLIR's lowering failed", std::move(k);
+    if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module, /*convertMath=*/true)))
+      return k.error = "MLIR's lowering failed", std::move(k);
     // As mlir-cpu-runner does: O3 for the host CPU, its features and TTI.
     auto tmb = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!tmb) return k.error = llvm::toString(tmb.takeError()), std::move(k);

@@ -1,0 +1,70 @@
+// MLIR's own toolchain as the `mlir` peer of the benchmarks: one context with
+// the dialects the peer kernels use, and the lowering mlir-opt users run.
+// Only included where libmlir-19-dev was found (MEMJIT_HAVE_MLIR).
+#pragma once
+
+#include <llvm/Support/TargetSelect.h>
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+namespace memjit::bench {
+
+/// The process's MLIR context (never destroyed, like the engines made in it),
+/// with the native target registered for MLIR's ExecutionEngine.
+inline mlir::MLIRContext& peerContext() {
+  static mlir::MLIRContext* context = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    mlir::DialectRegistry registry;
+    registry.insert<mlir::func::FuncDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                    mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
+                    mlir::LLVM::LLVMDialect>();
+    mlir::registerBuiltinDialectTranslation(registry);
+    mlir::registerLLVMDialectTranslation(registry);
+    auto* c = new mlir::MLIRContext(registry);
+    c->loadAllAvailableDialects();
+    return c;
+  }();
+  return *context;
+}
+
+/// Lowers func/scf/memref/arith/cf (and math, when asked) to the LLVM dialect,
+/// as mlir-opt's --convert-scf-to-cf --finalize-memref-to-llvm
+/// [--convert-math-to-llvm] --convert-arith-to-llvm --convert-cf-to-llvm
+/// --convert-func-to-llvm --reconcile-unrealized-casts. Only the passes a
+/// kernel needs: Compile/*/mlir times this, and a pass with nothing to do
+/// still walks the module.
+inline mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, bool convertMath = false) {
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(mlir::createConvertSCFToCFPass());
+  pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
+  if (convertMath) pm.addPass(mlir::createConvertMathToLLVMPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createConvertFuncToLLVMPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+}  // namespace memjit::bench
