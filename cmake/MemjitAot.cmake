@@ -54,4 +54,11 @@ function(memjit_add_aot_library target)
   if(TARGET memjit::runtime)
     target_link_libraries(${target} INTERFACE memjit::runtime)
   endif()
+  # Kernels calling math functions call libm and, vectorised on x86-64 Linux,
+  # glibc's vector math library (see AotOptions::vectorMath).
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+    target_link_libraries(${target} INTERFACE mvec m)
+  elseif(UNIX)
+    target_link_libraries(${target} INTERFACE m)
+  endif()
 endfunction()

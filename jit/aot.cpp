@@ -24,11 +24,25 @@ Error writeFile(const std::string& path, std::string_view data, const char* what
   return Error::success();
 }
 
+// After the header's first comment block: what the object needs at link time.
+std::string withLinkNote(const std::string& header, const llvm::Module& module) {
+  bool callsVectorMath = false;
+  for (const llvm::Function& f : module)
+    if (f.isDeclaration() && f.getName().starts_with("_ZGV")) callsVectorMath = true;
+  if (!callsVectorMath || header.empty()) return header;
+  const std::size_t end = header.find("\n\n");
+  const std::string note =
+      "\n// Link with -lmvec -lm: the object calls glibc's vector math library (libmvec;\n"
+      "// memjit_add_aot_library adds it; AotOptions::vectorMath = false compiles without it).";
+  return end == std::string::npos ? header + note : header.substr(0, end) + note + header.substr(end);
+}
+
 // Optimises `module` with `machine` and writes the outputs (header text ready).
 Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const AotOutputs& outputs,
-                      const AotOptions& options, const std::string& header) {
+                      const AotOptions& options, const std::string& headerText) {
   detail::prepareModule(module, machine);
-  detail::optimize(module, machine, options.optLevel, options.skipVectorEpilogue);
+  detail::optimize(module, machine, {options.optLevel, options.skipVectorEpilogue, options.vectorMath});
+  const std::string header = withLinkNote(headerText, module);
   if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));
   if (!outputs.bitcode.empty())
     MEMJIT_TRY(writeFile(outputs.bitcode, detail::writeBitcode(module), "bitcode"));

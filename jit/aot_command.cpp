@@ -27,6 +27,7 @@ Expected<AotCommand> parseAotCommand(const std::vector<std::string>& args) {
     else if (arg == "-O2") command.options.optLevel = OptLevel::O2;
     else if (arg == "-O3") command.options.optLevel = OptLevel::O3;
     else if (arg == "--recover") command.options.recoverFromLlvmCrashes = true;
+    else if (arg == "--no-vector-math") command.options.vectorMath = false;
     else if (arg == "--signature") {
       std::string spec;
       MEMJIT_TRY(value(spec));

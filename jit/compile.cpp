@@ -1,11 +1,13 @@
 #include "compile.h"
 #include "streaming_stores.h"
+#include "vector_math.h"
 
 #include <cstring>
 #include <mutex>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -169,8 +171,9 @@ static void skipEpilogueVectorization() {
   });
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level, bool skipVectorEpilogue) {
-  if (level >= OptLevel::O2 && skipVectorEpilogue) skipEpilogueVectorization();
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, const PipelineOptions& options) {
+  const OptLevel level = options.level;
+  if (level >= OptLevel::O2 && options.skipVectorEpilogue) skipEpilogueVectorization();
   llvm::PipelineTuningOptions tuning;
   const bool vectorize = level >= OptLevel::O2;
   tuning.LoopVectorization = vectorize;
@@ -194,6 +197,11 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level
 #endif
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       });
+  // Registered first, so registerFunctionAnalyses keeps this one: the
+  // module's own library info, with the vector math library when asked.
+  llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
+  if (options.vectorMath) addVectorMathLibrary(library, machine);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -30,9 +30,16 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
 /// defined function the machine's CPU and features as attributes (so the
 /// per-function TargetTransformInfo matches the machine).
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine);
-/// Runs the default O0..O3 module pipeline with the machine's TTI;
-/// `skipVectorEpilogue` as in JitOptions.
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, OptLevel level, bool skipVectorEpilogue);
+/// How a module is optimised (the fields of JitOptions/AotOptions that shape
+/// the pipeline).
+struct PipelineOptions {
+  OptLevel level = OptLevel::O2;
+  bool skipVectorEpilogue = true;  ///< as JitOptions::skipVectorEpilogue
+  bool vectorMath = true;          ///< as JitOptions::vectorMath
+};
+/// Runs the default O0..O3 module pipeline with the machine's TTI and
+/// memjit's TargetLibraryInfo (vector math library, see vector_math.h).
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, const PipelineOptions& options);
 
 /// Runs llvm::verifyModule; the error quotes LLVM's report.
 Error verify(const llvm::Module& module);

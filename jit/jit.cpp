@@ -26,6 +26,7 @@
 #include "memjit/jit/object_cache.h"
 #include "memjit/metadata_symbols.h"
 #include "perf_map.h"
+#include "vector_math.h"
 
 #ifndef MEMJIT_VERSION
 #define MEMJIT_VERSION "0.0.0"
@@ -382,6 +383,7 @@ Expected<Jit> Jit::create(JitOptions options) {
   if (!user) return detail::fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
   core->userDylib = &*user;
   core->lljit->getMainJITDylib().addToLinkOrder(*core->userDylib);
+  if (core->options.vectorMath) MEMJIT_TRY(detail::addVectorMathSymbols(*core->lljit));
 
   if (core->options.gdbRegistration) {
     if (auto err = llvm::orc::enableDebuggerSupport(*core->lljit))
@@ -465,7 +467,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   bool fromCache = false;
   if (core.options.cache) {
     const std::string bitcode = detail::writeBitcode(*module);
-    key = cacheKey({bitcode, host.triple, host.cpu, host.features, static_cast<int>(level), MEMJIT_VERSION});
+    key = cacheKey({bitcode, host.triple, host.cpu, host.features, static_cast<int>(level), MEMJIT_VERSION,
+                    core.options.vectorMath ? "vector-math" : "no-vector-math"});
     if (auto hit = core.options.cache->get(key)) {
       object = *hit;
       fromCache = true;
@@ -483,7 +486,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     auto compile = [&]() -> Error {
       detail::prepareModule(*module, *lease);
       if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
-      detail::optimize(*module, *lease, level, core.options.skipVectorEpilogue);
+      detail::optimize(*module, *lease, {level, core.options.skipVectorEpilogue, core.options.vectorMath});
       if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
       MEMJIT_ASSIGN_OR_RETURN(code, lease.emitObject(*module));
       return Error::success();

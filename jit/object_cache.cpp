@@ -57,6 +57,7 @@ std::string cacheKey(const CacheKeyParts& parts) {
   appendPart(hash, parts.features);
   appendPart(hash, std::to_string(parts.optLevel));
   appendPart(hash, parts.memjitVersion);
+  appendPart(hash, parts.pipeline);
   auto digest = hash.final();
   return llvm::toHex(llvm::ArrayRef<std::uint8_t>(digest.data(), digest.size()), true);
 }

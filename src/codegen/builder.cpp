@@ -1,6 +1,10 @@
 // The kernel builder: setup, scalars, math, control flow, calls and return.
 #include "memjit/codegen/builder.h"
 
+#include <cmath>
+#include <cstdio>
+
+#include <llvm/ADT/APFloat.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
@@ -35,6 +39,10 @@ FunctionBuilder::FunctionBuilder(Module& module, std::string name, const Functio
   }
   impl_->lowered = *lf;
   llvm::Function* f = lf->function;
+  impl_->fastMath = options.fastMath;
+  impl_->ir.setFastMathFlags(detail::toLLVM(options.fastMath));
+  detail::addFastMathAttributes(*f, options.fastMath);
+  if (lf->cInterface) detail::addFastMathAttributes(*lf->cInterface, options.fastMath);
   impl_->ir.SetInsertPoint(llvm::BasicBlock::Create(module.context(), "entry", f));
   std::vector<llvm::Value*> expanded;
   for (llvm::Argument& a : f->args()) expanded.push_back(&a);
@@ -93,16 +101,120 @@ Value FunctionBuilder::arg(std::size_t i) {
   return impl_->args[i];
 }
 
-Value FunctionBuilder::constant(ElementType t, double v) {
+namespace {
+
+// "-5", "18446744073709551615": an integer literal for messages.
+std::string integerText(std::uint64_t bits, bool negative) {
+  return negative ? std::to_string(static_cast<std::int64_t>(bits)) : std::to_string(bits);
+}
+
+std::string floatText(double v) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+const llvm::fltSemantics& semanticsOf(ElementType t) {
+  switch (t) {
+    case ElementType::F16: return llvm::APFloat::IEEEhalf();
+    case ElementType::BF16: return llvm::APFloat::BFloat();
+    case ElementType::F32: return llvm::APFloat::IEEEsingle();
+    default: return llvm::APFloat::IEEEdouble();
+  }
+}
+
+// Whether the integer `bits` (negative: the two's complement of a negative
+// value) fits `t`: signless types take both interpretations of their bits.
+bool integerFits(ElementType t, unsigned width, std::uint64_t bits, bool negative) {
+  if (t == ElementType::I1) return !negative && bits <= 1;
+  const bool isSigned = isSignedInteger(t) || t == ElementType::Index;
+  const bool isUnsigned = isUnsignedInteger(t);
+  if (width >= 64) {
+    if (negative) return !isUnsigned;
+    return isSigned ? bits <= static_cast<std::uint64_t>(INT64_MAX) : true;
+  }
+  const std::uint64_t half = std::uint64_t{1} << (width - 1);
+  if (negative) {
+    if (isUnsigned) return false;
+    return static_cast<std::int64_t>(bits) >= -static_cast<std::int64_t>(half);
+  }
+  return bits < (isSigned ? half : 2 * half);
+}
+
+}  // namespace
+
+Value FunctionBuilder::constantFromInteger(ElementType t, std::uint64_t bits, bool negative) {
   if (impl_->error) return {};
   llvm::Type* lt = lowerElementType(impl_->ir.getContext(), t, impl_->opts());
-  if (isFloat(t)) return Value(this, llvm::ConstantFP::get(lt, v), t);
-  if (isInteger(t) || t == ElementType::Index)
-    return Value(this, llvm::ConstantInt::get(lt, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true), t);
+  if (isInteger(t) || t == ElementType::Index) {
+    const unsigned width = lt->getIntegerBitWidth();
+    if (!integerFits(t, width, bits, negative)) {
+      detail::fail(*this, Error(ErrorCode::InvalidArgument, "operation 'constant': " + integerText(bits, negative) +
+                                                                " does not fit " + toString(t)));
+      return {};
+    }
+    return Value(this, llvm::ConstantInt::get(lt, llvm::APInt(64, bits).trunc(width)), t);
+  }
+  if (isFloat(t)) {
+    llvm::APFloat f(semanticsOf(t));
+    llvm::APInt value(65, bits);  // one more bit: the sign of a value up to 2^64 - 1
+    if (negative) value.setBit(64);
+    auto status = f.convertFromAPInt(value, true, llvm::APFloat::rmNearestTiesToEven);
+    if (status != llvm::APFloat::opOK) {
+      detail::fail(*this, Error(ErrorCode::InvalidArgument, "operation 'constant': " + integerText(bits, negative) +
+                                                                " is not exactly representable in " + toString(t)));
+      return {};
+    }
+    return Value(this, llvm::ConstantFP::get(impl_->ir.getContext(), f), t);
+  }
   detail::fail(*this, Error(ErrorCode::Unsupported, "operation 'constant': no numeric constant of type " +
                                                         toString(t)));
   return {};
 }
+
+Value FunctionBuilder::constantFromFloat(ElementType t, double v, bool exact) {
+  if (impl_->error) return {};
+  if (isInteger(t) || t == ElementType::Index) {
+    // 2^63 and 2^64 are exact doubles: compare against them, not against
+    // INT64_MAX, which rounds up to 2^63.
+    if (!(v == std::trunc(v)) || v < -0x1p63 || v >= 0x1p64) {
+      detail::fail(*this, Error(ErrorCode::InvalidArgument, "operation 'constant': " + floatText(v) +
+                                                                " is not an integer value of " + toString(t)));
+      return {};
+    }
+    if (v < 0) return constantFromInteger(t, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true);
+    return constantFromInteger(t, static_cast<std::uint64_t>(v), false);
+  }
+  if (isFloat(t)) {
+    llvm::APFloat f(v);
+    bool losesInfo = false;
+    auto status = f.convert(semanticsOf(t), llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    if ((status & llvm::APFloat::opOverflow) || (exact && losesInfo && !std::isnan(v))) {
+      detail::fail(*this, Error(ErrorCode::InvalidArgument,
+                                "operation 'constant': " + floatText(v) +
+                                    ((status & llvm::APFloat::opOverflow) ? " overflows " : " is not exactly ") +
+                                    ((status & llvm::APFloat::opOverflow) ? "" : "representable in ") + toString(t)));
+      return {};
+    }
+    return Value(this, llvm::ConstantFP::get(impl_->ir.getContext(), f), t);
+  }
+  detail::fail(*this, Error(ErrorCode::Unsupported, "operation 'constant': no numeric constant of type " +
+                                                        toString(t)));
+  return {};
+}
+
+std::optional<ElementType> FunctionBuilder::literalType(const Value& like) {
+  auto t = detail::scalarOperand(*this, "constant", like);
+  if (!t) return t;
+  if (!isInteger(*t) && !isFloat(*t) && *t != ElementType::Index) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch,
+                              "operation 'constant': a C++ literal next to a value of type " + toString(*t) +
+                                  " (literals go with integer, index or float values)"));
+    return std::nullopt;
+  }
+  return t;
+}
+
 Value FunctionBuilder::index(std::int64_t v) {
   if (impl_->error) return {};
   return Value(this, llvm::ConstantInt::get(indexType(impl_->ir.getContext(), impl_->opts()), v, true),
@@ -250,85 +362,56 @@ Value FunctionBuilder::cast(const Value& v, ElementType to) {
   return Value(this, r, to);
 }
 
-// --- math ---
+// --- floating-point semantics ---
+
+FastMath FunctionBuilder::fastMath() const noexcept { return impl_->fastMath; }
+
+void FunctionBuilder::withFastMath(FastMath flags, const std::function<void()>& body) {
+  Impl& I = *impl_;
+  const FastMath saved = I.fastMath;
+  I.fastMath = flags;
+  I.ir.setFastMathFlags(detail::toLLVM(flags));
+  body();
+  I.fastMath = saved;
+  I.ir.setFastMathFlags(detail::toLLVM(saved));
+}
+
+// --- operators ---
 
 namespace {
 
-Value floatIntrinsic(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id,
-                     std::initializer_list<const Value*> vs) {
-  if (!detail::checkOperands(self, op, vs)) return {};
-  const Value& a = **vs.begin();
-  for (const Value* v : vs) {
-    if (!isScalar(v->type()) || !isFloat(std::get<ElementType>(v->type())) || !(v->type() == a.type())) {
-      detail::fail(self, Error(ErrorCode::TypeMismatch, std::string("operation '") + op +
-                                                            "': needs float operands of one type, got " +
-                                                            describeOperands(vs)));
-      return {};
-    }
-  }
-  std::vector<llvm::Value*> args;
-  for (const Value* v : vs) args.push_back(v->llvm());
-  auto& ir = BuilderOps::impl(self).ir;
-  return BuilderOps::make(self, ir.CreateIntrinsic(id, {a.llvm()->getType()}, args), a.type());
+template <typename Op>
+Value binary(const Value& a, const Value& b, Op op) {
+  FunctionBuilder* builder = a.builder() ? a.builder() : b.builder();
+  return builder ? op(*builder) : Value();
 }
 
 }  // namespace
 
-Value FunctionBuilder::sqrt(const Value& a) { return floatIntrinsic(*this, "sqrt", llvm::Intrinsic::sqrt, {&a}); }
-Value FunctionBuilder::exp(const Value& a) { return floatIntrinsic(*this, "exp", llvm::Intrinsic::exp, {&a}); }
-Value FunctionBuilder::log(const Value& a) { return floatIntrinsic(*this, "log", llvm::Intrinsic::log, {&a}); }
-Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c) {
-  return floatIntrinsic(*this, "fma", llvm::Intrinsic::fma, {&a, &b, &c});
-}
-
-Value FunctionBuilder::tanh(const Value& a) {
-  // LLVM 19 has no tanh intrinsic: call libm like MLIR's math-to-libm does.
-  if (!detail::checkOperands(*this, "tanh", {&a})) return {};
-  if (!isScalar(a.type()) || !isFloat(std::get<ElementType>(a.type()))) {
-    detail::fail(*this, Error(ErrorCode::TypeMismatch,
-                              "operation 'tanh': needs a float operand, got " + describeOperands({&a})));
-    return {};
+#define MEMJIT_BINARY_OPERATOR(sym, call) \
+  Value operator sym(const Value& a, const Value& b) { \
+    return binary(a, b, [&](FunctionBuilder& f) { return call; }); \
   }
-  ElementType t = std::get<ElementType>(a.type());
-  auto& ir = impl_->ir;
-  llvm::Module& m = *impl_->lowered.function->getParent();
-  const bool dbl = t == ElementType::F64;
-  llvm::Type* ct = dbl ? ir.getDoubleTy() : ir.getFloatTy();
-  llvm::Value* x = a.llvm();
-  if (x->getType() != ct) x = ir.CreateFPExt(x, ct);
-  llvm::FunctionCallee fn = m.getOrInsertFunction(dbl ? "tanh" : "tanhf", ct, ct);
-  llvm::Value* r = ir.CreateCall(fn, {x});
-  if (r->getType() != a.llvm()->getType()) r = ir.CreateFPTrunc(r, a.llvm()->getType());
-  return Value(this, r, t);
-}
+MEMJIT_BINARY_OPERATOR(+, f.add(a, b))
+MEMJIT_BINARY_OPERATOR(-, f.sub(a, b))
+MEMJIT_BINARY_OPERATOR(*, f.mul(a, b))
+MEMJIT_BINARY_OPERATOR(/, f.div(a, b))
+MEMJIT_BINARY_OPERATOR(%, f.rem(a, b))
+MEMJIT_BINARY_OPERATOR(&, f.andi(a, b))
+MEMJIT_BINARY_OPERATOR(|, f.ori(a, b))
+MEMJIT_BINARY_OPERATOR(^, f.xori(a, b))
+MEMJIT_BINARY_OPERATOR(<<, f.shl(a, b))
+MEMJIT_BINARY_OPERATOR(>>, f.shr(a, b))
+MEMJIT_BINARY_OPERATOR(<, f.cmp(CmpPredicate::Lt, a, b))
+MEMJIT_BINARY_OPERATOR(<=, f.cmp(CmpPredicate::Le, a, b))
+MEMJIT_BINARY_OPERATOR(>, f.cmp(CmpPredicate::Gt, a, b))
+MEMJIT_BINARY_OPERATOR(>=, f.cmp(CmpPredicate::Ge, a, b))
+MEMJIT_BINARY_OPERATOR(==, f.cmp(CmpPredicate::Eq, a, b))
+MEMJIT_BINARY_OPERATOR(!=, f.cmp(CmpPredicate::Ne, a, b))
+#undef MEMJIT_BINARY_OPERATOR
 
-Value FunctionBuilder::min(const Value& a, const Value& b) {
-  auto t = detail::sameNumericScalar(*this, "min", a, b);
-  if (!t) return {};
-  if (isFloat(*t)) return floatIntrinsic(*this, "min", llvm::Intrinsic::minnum, {&a, &b});
-  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin;
-  return Value(this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
-}
-Value FunctionBuilder::max(const Value& a, const Value& b) {
-  auto t = detail::sameNumericScalar(*this, "max", a, b);
-  if (!t) return {};
-  if (isFloat(*t)) return floatIntrinsic(*this, "max", llvm::Intrinsic::maxnum, {&a, &b});
-  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax;
-  return Value(this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
-}
-Value FunctionBuilder::abs(const Value& a) {
-  auto t = detail::numericScalar(*this, "abs", a);
-  if (!t) return {};
-  if (isFloat(*t)) return floatIntrinsic(*this, "abs", llvm::Intrinsic::fabs, {&a});
-  if (isUnsignedInteger(*t)) return a;
-  return Value(this,
-               impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse()), *t);
-}
-
-Value operator+(const Value& a, const Value& b) { return a.builder() ? a.builder()->add(a, b) : Value(); }
-Value operator-(const Value& a, const Value& b) { return a.builder() ? a.builder()->sub(a, b) : Value(); }
-Value operator*(const Value& a, const Value& b) { return a.builder() ? a.builder()->mul(a, b) : Value(); }
-Value operator/(const Value& a, const Value& b) { return a.builder() ? a.builder()->div(a, b) : Value(); }
+Value operator-(const Value& a) { return a.builder() ? a.builder()->neg(a) : Value(); }
+Value operator~(const Value& a) { return a.builder() ? a.builder()->noti(a) : Value(); }
 
 // --- escape hatch ---
 

@@ -40,11 +40,48 @@ bool sameTypes(const std::vector<Value>& a, const std::vector<Value>& b) {
   return true;
 }
 
+// `!llvm.loop !{self, hints...}` for the loop's back edge, or null.
+llvm::MDNode* loopHints(llvm::LLVMContext& ctx, const LoopOptions& options) {
+  std::vector<llvm::Metadata*> parts{nullptr};  // the self reference, set below
+  auto hint = [&](const char* name, llvm::Metadata* value = nullptr) {
+    std::vector<llvm::Metadata*> operands{llvm::MDString::get(ctx, name)};
+    if (value) operands.push_back(value);
+    parts.push_back(llvm::MDNode::get(ctx, operands));
+  };
+  auto number = [&](unsigned v) {
+    return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), v));
+  };
+  auto flag = [&](bool v) {
+    return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt1Ty(ctx), v));
+  };
+  if (options.vectorWidth == 1) {
+    hint("llvm.loop.vectorize.enable", flag(false));
+  } else if (options.vectorWidth > 1) {
+    hint("llvm.loop.vectorize.enable", flag(true));
+    hint("llvm.loop.vectorize.width", number(options.vectorWidth));
+  }
+  if (options.interleave) hint("llvm.loop.interleave.count", number(options.interleave));
+  if (options.unroll == 1) {
+    hint("llvm.loop.unroll.disable");
+  } else if (options.unroll > 1) {
+    hint("llvm.loop.unroll.count", number(options.unroll));
+  }
+  if (parts.size() == 1) return nullptr;
+  llvm::MDNode* node = llvm::MDNode::getDistinct(ctx, parts);
+  node->replaceOperandWith(0, node);
+  return node;
+}
+
 }  // namespace
 
 void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& step,
                               const std::function<void(Value)>& body) {
-  forLoop(lb, ub, step, {}, [&](Value iv, const std::vector<Value>&) {
+  forLoop(lb, ub, step, LoopOptions{}, body);
+}
+
+void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& step, const LoopOptions& options,
+                              const std::function<void(Value)>& body) {
+  forLoop(lb, ub, step, {}, options, [&](Value iv, const std::vector<Value>&) {
     body(iv);
     return std::vector<Value>{};
   });
@@ -52,6 +89,12 @@ void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& ste
 
 std::vector<Value> FunctionBuilder::forLoop(
     const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
+    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
+  return forLoop(lb, ub, step, std::move(init), LoopOptions{}, body);
+}
+
+std::vector<Value> FunctionBuilder::forLoop(
+    const Value& lb, const Value& ub, const Value& step, std::vector<Value> init, const LoopOptions& options,
     const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
   Impl& I = *impl_;
   const std::vector<Value> invalid(init.size());
@@ -116,7 +159,8 @@ std::vector<Value> FunctionBuilder::forLoop(
     llvm::Value* sp = save.CreateStackSave();
     ir.CreateStackRestore(sp);
   }
-  ir.CreateBr(header);
+  llvm::BranchInst* backEdge = ir.CreateBr(header);
+  if (llvm::MDNode* hints = loopHints(ctx, options)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, hints);
   iv->addIncoming(ivNext, latch);
   for (std::size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(next[i].llvm(), latch);
   ir.SetInsertPoint(exit);

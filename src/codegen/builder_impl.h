@@ -28,6 +28,7 @@ struct FunctionBuilder::Impl {
   };
   std::vector<Scope> scopes;
   int depth = 0;  // nesting of loops and branches
+  FastMath fastMath = FastMath::None;  // of the operations built from here on
 
   explicit Impl(llvm::LLVMContext* ctx)
       : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}

@@ -1,8 +1,35 @@
 #include "builder_util.h"
 
+#include <llvm/IR/FMF.h>
+#include <llvm/IR/Function.h>
+
 #include "memjit/type_syntax.h"
 
 namespace memjit::codegen::detail {
+
+llvm::FastMathFlags toLLVM(FastMath flags) {
+  llvm::FastMathFlags f;
+  f.setAllowReassoc(has(flags, FastMath::Reassoc));
+  f.setNoNaNs(has(flags, FastMath::NoNaNs));
+  f.setNoInfs(has(flags, FastMath::NoInfs));
+  f.setNoSignedZeros(has(flags, FastMath::NoSignedZeros));
+  f.setAllowReciprocal(has(flags, FastMath::AllowReciprocal));
+  f.setAllowContract(has(flags, FastMath::AllowContract));
+  f.setApproxFunc(has(flags, FastMath::ApproxFunc));
+  return f;
+}
+
+void addFastMathAttributes(llvm::Function& f, FastMath flags) {
+  if (flags == FastMath::None) return;
+  auto set = [&](const char* name, bool on) {
+    if (on) f.addFnAttr(name, "true");
+  };
+  set("no-nans-fp-math", has(flags, FastMath::NoNaNs));
+  set("no-infs-fp-math", has(flags, FastMath::NoInfs));
+  set("no-signed-zeros-fp-math", has(flags, FastMath::NoSignedZeros));
+  set("approx-func-fp-math", has(flags, FastMath::ApproxFunc));
+  set("unsafe-fp-math", flags == FastMath::Fast);
+}
 
 void fail(FunctionBuilder& self, Error e) {
   auto& I = BuilderOps::impl(self);
@@ -81,6 +108,37 @@ std::optional<ElementType> sameNumericScalar(FunctionBuilder& self, std::string_
     return std::nullopt;
   }
   return ta;
+}
+
+namespace {
+
+template <typename Accepts>
+std::optional<ElementType> sameScalarOf(FunctionBuilder& self, std::string_view op,
+                                        std::initializer_list<const Value*> vs, const char* what,
+                                        Accepts accepts) {
+  if (!checkOperands(self, op, vs)) return std::nullopt;
+  const Value& first = **vs.begin();
+  for (const Value* v : vs) {
+    if (!isScalar(v->type()) || !accepts(std::get<ElementType>(v->type())) || !(v->type() == first.type())) {
+      fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': needs " + what +
+                                                    " operands of one type, got " + describeOperands(vs)));
+      return std::nullopt;
+    }
+  }
+  return std::get<ElementType>(first.type());
+}
+
+}  // namespace
+
+std::optional<ElementType> sameIntegerScalar(FunctionBuilder& self, std::string_view op,
+                                             std::initializer_list<const Value*> vs) {
+  return sameScalarOf(self, op, vs, "integer or index",
+                      [](ElementType t) { return isInteger(t) || t == ElementType::Index; });
+}
+
+std::optional<ElementType> sameFloatScalar(FunctionBuilder& self, std::string_view op,
+                                           std::initializer_list<const Value*> vs) {
+  return sameScalarOf(self, op, vs, "float", [](ElementType t) { return isFloat(t); });
 }
 
 }  // namespace memjit::codegen::detail

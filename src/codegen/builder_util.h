@@ -8,7 +8,18 @@
 
 #include "builder_impl.h"
 
+namespace llvm {
+class FastMathFlags;
+class Function;
+}  // namespace llvm
+
 namespace memjit::codegen::detail {
+
+/// LLVM's flags for memjit's.
+llvm::FastMathFlags toLLVM(FastMath flags);
+/// The function attributes clang sets for function-wide fast-math flags
+/// (some passes, e.g. the vectoriser's min/max reductions, read only these).
+void addFastMathAttributes(llvm::Function& f, FastMath flags);
 
 /// Records `e` as the builder's error unless one is already recorded.
 void fail(FunctionBuilder& self, Error e);
@@ -27,5 +38,11 @@ std::optional<ElementType> numericScalar(FunctionBuilder& self, std::string_view
 /// Two arithmetic scalars of one type.
 std::optional<ElementType> sameNumericScalar(FunctionBuilder& self, std::string_view op, const Value& a,
                                              const Value& b);
+/// Integer or index scalars of one type (i1 included).
+std::optional<ElementType> sameIntegerScalar(FunctionBuilder& self, std::string_view op,
+                                             std::initializer_list<const Value*> vs);
+/// Float scalars of one type.
+std::optional<ElementType> sameFloatScalar(FunctionBuilder& self, std::string_view op,
+                                           std::initializer_list<const Value*> vs);
 
 }  // namespace memjit::codegen::detail

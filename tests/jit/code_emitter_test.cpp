@@ -39,7 +39,7 @@ Prepared prepare(llvm::TargetMachine& machine, OptLevel level, const std::string
   EXPECT_FALSE(error) << error.str();
   auto [context, llvmModule] = std::move(module).release();
   prepareModule(*llvmModule, machine);
-  optimize(*llvmModule, machine, level, true);
+  optimize(*llvmModule, machine, {level, true, true});
   return {name, std::move(context), std::move(llvmModule)};
 }
 

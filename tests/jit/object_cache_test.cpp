@@ -36,7 +36,7 @@ std::int64_t callConstant(const LoadedModule& mod, const std::string& name) {
 }  // namespace
 
 TEST(CacheKey, EveryPartChangesTheKey) {
-  CacheKeyParts base{"bitcode", "x86_64-pc-linux-gnu", "znver3", "+avx2", 2, "0.1.0"};
+  CacheKeyParts base{"bitcode", "x86_64-pc-linux-gnu", "znver3", "+avx2", 2, "0.1.0", "vector-math"};
   const std::string key = cacheKey(base);
   EXPECT_EQ(key.size(), 64u);
   EXPECT_EQ(key, cacheKey(base));
@@ -51,6 +51,7 @@ TEST(CacheKey, EveryPartChangesTheKey) {
   EXPECT_NE(key, changed([](auto& p) { p.features = "+avx2,+fma"; }));
   EXPECT_NE(key, changed([](auto& p) { p.optLevel = 3; }));
   EXPECT_NE(key, changed([](auto& p) { p.memjitVersion = "0.1.1"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.pipeline = "no-vector-math"; }));
   // Parts are length-prefixed: moving a byte across a boundary changes the key.
   EXPECT_NE(changed([](auto& p) { p.triple = "ab"; p.cpu = "c"; }),
             changed([](auto& p) { p.triple = "a"; p.cpu = "bc"; }));

@@ -81,7 +81,7 @@ int run(const Args& args) {
 Registrar registrar({kName,
                      "memjit compile <file.ll|file.bc> -o <out.o> [--header <h>] [--target <triple>] "
                      "[--cpu <cpu>] [--features <f>] [-O0..3] [--emit-asm|--emit-ll|--emit-bc <file>] "
-                     "[--signature NAME='<function type>']... [--recover]",
+                     "[--signature NAME='<function type>']... [--recover] [--no-vector-math]",
                      "compile IR in MLIR's memref convention to an object file and a C++ header", run});
 
 }  // namespace

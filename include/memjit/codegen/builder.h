@@ -12,6 +12,13 @@
 //   b.ret();
 //   if (Error e = b.finish()) ...;
 //
+// The kernel language is MLIR's `arith` and `math` dialects: README's op
+// table maps every operation to its MLIR op. Operators work on Values and mix
+// with C++ literals converted exactly to the Value's type (`x * 2.0f`,
+// `i + 1`); an inexact literal is an error. Floating-point operations are
+// exact IEEE unless fast-math flags (fast_math.h) are given for the function
+// (FunctionOptions::fastMath) or a region (withFastMath).
+//
 // Errors are sticky: the first misuse (wrong type, wrong index count, a value
 // of another function) is recorded with the operation and the types named,
 // later operations do nothing, and finish() returns it. finish() also runs
@@ -24,9 +31,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
+#include "memjit/codegen/fast_math.h"
 #include "memjit/codegen/function.h"
 #include "memjit/codegen/module.h"
 #include "memjit/error.h"
@@ -64,12 +73,6 @@ class Value {
   Type type_ = ElementType::I1;
 };
 
-/// Arithmetic on values of one builder (the same as b.add(x, y) and so on).
-Value operator+(const Value& a, const Value& b);
-Value operator-(const Value& a, const Value& b);
-Value operator*(const Value& a, const Value& b);
-Value operator/(const Value& a, const Value& b);
-
 /// Comparison predicates; signedness and float ordering come from the type
 /// (floats compare ordered, except Ne which is true for NaN, as in C).
 enum class CmpPredicate { Eq, Ne, Lt, Le, Gt, Ge };
@@ -89,6 +92,23 @@ struct StoreOptions {
   /// after vectorisation, so loops of such stores still vectorise.
   bool nontemporal = false;
 };
+
+/// Hints for the loop vectoriser and unroller on one loop (LLVM loop
+/// metadata, as clang's `#pragma clang loop`). 0 leaves the choice to LLVM.
+struct LoopOptions {
+  /// Lanes per vector iteration: 1 keeps the loop scalar, N > 1 asks for N
+  /// (LLVM still refuses where vectorising would be wrong, e.g. a float
+  /// reduction without `reassoc`).
+  unsigned vectorWidth = 0;
+  /// Iterations interleaved per step (independent accumulators): 1 disables.
+  unsigned interleave = 0;
+  /// Unroll count of the (vectorised) loop: 1 disables unrolling.
+  unsigned unroll = 0;
+};
+
+/// C++ values usable as literals of the kernel language.
+template <typename T>
+concept Literal = std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, long double>;
 
 /// Marks a store built through FunctionBuilder::ir() as streaming, exactly as
 /// store(..., {.nontemporal = true}) marks its own.
@@ -113,8 +133,35 @@ class FunctionBuilder {
   // --- arguments and constants ---
   /// Input #i in its in-function form (descriptor for memrefs).
   Value arg(std::size_t i);
-  /// A constant of scalar type `t` (integers take the integral part).
-  Value constant(ElementType t, double v);
+  /// A constant of scalar type `t` from any C++ integer or float. Integer
+  /// and index types take integers exactly: a value outside the type's range
+  /// (signless types accept the signed and the unsigned range, `si` only
+  /// the signed, `ui` only the unsigned one), or a float that is not
+  /// integral, is an error naming the value and the type. Float types take
+  /// integers only when exactly representable, and floats rounded to nearest
+  /// (0.1 for f32 is the f32 nearest 0.1); a finite value that overflows the
+  /// type is an error.
+  template <Literal T>
+  Value constant(ElementType t, T v) {
+    if constexpr (std::is_floating_point_v<T>)
+      return constantFromFloat(t, static_cast<double>(v), false);
+    else if constexpr (std::is_signed_v<T>)
+      return constantFromInteger(t, static_cast<std::uint64_t>(v), v < 0);
+    else
+      return constantFromInteger(t, static_cast<std::uint64_t>(v), false);
+  }
+  /// A constant of `like`'s scalar type, converted exactly: as constant(),
+  /// but a float that the type cannot hold exactly is an error too. What
+  /// the operators use for a C++ literal next to a Value.
+  template <Literal T>
+  Value constantLike(const Value& like, T v) {
+    auto t = literalType(like);
+    if (!t) return {};
+    if constexpr (std::is_floating_point_v<T>)
+      return constantFromFloat(*t, static_cast<double>(v), true);
+    else
+      return constant(*t, v);
+  }
   Value index(std::int64_t v);
   Value i32(std::int32_t v);
   Value i64(std::int64_t v);
@@ -122,36 +169,136 @@ class FunctionBuilder {
   Value f64(double v);
 
   // --- arithmetic (operands of one scalar type) ---
+  // Integers wrap (two's complement), as arith.addi/subi/muli; index
+  // arithmetic is `nsw` (it addresses memory). Integer division by zero and
+  // INT_MIN / -1 are undefined behaviour, as in MLIR and C.
   Value add(const Value& a, const Value& b);
   Value sub(const Value& a, const Value& b);
   Value mul(const Value& a, const Value& b);
-  /// Signed for signless/si integers and index, unsigned for ui.
+  /// Signed for signless/si integers and index, unsigned for ui (divsi/divui).
   Value div(const Value& a, const Value& b);
+  /// Remainder with the dividend's sign (remsi/remui, or C's fmod for floats).
   Value rem(const Value& a, const Value& b);
   Value neg(const Value& a);
   Value cmp(CmpPredicate p, const Value& a, const Value& b);
   /// `c ? a : b` with c of type i1.
   Value select(const Value& c, const Value& a, const Value& b);
   /// Numeric conversion (ext/trunc, int<->float, float ext/trunc, ptr<->int).
+  /// Float to integer out of the target's range is undefined (as fptosi).
   Value cast(const Value& v, ElementType to);
+  /// Reinterprets the bits as `to`, a type of the same width (f32 <-> i32,
+  /// bf16 <-> i16, ui64 <-> f64, ...): arith.bitcast.
+  Value bitcast(const Value& v, ElementType to);
 
-  // --- math ---
+  // --- integer operations (integer or index operands of one type) ---
+  /// Explicitly signed or unsigned division and remainder, whatever the type's signedness.
+  Value divsi(const Value& a, const Value& b);
+  Value divui(const Value& a, const Value& b);
+  Value remsi(const Value& a, const Value& b);
+  Value remui(const Value& a, const Value& b);
+  /// Division rounding towards +inf / -inf (arith.ceildivsi, ceildivui, floordivsi).
+  Value ceildivsi(const Value& a, const Value& b);
+  Value ceildivui(const Value& a, const Value& b);
+  Value floordivsi(const Value& a, const Value& b);
+  /// The high half of the double-width product, signed or unsigned from the
+  /// type (the second result of arith.mulsi_extended / mului_extended).
+  Value mulhi(const Value& a, const Value& b);
+  /// Bitwise and, or, xor, not (i1 included: logical operations on conditions).
+  Value andi(const Value& a, const Value& b);
+  Value ori(const Value& a, const Value& b);
+  Value xori(const Value& a, const Value& b);
+  Value noti(const Value& a);
+  /// Shifts by `n` (same type as `a`). Defined for every `n`: a count at or
+  /// beyond the width (or negative) gives 0 for shl and logical shr, and the
+  /// sign fill (0 or -1) for arithmetic shr. MLIR's shli/shrsi/shrui give
+  /// poison there; memjit pays one compare and select (often folded) instead.
+  Value shl(const Value& a, const Value& n);
+  /// Arithmetic for signless/si integers and index, logical for ui.
+  Value shr(const Value& a, const Value& n);
+  Value shrsi(const Value& a, const Value& n);  ///< arithmetic
+  Value shrui(const Value& a, const Value& n);  ///< logical
+  /// Rotations by `n` modulo the width (llvm.fshl/fshr).
+  Value rotl(const Value& a, const Value& n);
+  Value rotr(const Value& a, const Value& n);
+  /// Population count, leading and trailing zeros (the width for 0).
+  Value ctpop(const Value& a);
+  Value ctlz(const Value& a);
+  Value cttz(const Value& a);
+
+  // --- math (float operands of one type unless noted) ---
+  // f16 and bf16 are computed in f32 and rounded (fma in f64), as MLIR's
+  // legalisation does for targets without native half-precision math.
+  // Functions LLVM 19 has no intrinsic for call libm (as MLIR's math-to-libm).
   Value sqrt(const Value& a);
+  Value rsqrt(const Value& a);  ///< 1 / sqrt(a)
+  Value cbrt(const Value& a);
   Value exp(const Value& a);
+  Value exp2(const Value& a);
+  Value expm1(const Value& a);
   Value log(const Value& a);
+  Value log2(const Value& a);
+  Value log10(const Value& a);
+  Value log1p(const Value& a);
+  Value pow(const Value& a, const Value& b);
+  /// a^n with n an i32 or si32 (math.fpowi / llvm.powi; the multiplication
+  /// order is unspecified, so results may differ from pow in the last bits).
+  Value powi(const Value& a, const Value& n);
+  Value powi(const Value& a, std::int32_t n);
+  Value sin(const Value& a);
+  Value cos(const Value& a);
+  Value tan(const Value& a);
+  Value asin(const Value& a);
+  Value acos(const Value& a);
+  Value atan(const Value& a);
+  Value atan2(const Value& y, const Value& x);
+  Value sinh(const Value& a);
+  Value cosh(const Value& a);
   Value tanh(const Value& a);
+  Value erf(const Value& a);
+  Value erfc(const Value& a);
+  Value floor(const Value& a);
+  Value ceil(const Value& a);
+  /// Rounds half away from zero (math.round).
+  Value round(const Value& a);
+  /// Rounds half to even (math.roundeven).
+  Value roundeven(const Value& a);
+  Value trunc(const Value& a);
+  Value copysign(const Value& magnitude, const Value& sign);
   Value fma(const Value& a, const Value& b, const Value& c);
+  /// |a| for floats and signed/signless integers (INT_MIN stays INT_MIN); ui unchanged.
+  Value abs(const Value& a);
+  /// NaN-propagating minimum/maximum, -0 < +0 (arith.minimumf/maximumf).
+  Value minimumf(const Value& a, const Value& b);
+  Value maximumf(const Value& a, const Value& b);
+  /// NaN-ignoring minimum/maximum: a NaN operand yields the other one; for
+  /// +0 and -0 either may be returned (arith.minnumf/maxnumf).
+  Value minnumf(const Value& a, const Value& b);
+  Value maxnumf(const Value& a, const Value& b);
+  /// For floats minnumf/maxnumf; for integers signed or unsigned from the
+  /// type (arith.minsi/minui/maxsi/maxui).
   Value min(const Value& a, const Value& b);
   Value max(const Value& a, const Value& b);
-  Value abs(const Value& a);
+
+  // --- floating-point semantics ---
+  /// The fast-math flags of floating-point operations built from here on.
+  FastMath fastMath() const noexcept;
+  /// Builds `body` with `flags` (replacing, not adding to, the current
+  /// ones: pass `b.fastMath() | FastMath::Reassoc` to add), then restores.
+  /// A one-operation region gives one operation flags.
+  void withFastMath(FastMath flags, const std::function<void()>& body);
 
   // --- control flow ---
   /// `for (iv = lb; iv < ub; iv += step)` over index values (step > 0).
   void forLoop(const Value& lb, const Value& ub, const Value& step, const std::function<void(Value)>& body);
+  void forLoop(const Value& lb, const Value& ub, const Value& step, const LoopOptions& options,
+               const std::function<void(Value)>& body);
   /// The same with loop-carried values: `body` gets the current values and
   /// returns the next ones; the final values are returned. Unranked memrefs
   /// cannot be carried (their descriptors live in the iteration's stack scope).
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
+                             const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body);
+  std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
+                             const LoopOptions& options,
                              const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body);
   void ifThen(const Value& cond, const std::function<void()>& then);
   /// Both branches return values of the same types; those are the results.
@@ -197,9 +344,68 @@ class FunctionBuilder {
   const LoweredFunction& lowered() const noexcept;
 
  private:
+  Value constantFromInteger(ElementType t, std::uint64_t bits, bool negative);
+  Value constantFromFloat(ElementType t, double v, bool exact);
+  std::optional<ElementType> literalType(const Value& like);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   friend struct BuilderOps;
 };
+
+/// Operators on values of one builder: `a + b` is `a.builder()->add(a, b)`.
+/// Comparisons give i1 (see CmpPredicate); `>>` is shr (by signedness).
+/// Either operand may be a C++ literal, converted with constantLike.
+Value operator+(const Value& a, const Value& b);
+Value operator-(const Value& a, const Value& b);
+Value operator*(const Value& a, const Value& b);
+Value operator/(const Value& a, const Value& b);
+Value operator%(const Value& a, const Value& b);
+Value operator&(const Value& a, const Value& b);
+Value operator|(const Value& a, const Value& b);
+Value operator^(const Value& a, const Value& b);
+Value operator<<(const Value& a, const Value& b);
+Value operator>>(const Value& a, const Value& b);
+Value operator<(const Value& a, const Value& b);
+Value operator<=(const Value& a, const Value& b);
+Value operator>(const Value& a, const Value& b);
+Value operator>=(const Value& a, const Value& b);
+Value operator==(const Value& a, const Value& b);
+Value operator!=(const Value& a, const Value& b);
+Value operator-(const Value& a);
+Value operator~(const Value& a);
+
+namespace detail {
+template <Literal T>
+Value literalLike(const Value& like, T v) {
+  return like.builder() ? like.builder()->constantLike(like, v) : Value();
+}
+}  // namespace detail
+
+#define MEMJIT_VALUE_LITERAL_OPERATOR(op)                                                   \
+  template <Literal T>                                                                     \
+  Value operator op(const Value& a, T b) {                                                 \
+    return a op detail::literalLike(a, b);                                                 \
+  }                                                                                        \
+  template <Literal T>                                                                     \
+  Value operator op(T a, const Value& b) {                                                 \
+    return detail::literalLike(b, a) op b;                                                 \
+  }
+MEMJIT_VALUE_LITERAL_OPERATOR(+)
+MEMJIT_VALUE_LITERAL_OPERATOR(-)
+MEMJIT_VALUE_LITERAL_OPERATOR(*)
+MEMJIT_VALUE_LITERAL_OPERATOR(/)
+MEMJIT_VALUE_LITERAL_OPERATOR(%)
+MEMJIT_VALUE_LITERAL_OPERATOR(&)
+MEMJIT_VALUE_LITERAL_OPERATOR(|)
+MEMJIT_VALUE_LITERAL_OPERATOR(^)
+MEMJIT_VALUE_LITERAL_OPERATOR(<<)
+MEMJIT_VALUE_LITERAL_OPERATOR(>>)
+MEMJIT_VALUE_LITERAL_OPERATOR(<)
+MEMJIT_VALUE_LITERAL_OPERATOR(<=)
+MEMJIT_VALUE_LITERAL_OPERATOR(>)
+MEMJIT_VALUE_LITERAL_OPERATOR(>=)
+MEMJIT_VALUE_LITERAL_OPERATOR(==)
+MEMJIT_VALUE_LITERAL_OPERATOR(!=)
+#undef MEMJIT_VALUE_LITERAL_OPERATOR
 
 }  // namespace memjit::codegen

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "memjit/codegen/fast_math.h"
 #include "memjit/codegen/lowering.h"
 #include "memjit/codegen/module.h"
 #include "memjit/error.h"
@@ -44,6 +45,11 @@ struct FunctionOptions {
   /// Metadata to embed instead of `signature::describe(name, type)`, e.g. with
   /// a SIP structure or a result allocator. Its name and type must match.
   std::optional<signature::FunctionSignature> signature;
+  /// Fast-math flags of every floating-point operation the kernel builder
+  /// emits in this function (see fast_math.h; default: exact IEEE). Also
+  /// sets the function attributes clang sets for them ("no-nans-fp-math",
+  /// ...), which some LLVM passes read instead of the instruction flags.
+  FastMath fastMath = FastMath::None;
 };
 
 /// A declared function: the lowered function and its C interface.

@@ -30,6 +30,9 @@ struct AotOptions {
   OptLevel optLevel = OptLevel::O2;
   /// As JitOptions::skipVectorEpilogue: false leaves LLVM's process-wide options untouched.
   bool skipVectorEpilogue = true;
+  /// As JitOptions::vectorMath. An object that calls libmvec needs `-lmvec`
+  /// at link time: the header says so, and memjit_add_aot_library links it.
+  bool vectorMath = true;
   /// As JitOptions::recoverFromLlvmCrashes: a crash inside LLVM becomes a
   /// CompileError (no object is written) instead of ending the process. To
   /// keep the caller's module safe to destroy after a crash, compileAhead then

@@ -36,6 +36,8 @@ struct CacheKeyParts {
   std::string_view features;
   int optLevel = 2;
   std::string_view memjitVersion;
+  /// Options that change the generated code for the same module (e.g. the vector math library).
+  std::string_view pipeline;
 };
 
 /// 64 hex digits of SHA-256 over the parts (each length-prefixed, so moving

@@ -37,6 +37,14 @@ struct JitOptions {
   /// holds for every LLVM user in the process; set this to false in every Jit
   /// and AotOptions to leave LLVM's global options untouched.
   bool skipVectorEpilogue = true;
+  /// On x86-64 Linux (glibc), loops calling math functions (exp, log, sin,
+  /// pow, tanh, erf, ... of f32 and f64) vectorise to calls into glibc's
+  /// vector math library libmvec, which the Jit loads (libmvec.so.1) and
+  /// resolves. libmvec's functions are accurate to 4 ulp (glibc's manual)
+  /// where the scalar libm is within 1-2 ulp, so a vectorised loop may
+  /// differ from the scalar one in the last bits. false keeps every call
+  /// scalar (libm). No effect on other targets.
+  bool vectorMath = true;
   /// Turn a crash inside LLVM's optimiser or code generator into a
   /// CompileError instead of the end of the process: `report_fatal_error`
   /// (e.g. "Cannot select: intrinsic ..." for an intrinsic the target cannot

@@ -1,0 +1,110 @@
+#include "vector_math.h"
+
+#include "llvm_error.h"
+
+#include <deque>
+#include <mutex>
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Triple.h>
+
+namespace memjit::jit::detail {
+namespace {
+
+// libmvec's functions of one or two vector arguments (glibc 2.35+), by their
+// double names; the float ones add 'f'. sincos is left out: it returns
+// through pointers.
+struct Function {
+  const char* name;
+  unsigned arity;
+  const char* intrinsic;  // LLVM's intrinsic for it (llvm.<x>.f32/f64), or null
+};
+constexpr Function kFunctions[] = {
+    {"acos", 1, "acos"},   {"acosh", 1, nullptr}, {"asin", 1, "asin"},    {"asinh", 1, nullptr},
+    {"atan", 1, "atan"},   {"atanh", 1, nullptr}, {"atan2", 2, "atan2"},  {"cbrt", 1, nullptr},
+    {"cos", 1, "cos"},     {"cosh", 1, "cosh"},   {"erf", 1, nullptr},    {"erfc", 1, nullptr},
+    {"exp", 1, "exp"},     {"exp10", 1, "exp10"}, {"exp2", 1, "exp2"},    {"expm1", 1, nullptr},
+    {"hypot", 2, nullptr}, {"log", 1, "log"},     {"log10", 1, "log10"},  {"log1p", 1, nullptr},
+    {"log2", 1, "log2"},   {"pow", 2, "pow"},     {"sin", 1, "sin"},      {"sinh", 1, "sinh"},
+    {"tan", 1, "tan"},     {"tanh", 1, "tanh"},
+};
+
+// The x86-64 vector function ABI's ISA letters and their register widths.
+struct Isa {
+  char letter;
+  unsigned bits;
+  const char* feature;  // what the CPU needs, or null for baseline SSE2
+};
+constexpr Isa kIsas[] = {{'b', 128, nullptr}, {'d', 256, "+avx2"}, {'e', 512, "+avx512f"}};
+
+struct Variant {
+  std::string scalar, vector, prefix;
+  unsigned lanes;
+  const Isa* isa;
+};
+
+// Every variant, built once: VecDesc keeps StringRefs into these strings.
+const std::deque<Variant>& variants() {
+  static const std::deque<Variant> all = [] {
+    std::deque<Variant> out;
+    for (const Isa& isa : kIsas)
+      for (const Function& f : kFunctions)
+        for (bool single : {false, true}) {
+          const unsigned lanes = isa.bits / (single ? 32 : 64);
+          const std::string args(f.arity, 'v');
+          const std::string name = std::string(f.name) + (single ? "f" : "");
+          const std::string vector =
+              std::string("_ZGV") + isa.letter + "N" + std::to_string(lanes) + args + "_" + name;
+          const std::string prefix = "_ZGV_LLVM_N" + std::to_string(lanes) + args;
+          out.push_back({name, vector, prefix, lanes, &isa});
+          if (f.intrinsic)
+            out.push_back({std::string("llvm.") + f.intrinsic + (single ? ".f32" : ".f64"), vector, prefix, lanes,
+                           &isa});
+        }
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+bool hasVectorMathLibrary(const llvm::Triple& triple) {
+  return triple.getArch() == llvm::Triple::x86_64 && triple.isOSLinux() &&
+         triple.getEnvironment() == llvm::Triple::GNU;
+}
+
+void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMachine& machine) {
+  if (!hasVectorMathLibrary(machine.getTargetTriple())) return;
+  const llvm::MCSubtargetInfo& subtarget = *machine.getMCSubtargetInfo();
+  std::vector<llvm::VecDesc> descriptions;
+  for (const Variant& v : variants()) {
+    if (v.isa->feature && !subtarget.checkFeatures(v.isa->feature)) continue;
+    descriptions.emplace_back(v.scalar, v.vector, llvm::ElementCount::getFixed(v.lanes), false, v.prefix);
+  }
+  tli.addVectorizableFunctions(descriptions);
+}
+
+Error addVectorMathSymbols(llvm::orc::LLJIT& jit) {
+  if (!hasVectorMathLibrary(jit.getTargetTriple())) return Error::success();
+  auto generator =
+      llvm::orc::DynamicLibrarySearchGenerator::Load(kVectorMathLibrary, jit.getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return fromLLVM(generator.takeError(), ErrorCode::Unsupported,
+                    std::string("cannot load the vector math library ") + kVectorMathLibrary +
+                        " (JitOptions::vectorMath = false compiles without it)");
+  jit.getMainJITDylib().addGenerator(std::move(*generator));
+  return Error::success();
+}
+
+std::vector<std::string> vectorMathSymbols() {
+  std::vector<std::string> out;
+  for (const Variant& v : variants())
+    if (v.scalar.rfind("llvm.", 0) != 0) out.push_back(v.vector);
+  return out;
+}
+
+}  // namespace memjit::jit::detail

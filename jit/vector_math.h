@@ -1,0 +1,44 @@
+// Internal: the vector math library memjit's pipeline maps math calls to.
+//
+// On x86-64 Linux with glibc, loops calling math functions vectorise to
+// glibc's libmvec (the library `g++ -ffast-math` uses): the loop vectoriser
+// finds the vector variants through the TargetLibraryInfo of memjit's own
+// pass pipeline, never through LLVM's process-wide -vector-library option.
+// LLVM 19's built-in libmvec table has six functions at SSE and AVX2 widths;
+// memjit's has every one-result function libmvec exports, at the widths the
+// target's features allow (AVX-512 included).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "memjit/error.h"
+
+namespace llvm {
+class TargetLibraryInfoImpl;
+class TargetMachine;
+class Triple;
+namespace orc {
+class LLJIT;
+}
+}  // namespace llvm
+
+namespace memjit::jit::detail {
+
+/// Whether memjit maps math calls to libmvec for this target.
+bool hasVectorMathLibrary(const llvm::Triple& triple);
+
+/// Adds the libmvec variants the machine can call to `tli`.
+void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMachine& machine);
+
+/// Makes libmvec's symbols resolvable in `jit`'s main JITDylib (on hosts
+/// that have it; elsewhere nothing to do). An error names the library.
+Error addVectorMathSymbols(llvm::orc::LLJIT& jit);
+
+/// Every libmvec symbol memjit may call on a CPU with every feature (for tests).
+std::vector<std::string> vectorMathSymbols();
+
+/// The shared library providing them ("libmvec.so.1").
+inline constexpr const char* kVectorMathLibrary = "libmvec.so.1";
+
+}  // namespace memjit::jit::detail

@@ -1,0 +1,196 @@
+// The kernel builder: integer operations beyond + - * / % (explicitly signed
+// or unsigned division, rounding divisions, bit operations, shifts defined
+// for every count, bit counts) and bitcasts. Each follows the MLIR arith op
+// it is named after; README's op table lists them.
+#include <llvm/IR/Intrinsics.h>
+
+#include "builder_impl.h"
+#include "builder_util.h"
+#include "memjit/type_syntax.h"
+
+namespace memjit::codegen {
+
+using detail::sameIntegerScalar;
+
+namespace {
+
+enum class Division { SignedDiv, UnsignedDiv, SignedRem, UnsignedRem };
+
+Value divide(FunctionBuilder& self, const char* op, Division kind, const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(self, op, {&a, &b});
+  if (!t) return {};
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* r = nullptr;
+  switch (kind) {
+    case Division::SignedDiv: r = ir.CreateSDiv(a.llvm(), b.llvm()); break;
+    case Division::UnsignedDiv: r = ir.CreateUDiv(a.llvm(), b.llvm()); break;
+    case Division::SignedRem: r = ir.CreateSRem(a.llvm(), b.llvm()); break;
+    case Division::UnsignedRem: r = ir.CreateURem(a.llvm(), b.llvm()); break;
+  }
+  return BuilderOps::make(self, r, *t);
+}
+
+llvm::Value* allOnes(llvm::Value* like) { return llvm::Constant::getAllOnesValue(like->getType()); }
+llvm::Value* zero(llvm::Value* like) { return llvm::Constant::getNullValue(like->getType()); }
+llvm::Value* width(llvm::Value* like) {
+  return llvm::ConstantInt::get(like->getType(), like->getType()->getIntegerBitWidth());
+}
+
+bool isUnsignedLike(ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; }
+
+}  // namespace
+
+Value FunctionBuilder::divsi(const Value& a, const Value& b) { return divide(*this, "divsi", Division::SignedDiv, a, b); }
+Value FunctionBuilder::divui(const Value& a, const Value& b) { return divide(*this, "divui", Division::UnsignedDiv, a, b); }
+Value FunctionBuilder::remsi(const Value& a, const Value& b) { return divide(*this, "remsi", Division::SignedRem, a, b); }
+Value FunctionBuilder::remui(const Value& a, const Value& b) { return divide(*this, "remui", Division::UnsignedRem, a, b); }
+
+// MLIR's expansions (arith-expand), which hold for every operand pair that
+// divsi itself defines, INT_MIN included:
+//   ceildivsi(a, b)  = a / b + (a % b != 0 && (a < 0) == (b < 0))
+//   floordivsi(a, b) = a / b - (a % b != 0 && (a < 0) != (b < 0))
+// with the remainder test spelled (a / b) * b != a, as MLIR does.
+static Value roundedSignedDivision(FunctionBuilder& self, const char* op, bool up, const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(self, op, {&a, &b});
+  if (!t) return {};
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* x = a.llvm();
+  llvm::Value* y = b.llvm();
+  llvm::Value* quotient = ir.CreateSDiv(x, y);
+  llvm::Value* inexact = ir.CreateICmpNE(ir.CreateMul(quotient, y), x);
+  llvm::Value* xNegative = ir.CreateICmpSLT(x, zero(x));
+  llvm::Value* yNegative = ir.CreateICmpSLT(y, zero(y));
+  llvm::Value* signs = up ? ir.CreateICmpEQ(xNegative, yNegative) : ir.CreateICmpNE(xNegative, yNegative);
+  llvm::Value* adjust = ir.CreateZExt(ir.CreateAnd(inexact, signs), x->getType());
+  return BuilderOps::make(self, up ? ir.CreateAdd(quotient, adjust) : ir.CreateSub(quotient, adjust), *t);
+}
+
+Value FunctionBuilder::ceildivsi(const Value& a, const Value& b) {
+  return roundedSignedDivision(*this, "ceildivsi", true, a, b);
+}
+Value FunctionBuilder::floordivsi(const Value& a, const Value& b) {
+  return roundedSignedDivision(*this, "floordivsi", false, a, b);
+}
+
+Value FunctionBuilder::ceildivui(const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(*this, "ceildivui", {&a, &b});
+  if (!t) return {};
+  // a == 0 ? 0 : (a - 1) / b + 1, which cannot overflow.
+  auto& ir = impl_->ir;
+  llvm::Value* x = a.llvm();
+  llvm::Value* one = llvm::ConstantInt::get(x->getType(), 1);
+  llvm::Value* q = ir.CreateAdd(ir.CreateUDiv(ir.CreateSub(x, one), b.llvm()), one);
+  return BuilderOps::make(*this, ir.CreateSelect(ir.CreateICmpEQ(x, zero(x)), zero(x), q), *t);
+}
+
+Value FunctionBuilder::mulhi(const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(*this, "mulhi", {&a, &b});
+  if (!t) return {};
+  auto& ir = impl_->ir;
+  llvm::Type* type = a.llvm()->getType();
+  const unsigned w = type->getIntegerBitWidth();
+  llvm::Type* wide = ir.getIntNTy(2 * w);
+  const bool uns = isUnsignedLike(*t);
+  auto extend = [&](llvm::Value* v) { return uns ? ir.CreateZExt(v, wide) : ir.CreateSExt(v, wide); };
+  llvm::Value* product = ir.CreateMul(extend(a.llvm()), extend(b.llvm()));
+  return BuilderOps::make(*this, ir.CreateTrunc(ir.CreateLShr(product, w), type), *t);
+}
+
+Value FunctionBuilder::andi(const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(*this, "andi", {&a, &b});
+  return t ? BuilderOps::make(*this, impl_->ir.CreateAnd(a.llvm(), b.llvm()), *t) : Value();
+}
+Value FunctionBuilder::ori(const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(*this, "ori", {&a, &b});
+  return t ? BuilderOps::make(*this, impl_->ir.CreateOr(a.llvm(), b.llvm()), *t) : Value();
+}
+Value FunctionBuilder::xori(const Value& a, const Value& b) {
+  auto t = sameIntegerScalar(*this, "xori", {&a, &b});
+  return t ? BuilderOps::make(*this, impl_->ir.CreateXor(a.llvm(), b.llvm()), *t) : Value();
+}
+Value FunctionBuilder::noti(const Value& a) {
+  auto t = sameIntegerScalar(*this, "noti", {&a});
+  return t ? BuilderOps::make(*this, impl_->ir.CreateXor(a.llvm(), allOnes(a.llvm())), *t) : Value();
+}
+
+// LLVM's shifts are poison for a count >= the width; these select the
+// defined answer there. The shift in the unselected arm may be poison:
+// select does not propagate it.
+Value FunctionBuilder::shl(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "shl", {&a, &n});
+  if (!t) return {};
+  auto& ir = impl_->ir;
+  llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
+  return BuilderOps::make(*this, ir.CreateSelect(inRange, ir.CreateShl(a.llvm(), n.llvm()), zero(a.llvm())), *t);
+}
+Value FunctionBuilder::shrui(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "shrui", {&a, &n});
+  if (!t) return {};
+  auto& ir = impl_->ir;
+  llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
+  return BuilderOps::make(*this, ir.CreateSelect(inRange, ir.CreateLShr(a.llvm(), n.llvm()), zero(a.llvm())), *t);
+}
+Value FunctionBuilder::shrsi(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "shrsi", {&a, &n});
+  if (!t) return {};
+  auto& ir = impl_->ir;
+  // Shifting by width - 1 already fills every bit with the sign.
+  llvm::Value* last = llvm::ConstantInt::get(a.llvm()->getType(), a.llvm()->getType()->getIntegerBitWidth() - 1);
+  llvm::Value* count = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n.llvm(), last);
+  return BuilderOps::make(*this, ir.CreateAShr(a.llvm(), count), *t);
+}
+Value FunctionBuilder::shr(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "shr", {&a, &n});
+  if (!t) return {};
+  return isUnsignedInteger(*t) ? shrui(a, n) : shrsi(a, n);
+}
+
+Value FunctionBuilder::rotl(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "rotl", {&a, &n});
+  if (!t) return {};
+  return BuilderOps::make(
+      *this, impl_->ir.CreateIntrinsic(llvm::Intrinsic::fshl, {a.llvm()->getType()}, {a.llvm(), a.llvm(), n.llvm()}),
+      *t);
+}
+Value FunctionBuilder::rotr(const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(*this, "rotr", {&a, &n});
+  if (!t) return {};
+  return BuilderOps::make(
+      *this, impl_->ir.CreateIntrinsic(llvm::Intrinsic::fshr, {a.llvm()->getType()}, {a.llvm(), a.llvm(), n.llvm()}),
+      *t);
+}
+
+Value FunctionBuilder::ctpop(const Value& a) {
+  auto t = sameIntegerScalar(*this, "ctpop", {&a});
+  if (!t) return {};
+  return BuilderOps::make(*this, impl_->ir.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a.llvm()), *t);
+}
+// is_zero_poison = false: a zero input gives the width.
+Value FunctionBuilder::ctlz(const Value& a) {
+  auto t = sameIntegerScalar(*this, "ctlz", {&a});
+  if (!t) return {};
+  return BuilderOps::make(
+      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a.llvm(), impl_->ir.getFalse()), *t);
+}
+Value FunctionBuilder::cttz(const Value& a) {
+  auto t = sameIntegerScalar(*this, "cttz", {&a});
+  if (!t) return {};
+  return BuilderOps::make(
+      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, a.llvm(), impl_->ir.getFalse()), *t);
+}
+
+Value FunctionBuilder::bitcast(const Value& v, ElementType to) {
+  auto from = detail::scalarOperand(*this, "bitcast", v);
+  if (!from) return {};
+  auto bitcastable = [](ElementType t) { return isInteger(t) || isFloat(t); };
+  if (!bitcastable(*from) || !bitcastable(to) || bitWidth(*from) != bitWidth(to)) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'bitcast': cannot reinterpret " + toString(*from) +
+                                                           " as " + toString(to) +
+                                                           " (needs integer or float types of one width)"));
+    return {};
+  }
+  llvm::Type* lt = lowerElementType(impl_->ir.getContext(), to, impl_->opts());
+  return BuilderOps::make(*this, impl_->ir.CreateBitCast(v.llvm(), lt), to);
+}
+
+}  // namespace memjit::codegen

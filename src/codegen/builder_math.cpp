@@ -1,0 +1,164 @@
+// The kernel builder: the math dialect (elementary functions, rounding,
+// min/max). Functions with an LLVM 19 intrinsic use it, so LLVM folds
+// constants and the loop vectoriser can map them to a vector math library;
+// the others call libm, declared without memory effects as MLIR's
+// math-to-libm declares them (and as `-fno-math-errno` does), so loops
+// calling them vectorise too.
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include "builder_impl.h"
+#include "builder_util.h"
+
+namespace memjit::codegen {
+namespace {
+
+constexpr llvm::Intrinsic::ID kLibm = llvm::Intrinsic::not_intrinsic;
+
+struct MathFunction {
+  const char* op;              // the builder operation, for messages
+  llvm::Intrinsic::ID intrinsic;  // or kLibm
+  const char* libm = nullptr;  // the double version's name; the float one adds 'f'
+  bool wideHalf = false;       // f16/bf16 computed in f64 rather than f32 (fma)
+};
+
+llvm::Value* callLibm(BuilderOps::Impl& I, const std::string& name, llvm::Type* type,
+                      const std::vector<llvm::Value*>& args) {
+  llvm::Module& m = *I.lowered.function->getParent();
+  std::vector<llvm::Type*> params(args.size(), type);
+  llvm::FunctionCallee callee = m.getOrInsertFunction(name, llvm::FunctionType::get(type, params, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotAccessMemory();
+    f->setDoesNotThrow();
+    f->setWillReturn();
+  }
+  return I.ir.CreateCall(callee, args);
+}
+
+// Emits `fn` over float operands of one type; f16 and bf16 are widened.
+Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_list<const Value*> vs) {
+  auto t = detail::sameFloatScalar(self, fn.op, vs);
+  if (!t) return {};
+  auto& I = BuilderOps::impl(self);
+  auto& ir = I.ir;
+  llvm::Type* type = (*vs.begin())->llvm()->getType();
+  llvm::Type* compute = type;
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    compute = fn.wideHalf ? ir.getDoubleTy() : ir.getFloatTy();
+  std::vector<llvm::Value*> args;
+  for (const Value* v : vs) args.push_back(compute == type ? v->llvm() : ir.CreateFPExt(v->llvm(), compute));
+  llvm::Value* r;
+  if (fn.intrinsic != kLibm)
+    r = ir.CreateIntrinsic(fn.intrinsic, {compute}, args);
+  else
+    r = callLibm(I, compute->isDoubleTy() ? std::string(fn.libm) : std::string(fn.libm) + "f", compute, args);
+  if (compute != type) r = ir.CreateFPTrunc(r, type);
+  return BuilderOps::make(self, r, *t);
+}
+
+}  // namespace
+
+#define MEMJIT_MATH_1(name, ...)                                   \
+  Value FunctionBuilder::name(const Value& a) {                    \
+    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a}); \
+  }
+#define MEMJIT_MATH_2(name, ...)                                       \
+  Value FunctionBuilder::name(const Value& a, const Value& b) {        \
+    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a, &b}); \
+  }
+
+MEMJIT_MATH_1(sqrt, llvm::Intrinsic::sqrt)
+MEMJIT_MATH_1(cbrt, kLibm, "cbrt")
+MEMJIT_MATH_1(exp, llvm::Intrinsic::exp)
+MEMJIT_MATH_1(exp2, llvm::Intrinsic::exp2)
+MEMJIT_MATH_1(expm1, kLibm, "expm1")
+MEMJIT_MATH_1(log, llvm::Intrinsic::log)
+MEMJIT_MATH_1(log2, llvm::Intrinsic::log2)
+MEMJIT_MATH_1(log10, llvm::Intrinsic::log10)
+MEMJIT_MATH_1(log1p, kLibm, "log1p")
+MEMJIT_MATH_2(pow, llvm::Intrinsic::pow)
+MEMJIT_MATH_1(sin, llvm::Intrinsic::sin)
+MEMJIT_MATH_1(cos, llvm::Intrinsic::cos)
+MEMJIT_MATH_1(tan, kLibm, "tan")
+MEMJIT_MATH_1(asin, kLibm, "asin")
+MEMJIT_MATH_1(acos, kLibm, "acos")
+MEMJIT_MATH_1(atan, kLibm, "atan")
+MEMJIT_MATH_2(atan2, kLibm, "atan2")
+MEMJIT_MATH_1(sinh, kLibm, "sinh")
+MEMJIT_MATH_1(cosh, kLibm, "cosh")
+MEMJIT_MATH_1(tanh, kLibm, "tanh")
+MEMJIT_MATH_1(erf, kLibm, "erf")
+MEMJIT_MATH_1(erfc, kLibm, "erfc")
+MEMJIT_MATH_1(floor, llvm::Intrinsic::floor)
+MEMJIT_MATH_1(ceil, llvm::Intrinsic::ceil)
+MEMJIT_MATH_1(round, llvm::Intrinsic::round)
+MEMJIT_MATH_1(roundeven, llvm::Intrinsic::roundeven)
+MEMJIT_MATH_1(trunc, llvm::Intrinsic::trunc)
+MEMJIT_MATH_2(copysign, llvm::Intrinsic::copysign)
+MEMJIT_MATH_2(minimumf, llvm::Intrinsic::minimum)
+MEMJIT_MATH_2(maximumf, llvm::Intrinsic::maximum)
+MEMJIT_MATH_2(minnumf, llvm::Intrinsic::minnum)
+MEMJIT_MATH_2(maxnumf, llvm::Intrinsic::maxnum)
+#undef MEMJIT_MATH_1
+#undef MEMJIT_MATH_2
+
+Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c) {
+  return emitMath(*this, MathFunction{"fma", llvm::Intrinsic::fma, nullptr, true}, {&a, &b, &c});
+}
+
+Value FunctionBuilder::rsqrt(const Value& a) {
+  auto t = detail::sameFloatScalar(*this, "rsqrt", {&a});
+  if (!t) return {};
+  Value root = sqrt(a);
+  if (!root.valid()) return {};
+  return BuilderOps::make(*this, impl_->ir.CreateFDiv(llvm::ConstantFP::get(a.llvm()->getType(), 1.0), root.llvm()),
+                          *t);
+}
+
+Value FunctionBuilder::powi(const Value& a, const Value& n) {
+  auto t = detail::sameFloatScalar(*this, "powi", {&a});
+  if (!t) return {};
+  if (!detail::checkOperands(*this, "powi", {&n})) return {};
+  if (!(n.type() == Type(ElementType::I32)) && !(n.type() == Type(ElementType::SI32))) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'powi': the exponent must be i32 or si32, got " +
+                                                           detail::describeOperands({&a, &n})));
+    return {};
+  }
+  auto& ir = impl_->ir;
+  llvm::Type* type = a.llvm()->getType();
+  const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
+  llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), ir.getFloatTy()) : a.llvm();
+  llvm::Value* r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
+  if (half) r = ir.CreateFPTrunc(r, type);
+  return BuilderOps::make(*this, r, *t);
+}
+
+Value FunctionBuilder::powi(const Value& a, std::int32_t n) { return powi(a, i32(n)); }
+
+Value FunctionBuilder::min(const Value& a, const Value& b) {
+  auto t = detail::sameNumericScalar(*this, "min", a, b);
+  if (!t) return {};
+  if (isFloat(*t)) return minnumf(a, b);
+  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin;
+  return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
+}
+
+Value FunctionBuilder::max(const Value& a, const Value& b) {
+  auto t = detail::sameNumericScalar(*this, "max", a, b);
+  if (!t) return {};
+  if (isFloat(*t)) return maxnumf(a, b);
+  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax;
+  return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
+}
+
+Value FunctionBuilder::abs(const Value& a) {
+  auto t = detail::numericScalar(*this, "abs", a);
+  if (!t) return {};
+  if (isFloat(*t)) return emitMath(*this, MathFunction{"abs", llvm::Intrinsic::fabs}, {&a});
+  if (isUnsignedInteger(*t)) return a;
+  return BuilderOps::make(
+      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse()), *t);
+}
+
+}  // namespace memjit::codegen
