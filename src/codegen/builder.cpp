@@ -349,7 +349,7 @@ Value FunctionBuilder::cast(const Value& v, ElementType to) {
   } else if (isFloat(*from) && isFloat(to)) {
     if (bitWidth(*from) == bitWidth(to)) x = ir.CreateFPExt(x, ir.getFloatTy());  // f16 <-> bf16
     r = x->getType()->getPrimitiveSizeInBits() < lt->getPrimitiveSizeInBits() ? ir.CreateFPExt(x, lt)
-                                                                              : ir.CreateFPTrunc(x, lt);
+                                                                              : detail::truncateFloat(ir, x, lt);
   } else if (*from == ElementType::Ptr && intLike(to)) {
     r = ir.CreatePtrToInt(x, lt);
   } else if (intLike(*from) && to == ElementType::Ptr) {

@@ -53,7 +53,7 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
     r = ir.CreateIntrinsic(fn.intrinsic, {compute}, args);
   else
     r = callLibm(I, compute->isDoubleTy() ? std::string(fn.libm) : std::string(fn.libm) + "f", compute, args);
-  if (compute != type) r = ir.CreateFPTrunc(r, type);
+  if (compute != type) r = detail::truncateFloat(ir, r, type);
   return BuilderOps::make(self, r, *t);
 }
 
@@ -96,12 +96,31 @@ MEMJIT_MATH_1(round, llvm::Intrinsic::round)
 MEMJIT_MATH_1(roundeven, llvm::Intrinsic::roundeven)
 MEMJIT_MATH_1(trunc, llvm::Intrinsic::trunc)
 MEMJIT_MATH_2(copysign, llvm::Intrinsic::copysign)
-MEMJIT_MATH_2(minimumf, llvm::Intrinsic::minimum)
-MEMJIT_MATH_2(maximumf, llvm::Intrinsic::maximum)
 MEMJIT_MATH_2(minnumf, llvm::Intrinsic::minnum)
 MEMJIT_MATH_2(maxnumf, llvm::Intrinsic::maxnum)
 #undef MEMJIT_MATH_1
 #undef MEMJIT_MATH_2
+
+// LLVM 19 narrows fptrunc(maximum(fpext a, fpext b)) back to a half-precision
+// maximum, whose x86 vector lowering (promoted through f32) returns the
+// other operand for a NaN instead of NaN. The explicit unordered test keeps
+// f16/bf16 minimumf/maximumf NaN-propagating at every optimisation level.
+static Value nanPropagating(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id, const Value& a,
+                            const Value& b) {
+  Value r = emitMath(self, MathFunction{op, id}, {&a, &b});
+  if (!r.valid() || !(r.type() == Type(ElementType::F16) || r.type() == Type(ElementType::BF16))) return r;
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* unordered = ir.CreateFCmpUNO(a.llvm(), b.llvm());
+  llvm::Value* nan = llvm::ConstantFP::getQNaN(a.llvm()->getType());
+  return BuilderOps::make(self, ir.CreateSelect(unordered, nan, r.llvm()), r.type());
+}
+
+Value FunctionBuilder::minimumf(const Value& a, const Value& b) {
+  return nanPropagating(*this, "minimumf", llvm::Intrinsic::minimum, a, b);
+}
+Value FunctionBuilder::maximumf(const Value& a, const Value& b) {
+  return nanPropagating(*this, "maximumf", llvm::Intrinsic::maximum, a, b);
+}
 
 Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c) {
   return emitMath(*this, MathFunction{"fma", llvm::Intrinsic::fma, nullptr, true}, {&a, &b, &c});

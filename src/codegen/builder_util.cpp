@@ -2,6 +2,8 @@
 
 #include <llvm/IR/FMF.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 
 #include "memjit/type_syntax.h"
 
@@ -17,6 +19,21 @@ llvm::FastMathFlags toLLVM(FastMath flags) {
   f.setAllowContract(has(flags, FastMath::AllowContract));
   f.setApproxFunc(has(flags, FastMath::ApproxFunc));
   return f;
+}
+
+llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {
+  if (!(x->getType()->isDoubleTy() && to->isBFloatTy())) return ir.CreateFPTrunc(x, to);
+  // Round to odd: truncate towards zero, then set the last bit if inexact.
+  llvm::Value* nearest = ir.CreateFPTrunc(x, ir.getFloatTy());
+  llvm::Value* bits = ir.CreateBitCast(nearest, ir.getInt32Ty());
+  llvm::Value* absX = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value* absBack = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, ir.CreateFPExt(nearest, x->getType()));
+  // Rounded away from zero: step the magnitude back by one ulp.
+  llvm::Value* away = ir.CreateFCmpOGT(absBack, absX);
+  bits = ir.CreateSub(bits, ir.CreateZExt(away, ir.getInt32Ty()));
+  llvm::Value* inexact = ir.CreateFCmpONE(absBack, absX);
+  bits = ir.CreateOr(bits, ir.CreateZExt(inexact, ir.getInt32Ty()));
+  return ir.CreateFPTrunc(ir.CreateBitCast(bits, ir.getFloatTy()), to);
 }
 
 void addFastMathAttributes(llvm::Function& f, FastMath flags) {

@@ -11,9 +11,19 @@
 namespace llvm {
 class FastMathFlags;
 class Function;
+class IRBuilderBase;
+class Type;
+class Value;
 }  // namespace llvm
 
 namespace memjit::codegen::detail {
+
+/// `fptrunc` of a float value `x` to `to`, except f64 -> bf16: LLVM lowers
+/// that to __truncdfbf2, which no runtime here provides, and going through
+/// f32 with two roundings to nearest would be wrong for values near a bf16
+/// midpoint. It rounds to odd into f32 (exact, as a tie cannot arise), then
+/// to nearest even into bf16, which together round correctly.
+llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to);
 
 /// LLVM's flags for memjit's.
 llvm::FastMathFlags toLLVM(FastMath flags);
