@@ -53,7 +53,8 @@ Expected<FastMath> parseFastMath(std::string_view text) {
         return Error(ErrorCode::ParseError,
                      "unknown fast-math flag '" + std::string(word) + "' at offset " + std::to_string(start) +
                          " in '" + std::string(text) +
-                         "' (expected none, reassoc, nnan, ninf, nsz, arcp, contract, afn or fast)");
+                         "' (expected none, reassoc, nnan, ninf, nsz, arcp, contract, afn or fast)",
+                     start);
     }
     if (pos >= text.size()) break;
     ++pos;  // the comma

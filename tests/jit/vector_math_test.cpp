@@ -1,0 +1,175 @@
+// The vector math library through memjit's pipeline: loops calling math
+// functions vectorise to libmvec (glibc's vector math, as g++ -ffast-math
+// uses), the JIT resolves its symbols, results stay within libmvec's
+// documented 4 ulp of the scalar libm, JitOptions::vectorMath = false keeps
+// every call scalar and exact, and AOT headers state the link dependency.
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "memjit/codegen/builder.h"
+#include "memjit/jit/aot.h"
+#include "memjit/jit/jit.h"
+#include "memjit/runtime/memref.h"
+#include "memjit/type_syntax.h"
+#include "support/files.h"
+#include "vector_math.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+
+namespace {
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
+constexpr bool kHasLibmvec = true;
+#else
+constexpr bool kHasLibmvec = false;
+#endif
+
+using UnaryFn = std::function<codegen::Value(codegen::FunctionBuilder&, codegen::Value)>;
+
+// out[i] = fn(in[i]) over memref<?xT>.
+codegen::Module mapModule(const std::string& type, const UnaryFn& fn) {
+  codegen::Module m("map");
+  codegen::FunctionOptions options;
+  options.noalias = true;
+  codegen::FunctionBuilder b(m, "map", *parseFunctionType("(memref<?x" + type + ">, memref<?x" + type + ">) -> ()"),
+                             options);
+  codegen::Value in = b.arg(0), out = b.arg(1);
+  b.forLoop(b.index(0), b.dim(in, 0), b.index(1), [&](codegen::Value i) { b.store(fn(b, b.load(in, {i})), out, {i}); });
+  b.ret();
+  EXPECT_FALSE(b.finish());
+  return m;
+}
+
+std::string afterIR(const std::filesystem::path& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().filename().string().find("after.ll") != std::string::npos) return test::readFile(entry.path());
+  return {};
+}
+
+template <typename T>
+std::int64_t ulpDistance(T a, T b) {
+  using I = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INT64_MAX;
+  if (a == b) return 0;
+  I ia, ib;
+  std::memcpy(&ia, &a, sizeof(T));
+  std::memcpy(&ib, &b, sizeof(T));
+  if ((ia < 0) != (ib < 0)) return INT64_MAX;
+  return std::abs(static_cast<std::int64_t>(ia) - static_cast<std::int64_t>(ib));
+}
+
+template <typename T>
+struct Case {
+  const char* name;
+  UnaryFn build;
+  T (*reference)(T);
+  T lo, hi;  // the sampled domain
+};
+
+// Runs the case over 4099 samples of its domain plus edge values; returns
+// the largest ulp distance from the scalar libm and the optimised IR.
+template <typename T>
+std::pair<std::int64_t, std::string> run(const Case<T>& c, const std::string& type, bool vectorMath) {
+  JitOptions options;
+  options.optLevel = OptLevel::O3;
+  options.vectorMath = vectorMath;
+  auto dir = test::freshDir(std::string("jit/vector_math_") + c.name + type + (vectorMath ? "_on" : "_off"));
+  options.dumpDirectory = dir.string();
+  auto jit = Jit::create(options);
+  EXPECT_TRUE(jit.ok()) << jit.error().str();
+  if (!jit.ok()) return {INT64_MAX, ""};
+  auto module = jit->add(mapModule(type, c.build));
+  EXPECT_TRUE(module.ok()) << module.error().str();
+  if (!module.ok()) return {INT64_MAX, ""};
+  auto fn = module->function("map");
+  EXPECT_TRUE(fn.ok());
+  std::vector<T> in;
+  for (int i = 0; i < 4099; ++i) in.push_back(c.lo + (c.hi - c.lo) * static_cast<T>(i) / 4098);
+  using L = std::numeric_limits<T>;
+  for (T edge : {T(0), T(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(), L::min(), T(1)})
+    in.push_back(edge);
+  std::vector<T> out(in.size());
+  runtime::StridedMemRef<T, 1> a{in.data(), in.data(), 0, {static_cast<std::int64_t>(in.size())}, {1}};
+  runtime::StridedMemRef<T, 1> r{out.data(), out.data(), 0, {static_cast<std::int64_t>(out.size())}, {1}};
+  fn->template cInterfaceAs<void(decltype(a)*, decltype(r)*)>()(&a, &r);
+  std::int64_t worst = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::int64_t d = ulpDistance(out[i], c.reference(in[i]));
+    EXPECT_LE(d, 4) << c.name << "(" << in[i] << ") on " << type << ": " << out[i] << " vs libm "
+                    << c.reference(in[i]);
+    worst = std::max(worst, d);
+  }
+  return {worst, afterIR(dir)};
+}
+
+template <typename T>
+std::vector<Case<T>> cases() {
+  using B = codegen::FunctionBuilder;
+  using V = codegen::Value;
+  return {
+      {"exp", [](B& b, V x) { return b.exp(x); }, [](T x) { return std::exp(x); }, T(-90), T(90)},
+      {"log", [](B& b, V x) { return b.log(x); }, [](T x) { return std::log(x); }, T(1e-6), T(1e6)},
+      {"sin", [](B& b, V x) { return b.sin(x); }, [](T x) { return std::sin(x); }, T(-100), T(100)},
+      {"tanh", [](B& b, V x) { return b.tanh(x); }, [](T x) { return std::tanh(x); }, T(-10), T(10)},
+      {"erf", [](B& b, V x) { return b.erf(x); }, [](T x) { return std::erf(x); }, T(-5), T(5)},
+      {"expm1", [](B& b, V x) { return b.expm1(x); }, [](T x) { return std::expm1(x); }, T(-2), T(2)},
+      {"pow", [](B& b, V x) { return b.pow(x, b.constantLike(x, 1.5)); }, [](T x) { return std::pow(x, T(1.5)); },
+       T(0), T(1000)},
+  };
+}
+
+template <typename T>
+void checkVectorMath(const std::string& type) {
+  for (const Case<T>& c : cases<T>()) {
+    auto [worstOn, irOn] = run(c, type, true);
+    if (kHasLibmvec) {
+      EXPECT_NE(irOn.find("_ZGV"), std::string::npos) << c.name << " " << type << " calls no libmvec:\n" << irOn;
+    }
+    auto [worstOff, irOff] = run(c, type, false);
+    EXPECT_EQ(irOff.find("_ZGV"), std::string::npos) << c.name << " " << type;
+    EXPECT_EQ(worstOff, 0) << c.name << " " << type << ": scalar calls must equal libm";
+    std::printf("[ vector math ] %s %s: libmvec within %lld ulp of libm\n", c.name, type.c_str(),
+                static_cast<long long>(worstOn));
+  }
+}
+
+TEST(VectorMath, F32LoopsCallLibmvecWithinFourUlp) { checkVectorMath<float>("f32"); }
+TEST(VectorMath, F64LoopsCallLibmvecWithinFourUlp) { checkVectorMath<double>("f64"); }
+
+TEST(VectorMath, EverySymbolInMemjitsTableIsExportedByLibmvec) {
+  if (!kHasLibmvec) GTEST_SKIP() << "no libmvec on this platform";
+  void* library = dlopen(detail::kVectorMathLibrary, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  const auto symbols = detail::vectorMathSymbols();
+  EXPECT_GE(symbols.size(), 150u);
+  for (const std::string& s : symbols) EXPECT_NE(dlsym(library, s.c_str()), nullptr) << s;
+  dlclose(library);
+}
+
+TEST(VectorMath, AotHeaderNamesTheLinkDependencyOnlyWhenTheObjectCallsLibmvec) {
+  auto dir = test::freshDir("jit/vector_math_aot");
+  for (bool vectorMath : {true, false}) {
+    codegen::Module m = mapModule("f32", [](codegen::FunctionBuilder& b, codegen::Value x) { return b.exp(x); });
+    AotOptions options;
+    options.optLevel = OptLevel::O3;
+    options.vectorMath = vectorMath;
+    AotOutputs out;
+    out.object = (dir / (vectorMath ? "on.o" : "off.o")).string();
+    out.header = (dir / (vectorMath ? "on.h" : "off.h")).string();
+    ASSERT_FALSE(compileAhead(m, out, options));
+    const std::string header = test::readFile(out.header);
+    EXPECT_EQ(header.find("-lmvec") != std::string::npos, vectorMath && kHasLibmvec) << header;
+  }
+}
+
+}  // namespace
