@@ -2,6 +2,9 @@
 // the operation and the types involved.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -357,6 +360,110 @@ TEST(CodegenErrors, DestinationOrAllocOfScalar) {
   FunctionBuilder b(m, "f", fn("(f32) -> ()"));
   (void)destinationOrAlloc(b, b.arg(0), {});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"destinationOrAlloc", "ranked memref", "f32"});
+}
+
+// --- the kernel language's constants, literals and op types (issue 10) ---
+
+TEST(CodegenErrors, IntegerConstantOutsideItsType) {
+  struct Case {
+    ElementType type;
+    std::function<Value(FunctionBuilder&, ElementType)> make;
+    const char* value;
+  };
+  const Case cases[] = {
+      {ElementType::I8, [](FunctionBuilder& b, ElementType t) { return b.constant(t, 300); }, "300"},
+      {ElementType::UI32, [](FunctionBuilder& b, ElementType t) { return b.constant(t, -1); }, "-1"},
+      {ElementType::SI64, [](FunctionBuilder& b, ElementType t) { return b.constant(t, 0xff51afd7ed558ccdULL); },
+       "18397679294719823053"},
+      {ElementType::I1, [](FunctionBuilder& b, ElementType t) { return b.constant(t, 2); }, "2"},
+      {ElementType::SI16, [](FunctionBuilder& b, ElementType t) { return b.constant(t, 40000u); }, "40000"},
+  };
+  for (const Case& c : cases) {
+    Module m("e");
+    FunctionBuilder b(m, "f", fn("() -> ()"));
+    (void)c.make(b, c.type);
+    expectError(b.finish(), ErrorCode::InvalidArgument,
+                {"constant", c.value, "does not fit", std::string(spelling(c.type)).c_str()});
+  }
+}
+
+TEST(CodegenErrors, FloatGivenForAnIntegerTypeMustBeIntegralAndInRange) {
+  for (double v : {1.5, 1e30, -1e19, std::nan("")}) {
+    Module m("e");
+    FunctionBuilder b(m, "f", fn("() -> ()"));
+    (void)b.constant(ElementType::I64, v);
+    expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "not an integer value of i64"});
+  }
+}
+
+TEST(CodegenErrors, IntegerNotExactlyRepresentableInAFloatType) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("() -> ()"));
+  (void)b.constant(ElementType::F32, 16777217);
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "16777217", "not exactly representable in f32"});
+}
+
+TEST(CodegenErrors, FloatConstantOverflowsItsType) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("() -> ()"));
+  (void)b.constant(ElementType::F16, 1e5);
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "100000", "overflows f16"});
+}
+
+TEST(CodegenErrors, InexactLiteralNextToAValue) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32) -> f32"));
+  b.ret({b.arg(0) * 0.1});
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "0.10000000000000001", "not exactly representable in f32"});
+}
+
+TEST(CodegenErrors, LiteralNextToAMemref) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(memref<?xf32>) -> ()"));
+  (void)(b.arg(0) + 1);
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"constant", "memref<?xf32>"});
+}
+
+TEST(CodegenErrors, BitcastBetweenWidths) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32) -> i64"));
+  b.ret({b.bitcast(b.arg(0), ElementType::I64)});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"bitcast", "f32", "i64", "one width"});
+}
+
+TEST(CodegenErrors, PowiExponentMustBeI32) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32, i64) -> f32"));
+  b.ret({b.powi(b.arg(0), b.arg(1))});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"powi", "i32", "(f32, i64)"});
+}
+
+TEST(CodegenErrors, BitOperationOnFloats) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32, f32) -> f32"));
+  b.ret({b.arg(0) ^ b.arg(1)});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"xori", "integer or index", "(f32, f32)"});
+}
+
+TEST(CodegenErrors, ShiftCountOfAnotherType) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(i64, i32) -> i64"));
+  b.ret({b.arg(0) << b.arg(1)});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"shl", "(i64, i32)"});
+}
+
+TEST(CodegenErrors, MathFunctionOnIntegers) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(i32) -> i32"));
+  b.ret({b.erf(b.arg(0))});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"erf", "float", "(i32)"});
+}
+
+TEST(CodegenErrors, UnknownFastMathFlag) {
+  auto flags = parseFastMath("nnan,fastest");
+  ASSERT_FALSE(flags.ok());
+  expectError(flags.error(), ErrorCode::ParseError, {"fastest", "offset 5"});
+  EXPECT_EQ(flags.error().offset(), 5u);
 }
 
 }  // namespace
