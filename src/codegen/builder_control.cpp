@@ -137,6 +137,7 @@ std::vector<Value> FunctionBuilder::forLoop(
   std::vector<Value> next = body(Value(this, iv, ElementType::Index), current);
   --I.depth;
   const bool allocates = I.scopes.back().allocates;
+  const bool callsMath = I.scopes.back().callsMath;
   I.scopes.pop_back();
   if (I.error) {
     ir.SetInsertPoint(exit);
@@ -160,7 +161,13 @@ std::vector<Value> FunctionBuilder::forLoop(
     ir.CreateStackRestore(sp);
   }
   llvm::BranchInst* backEdge = ir.CreateBr(header);
-  if (llvm::MDNode* hints = loopHints(ctx, options)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, hints);
+  // A loop calling math functions vectorises to calls that clobber every
+  // vector register: interleaved copies of the body would spill their
+  // partial results around each call (softmax's exp loop: 16% slower than
+  // not interleaving, as g++ does). The user's own hint wins.
+  LoopOptions hints = options;
+  if (callsMath && hints.interleave == 0) hints.interleave = 1;
+  if (llvm::MDNode* node = loopHints(ctx, hints)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, node);
   iv->addIncoming(ivNext, latch);
   for (std::size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(next[i].llvm(), latch);
   ir.SetInsertPoint(exit);

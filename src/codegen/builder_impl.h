@@ -25,6 +25,7 @@ struct FunctionBuilder::Impl {
   // iterations get a stacksave/stackrestore scope.
   struct Scope {
     bool allocates = false;
+    bool callsMath = false;  // a math function call (see LoopOptions::interleave)
   };
   std::vector<Scope> scopes;
   int depth = 0;  // nesting of loops and branches

@@ -21,6 +21,7 @@ struct MathFunction {
   llvm::Intrinsic::ID intrinsic;  // or kLibm
   const char* libm = nullptr;  // the double version's name; the float one adds 'f'
   bool wideHalf = false;       // f16/bf16 computed in f64 rather than f32 (fma)
+  bool callsLibrary = false;   // becomes a call (scalar libm or vector math), not an instruction
 };
 
 llvm::Value* callLibm(BuilderOps::Impl& I, const std::string& name, llvm::Type* type,
@@ -46,6 +47,7 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
   llvm::Type* compute = type;
   if (*t == ElementType::F16 || *t == ElementType::BF16)
     compute = fn.wideHalf ? ir.getDoubleTy() : ir.getFloatTy();
+  if (fn.callsLibrary && !I.scopes.empty()) I.scopes.back().callsMath = true;
   std::vector<llvm::Value*> args;
   for (const Value* v : vs) args.push_back(compute == type ? v->llvm() : ir.CreateFPExt(v->llvm(), compute));
   llvm::Value* r;
@@ -69,27 +71,27 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
   }
 
 MEMJIT_MATH_1(sqrt, llvm::Intrinsic::sqrt)
-MEMJIT_MATH_1(cbrt, kLibm, "cbrt")
-MEMJIT_MATH_1(exp, llvm::Intrinsic::exp)
-MEMJIT_MATH_1(exp2, llvm::Intrinsic::exp2)
-MEMJIT_MATH_1(expm1, kLibm, "expm1")
-MEMJIT_MATH_1(log, llvm::Intrinsic::log)
-MEMJIT_MATH_1(log2, llvm::Intrinsic::log2)
-MEMJIT_MATH_1(log10, llvm::Intrinsic::log10)
-MEMJIT_MATH_1(log1p, kLibm, "log1p")
-MEMJIT_MATH_2(pow, llvm::Intrinsic::pow)
-MEMJIT_MATH_1(sin, llvm::Intrinsic::sin)
-MEMJIT_MATH_1(cos, llvm::Intrinsic::cos)
-MEMJIT_MATH_1(tan, kLibm, "tan")
-MEMJIT_MATH_1(asin, kLibm, "asin")
-MEMJIT_MATH_1(acos, kLibm, "acos")
-MEMJIT_MATH_1(atan, kLibm, "atan")
-MEMJIT_MATH_2(atan2, kLibm, "atan2")
-MEMJIT_MATH_1(sinh, kLibm, "sinh")
-MEMJIT_MATH_1(cosh, kLibm, "cosh")
-MEMJIT_MATH_1(tanh, kLibm, "tanh")
-MEMJIT_MATH_1(erf, kLibm, "erf")
-MEMJIT_MATH_1(erfc, kLibm, "erfc")
+MEMJIT_MATH_1(cbrt, kLibm, "cbrt", false, true)
+MEMJIT_MATH_1(exp, llvm::Intrinsic::exp, nullptr, false, true)
+MEMJIT_MATH_1(exp2, llvm::Intrinsic::exp2, nullptr, false, true)
+MEMJIT_MATH_1(expm1, kLibm, "expm1", false, true)
+MEMJIT_MATH_1(log, llvm::Intrinsic::log, nullptr, false, true)
+MEMJIT_MATH_1(log2, llvm::Intrinsic::log2, nullptr, false, true)
+MEMJIT_MATH_1(log10, llvm::Intrinsic::log10, nullptr, false, true)
+MEMJIT_MATH_1(log1p, kLibm, "log1p", false, true)
+MEMJIT_MATH_2(pow, llvm::Intrinsic::pow, nullptr, false, true)
+MEMJIT_MATH_1(sin, llvm::Intrinsic::sin, nullptr, false, true)
+MEMJIT_MATH_1(cos, llvm::Intrinsic::cos, nullptr, false, true)
+MEMJIT_MATH_1(tan, kLibm, "tan", false, true)
+MEMJIT_MATH_1(asin, kLibm, "asin", false, true)
+MEMJIT_MATH_1(acos, kLibm, "acos", false, true)
+MEMJIT_MATH_1(atan, kLibm, "atan", false, true)
+MEMJIT_MATH_2(atan2, kLibm, "atan2", false, true)
+MEMJIT_MATH_1(sinh, kLibm, "sinh", false, true)
+MEMJIT_MATH_1(cosh, kLibm, "cosh", false, true)
+MEMJIT_MATH_1(tanh, kLibm, "tanh", false, true)
+MEMJIT_MATH_1(erf, kLibm, "erf", false, true)
+MEMJIT_MATH_1(erfc, kLibm, "erfc", false, true)
 MEMJIT_MATH_1(floor, llvm::Intrinsic::floor)
 MEMJIT_MATH_1(ceil, llvm::Intrinsic::ceil)
 MEMJIT_MATH_1(round, llvm::Intrinsic::round)

@@ -189,6 +189,26 @@ TEST(LoopHints, VectorWidthInterleaveAndUnrollSteerTheVectoriser) {
   EXPECT_GE(multiplies, 4u) << unrolled;
 }
 
+// A loop calling a math function is not interleaved unless the user asks:
+// the vector calls clobber every vector register.
+TEST(LoopHints, LoopsCallingMathFunctionsAreNotInterleavedByDefault) {
+  auto loopIR = [](bool callExp, LoopOptions hints) {
+    Module m("h");
+    FunctionBuilder b(m, "h", *parseFunctionType("(memref<?xf32>) -> ()"));
+    Value a = b.arg(0);
+    b.forLoop(b.index(0), b.dim(a, 0), b.index(1), hints, [&](Value i) {
+      Value x = b.load(a, {i});
+      b.store(callExp ? b.exp(x) : x * x, a, {i});
+    });
+    b.ret();
+    EXPECT_FALSE(b.finish());
+    return irText(m.llvm());
+  };
+  EXPECT_TRUE(contains(loopIR(true, {}), "!\"llvm.loop.interleave.count\", i32 1}"));
+  EXPECT_FALSE(contains(loopIR(false, {}), "llvm.loop.interleave.count"));
+  EXPECT_TRUE(contains(loopIR(true, {.interleave = 4}), "!\"llvm.loop.interleave.count\", i32 4}"));
+}
+
 TEST(LoopHints, HintedLoopsComputeTheSame) {
   for (LoopOptions hints : {LoopOptions{}, LoopOptions{.vectorWidth = 1}, LoopOptions{.vectorWidth = 8, .interleave = 4},
                             LoopOptions{.unroll = 3}}) {

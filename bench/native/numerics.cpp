@@ -1,0 +1,2 @@
+#define NUMERICS_NAMESPACE native
+#include "numerics.inc"

@@ -1,0 +1,2 @@
+#define NUMERICS_NAMESPACE native_fast
+#include "numerics.inc"
