@@ -71,7 +71,9 @@ void checkAllIntegerOps(const std::string& type) {
   using B = FunctionBuilder;
   check<T>(type, "add", [](B&, Value x, Value y) { return x + y; }, [&](T a, T b) { return wrap(U(a) + U(b)); });
   check<T>(type, "sub", [](B&, Value x, Value y) { return x - y; }, [&](T a, T b) { return wrap(U(a) - U(b)); });
-  check<T>(type, "mul", [](B&, Value x, Value y) { return x * y; }, [&](T a, T b) { return wrap(U(a) * U(b)); });
+  // Through uint64: uint16 * uint16 would promote to int and could overflow.
+  check<T>(type, "mul", [](B&, Value x, Value y) { return x * y; },
+           [&](T a, T b) { return wrap(static_cast<U>(std::uint64_t{U(a)} * std::uint64_t{U(b)})); });
   check<T>(type, "div", [](B&, Value x, Value y) { return x / y; }, [](T a, T b) { return T(a / b); }, noDivisionUB);
   check<T>(type, "rem", [](B&, Value x, Value y) { return x % y; }, [](T a, T b) { return T(a % b); }, noDivisionUB);
   check<T>(type, "divsi", [](B& f, Value x, Value y) { return f.divsi(x, y); },
@@ -113,7 +115,7 @@ void checkAllIntegerOps(const std::string& type) {
   check<T>(type, "not", [](B&, Value x, Value) { return ~x; }, [](T a, T) { return T(~a); });
   // Shifts: a count is read as unsigned; at or beyond the width, 0 or the sign fill.
   check<T>(type, "shl", [](B&, Value x, Value n) { return x << n; },
-           [&](T a, T n) { return U(n) >= w ? T(0) : wrap(U(a) << U(n)); });
+           [&](T a, T n) { return U(n) >= w ? T(0) : wrap(static_cast<U>(std::uint64_t{U(a)} << U(n))); });
   check<T>(type, "shrui", [](B& f, Value x, Value n) { return f.shrui(x, n); },
            [](T a, T n) { return U(n) >= w ? T(0) : T(U(a) >> U(n)); });
   check<T>(type, "shrsi", [](B& f, Value x, Value n) { return f.shrsi(x, n); },
