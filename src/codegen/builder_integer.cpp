@@ -96,39 +96,43 @@ Value FunctionBuilder::mulhi(const Value& a, const Value& b) {
   return BuilderOps::make(*this, ir.CreateTrunc(ir.CreateLShr(product, w), type), *t);
 }
 
-Value FunctionBuilder::andi(const Value& a, const Value& b) {
-  auto t = sameIntegerScalar(*this, "andi", {&a, &b});
-  return t ? BuilderOps::make(*this, impl_->ir.CreateAnd(a.llvm(), b.llvm()), *t) : Value();
+namespace {
+
+Value bitwise(FunctionBuilder& self, const char* op, llvm::Instruction::BinaryOps opcode, const Value& a,
+              const Value& b) {
+  auto t = sameIntegerScalar(self, op, {&a, &b});
+  if (!t) return {};
+  return BuilderOps::make(self, BuilderOps::impl(self).ir.CreateBinOp(opcode, a.llvm(), b.llvm()), *t);
 }
-Value FunctionBuilder::ori(const Value& a, const Value& b) {
-  auto t = sameIntegerScalar(*this, "ori", {&a, &b});
-  return t ? BuilderOps::make(*this, impl_->ir.CreateOr(a.llvm(), b.llvm()), *t) : Value();
+
+// LLVM's shifts are poison for a count >= the width; this selects the
+// defined answer, 0, there. The shift in the unselected arm may be poison:
+// select does not propagate it.
+Value shiftOrZero(FunctionBuilder& self, const char* op, llvm::Instruction::BinaryOps opcode, const Value& a,
+                  const Value& n) {
+  auto t = sameIntegerScalar(self, op, {&a, &n});
+  if (!t) return {};
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
+  llvm::Value* shifted = ir.CreateBinOp(opcode, a.llvm(), n.llvm());
+  return BuilderOps::make(self, ir.CreateSelect(inRange, shifted, zero(a.llvm())), *t);
 }
-Value FunctionBuilder::xori(const Value& a, const Value& b) {
-  auto t = sameIntegerScalar(*this, "xori", {&a, &b});
-  return t ? BuilderOps::make(*this, impl_->ir.CreateXor(a.llvm(), b.llvm()), *t) : Value();
-}
+
+}  // namespace
+
+Value FunctionBuilder::andi(const Value& a, const Value& b) { return bitwise(*this, "andi", llvm::Instruction::And, a, b); }
+Value FunctionBuilder::ori(const Value& a, const Value& b) { return bitwise(*this, "ori", llvm::Instruction::Or, a, b); }
+Value FunctionBuilder::xori(const Value& a, const Value& b) { return bitwise(*this, "xori", llvm::Instruction::Xor, a, b); }
 Value FunctionBuilder::noti(const Value& a) {
   auto t = sameIntegerScalar(*this, "noti", {&a});
   return t ? BuilderOps::make(*this, impl_->ir.CreateXor(a.llvm(), allOnes(a.llvm())), *t) : Value();
 }
 
-// LLVM's shifts are poison for a count >= the width; these select the
-// defined answer there. The shift in the unselected arm may be poison:
-// select does not propagate it.
 Value FunctionBuilder::shl(const Value& a, const Value& n) {
-  auto t = sameIntegerScalar(*this, "shl", {&a, &n});
-  if (!t) return {};
-  auto& ir = impl_->ir;
-  llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
-  return BuilderOps::make(*this, ir.CreateSelect(inRange, ir.CreateShl(a.llvm(), n.llvm()), zero(a.llvm())), *t);
+  return shiftOrZero(*this, "shl", llvm::Instruction::Shl, a, n);
 }
 Value FunctionBuilder::shrui(const Value& a, const Value& n) {
-  auto t = sameIntegerScalar(*this, "shrui", {&a, &n});
-  if (!t) return {};
-  auto& ir = impl_->ir;
-  llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
-  return BuilderOps::make(*this, ir.CreateSelect(inRange, ir.CreateLShr(a.llvm(), n.llvm()), zero(a.llvm())), *t);
+  return shiftOrZero(*this, "shrui", llvm::Instruction::LShr, a, n);
 }
 Value FunctionBuilder::shrsi(const Value& a, const Value& n) {
   auto t = sameIntegerScalar(*this, "shrsi", {&a, &n});
@@ -145,39 +149,33 @@ Value FunctionBuilder::shr(const Value& a, const Value& n) {
   return isUnsignedInteger(*t) ? shrui(a, n) : shrsi(a, n);
 }
 
-Value FunctionBuilder::rotl(const Value& a, const Value& n) {
-  auto t = sameIntegerScalar(*this, "rotl", {&a, &n});
+namespace {
+
+// A rotation: a funnel shift of `a` with itself.
+Value rotate(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id, const Value& a, const Value& n) {
+  auto t = sameIntegerScalar(self, op, {&a, &n});
   if (!t) return {};
-  return BuilderOps::make(
-      *this, impl_->ir.CreateIntrinsic(llvm::Intrinsic::fshl, {a.llvm()->getType()}, {a.llvm(), a.llvm(), n.llvm()}),
-      *t);
-}
-Value FunctionBuilder::rotr(const Value& a, const Value& n) {
-  auto t = sameIntegerScalar(*this, "rotr", {&a, &n});
-  if (!t) return {};
-  return BuilderOps::make(
-      *this, impl_->ir.CreateIntrinsic(llvm::Intrinsic::fshr, {a.llvm()->getType()}, {a.llvm(), a.llvm(), n.llvm()}),
-      *t);
+  auto& ir = BuilderOps::impl(self).ir;
+  return BuilderOps::make(self, ir.CreateIntrinsic(id, {a.llvm()->getType()}, {a.llvm(), a.llvm(), n.llvm()}), *t);
 }
 
-Value FunctionBuilder::ctpop(const Value& a) {
-  auto t = sameIntegerScalar(*this, "ctpop", {&a});
+// ctpop, or ctlz/cttz with is_zero_poison = false (a zero input gives the width).
+Value countBits(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id, const Value& a) {
+  auto t = sameIntegerScalar(self, op, {&a});
   if (!t) return {};
-  return BuilderOps::make(*this, impl_->ir.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a.llvm()), *t);
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* r = id == llvm::Intrinsic::ctpop ? ir.CreateUnaryIntrinsic(id, a.llvm())
+                                                : ir.CreateBinaryIntrinsic(id, a.llvm(), ir.getFalse());
+  return BuilderOps::make(self, r, *t);
 }
-// is_zero_poison = false: a zero input gives the width.
-Value FunctionBuilder::ctlz(const Value& a) {
-  auto t = sameIntegerScalar(*this, "ctlz", {&a});
-  if (!t) return {};
-  return BuilderOps::make(
-      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a.llvm(), impl_->ir.getFalse()), *t);
-}
-Value FunctionBuilder::cttz(const Value& a) {
-  auto t = sameIntegerScalar(*this, "cttz", {&a});
-  if (!t) return {};
-  return BuilderOps::make(
-      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, a.llvm(), impl_->ir.getFalse()), *t);
-}
+
+}  // namespace
+
+Value FunctionBuilder::rotl(const Value& a, const Value& n) { return rotate(*this, "rotl", llvm::Intrinsic::fshl, a, n); }
+Value FunctionBuilder::rotr(const Value& a, const Value& n) { return rotate(*this, "rotr", llvm::Intrinsic::fshr, a, n); }
+Value FunctionBuilder::ctpop(const Value& a) { return countBits(*this, "ctpop", llvm::Intrinsic::ctpop, a); }
+Value FunctionBuilder::ctlz(const Value& a) { return countBits(*this, "ctlz", llvm::Intrinsic::ctlz, a); }
+Value FunctionBuilder::cttz(const Value& a) { return countBits(*this, "cttz", llvm::Intrinsic::cttz, a); }
 
 Value FunctionBuilder::bitcast(const Value& v, ElementType to) {
   auto from = detail::scalarOperand(*this, "bitcast", v);
