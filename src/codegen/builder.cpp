@@ -343,7 +343,7 @@ Value FunctionBuilder::cast(const Value& v, ElementType to) {
   } else if (intLike(*from) && intLike(to)) {
     r = unsignedLike(*from) ? ir.CreateZExtOrTrunc(x, lt) : ir.CreateSExtOrTrunc(x, lt);
   } else if (intLike(*from) && isFloat(to)) {
-    r = unsignedLike(*from) ? ir.CreateUIToFP(x, lt) : ir.CreateSIToFP(x, lt);
+    r = detail::integerToFloat(ir, x, !unsignedLike(*from), lt);
   } else if (isFloat(*from) && intLike(to)) {
     r = isUnsignedInteger(to) ? ir.CreateFPToUI(x, lt) : ir.CreateFPToSI(x, lt);
   } else if (isFloat(*from) && isFloat(to)) {

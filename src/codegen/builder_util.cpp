@@ -36,6 +36,27 @@ llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* 
   return ir.CreateFPTrunc(ir.CreateBitCast(bits, ir.getFloatTy()), to);
 }
 
+llvm::Value* integerToFloat(llvm::IRBuilderBase& ir, llvm::Value* x, bool isSigned, llvm::Type* to) {
+  const unsigned width = x->getType()->getIntegerBitWidth();
+  if (!to->isBFloatTy() || width <= 24)
+    return isSigned ? ir.CreateSIToFP(x, to) : ir.CreateUIToFP(x, to);
+  // The magnitude as a 64-bit unsigned integer (INT_MIN's too).
+  llvm::Type* i64 = ir.getInt64Ty();
+  llvm::Value* negative = isSigned ? ir.CreateICmpSLT(x, llvm::ConstantInt::get(x->getType(), 0)) : ir.getFalse();
+  llvm::Value* wide = isSigned ? ir.CreateSExt(x, i64) : ir.CreateZExt(x, i64);
+  llvm::Value* magnitude = ir.CreateSelect(negative, ir.CreateNeg(wide), wide);
+  // Bits below the 53 most significant ones: drop them, keeping a sticky bit.
+  llvm::Value* bits = ir.CreateSub(ir.getInt64(64), ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude, ir.getFalse()));
+  llvm::Value* drop = ir.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ir.CreateSub(bits, ir.getInt64(53)), ir.getInt64(0));
+  llvm::Value* mask = ir.CreateSub(ir.CreateShl(ir.getInt64(1), drop), ir.getInt64(1));
+  llvm::Value* inexact = ir.CreateICmpNE(ir.CreateAnd(magnitude, mask), ir.getInt64(0));
+  llvm::Value* kept = ir.CreateAnd(magnitude, ir.CreateNot(mask));
+  llvm::Value* odd = ir.CreateSelect(inexact, ir.CreateOr(kept, ir.CreateShl(ir.getInt64(1), drop)), kept);
+  llvm::Value* asDouble = ir.CreateUIToFP(odd, ir.getDoubleTy());  // exact: at most 53 significant bits
+  asDouble = ir.CreateSelect(negative, ir.CreateFNeg(asDouble), asDouble);
+  return truncateFloat(ir, asDouble, to);
+}
+
 void addFastMathAttributes(llvm::Function& f, FastMath flags) {
   if (flags == FastMath::None) return;
   auto set = [&](const char* name, bool on) {

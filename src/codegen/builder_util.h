@@ -25,6 +25,13 @@ namespace memjit::codegen::detail {
 /// to nearest even into bf16, which together round correctly.
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to);
 
+/// An integer to `to` with one rounding. LLVM converts integers to bf16
+/// through f32, which rounds twice for integers wider than f32's 24-bit
+/// significand (2^40 + 2^32 + 1 became 2^40, not 2^40 + 2^33). Wider
+/// integers are rounded to odd at 53 bits in integer arithmetic, converted
+/// exactly to f64, and narrowed with truncateFloat.
+llvm::Value* integerToFloat(llvm::IRBuilderBase& ir, llvm::Value* x, bool isSigned, llvm::Type* to);
+
 /// LLVM's flags for memjit's.
 llvm::FastMathFlags toLLVM(FastMath flags);
 /// The function attributes clang sets for function-wide fast-math flags
