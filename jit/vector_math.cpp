@@ -90,8 +90,12 @@ void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMa
 
 Error addVectorMathSymbols(llvm::orc::LLJIT& jit) {
   if (!hasVectorMathLibrary(jit.getTargetTriple())) return Error::success();
-  auto generator =
-      llvm::orc::DynamicLibrarySearchGenerator::Load(kVectorMathLibrary, jit.getDataLayout().getGlobalPrefix());
+  // Only libmvec's own symbols: dlsym on its handle also searches its
+  // dependencies, and `malloc` found through libc's would bypass the
+  // process's allocator (a sanitizer's, or the application's own).
+  auto onlyVectorFunctions = [](const llvm::orc::SymbolStringPtr& name) { return (*name).starts_with("_ZGV"); };
+  auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
+      kVectorMathLibrary, jit.getDataLayout().getGlobalPrefix(), onlyVectorFunctions);
   if (!generator)
     return fromLLVM(generator.takeError(), ErrorCode::Unsupported,
                     std::string("cannot load the vector math library ") + kVectorMathLibrary +

@@ -156,6 +156,20 @@ TEST(VectorMath, EverySymbolInMemjitsTableIsExportedByLibmvec) {
   dlclose(library);
 }
 
+// libmvec's handle also reaches libc through its dependencies: the JIT must
+// take only vector functions from it, so `malloc` stays the process's (under
+// AddressSanitizer, its interceptor; a mismatch shows as a bad free).
+TEST(VectorMath, OnlyVectorFunctionsResolveFromLibmvec) {
+  if (!kHasLibmvec) GTEST_SKIP() << "no libmvec on this platform";
+  auto jit = Jit::create();
+  ASSERT_TRUE(jit.ok()) << jit.error().str();
+  auto vectorExp = jit->lookupSymbol("_ZGVbN4v_expf");
+  ASSERT_TRUE(vectorExp.ok()) << vectorExp.error().str();
+  auto jitMalloc = jit->lookupSymbol("malloc");
+  ASSERT_TRUE(jitMalloc.ok()) << jitMalloc.error().str();
+  EXPECT_EQ(*jitMalloc, dlsym(RTLD_DEFAULT, "malloc"));
+}
+
 TEST(VectorMath, AotHeaderNamesTheLinkDependencyOnlyWhenTheObjectCallsLibmvec) {
   auto dir = test::freshDir("jit/vector_math_aot");
   for (bool vectorMath : {true, false}) {
