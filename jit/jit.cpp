@@ -26,6 +26,7 @@
 #include "memjit/jit/object_cache.h"
 #include "memjit/metadata_symbols.h"
 #include "perf_map.h"
+#include "runtime_symbols.h"
 
 #ifndef MEMJIT_VERSION
 #define MEMJIT_VERSION "0.0.0"
@@ -382,6 +383,11 @@ Expected<Jit> Jit::create(JitOptions options) {
   if (!user) return detail::fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
   core->userDylib = &*user;
   core->lljit->getMainJITDylib().addToLinkOrder(*core->userDylib);
+
+  // What generated code calls in memjit::runtime by name (parallel loops),
+  // defined at its address in this process so it resolves even when the
+  // executable does not export it; after the user's table, which may override.
+  if (Error err = detail::defineRuntimeSymbols(*core->lljit)) return err;
 
   if (core->options.gdbRegistration) {
     if (auto err = llvm::orc::enableDebuggerSupport(*core->lljit))
