@@ -103,15 +103,25 @@ Value identityOf(FunctionBuilder& self, Reduction::Kind kind, ElementType t) {
   return {};
 }
 
-Value combineWith(FunctionBuilder& self, const Reduction& r, const Value& a, const Value& b) {
+// combine(a, b) for reduction #i, checked to return a's type.
+Value combineWith(FunctionBuilder& self, const std::string& op, std::size_t i, const Reduction& r, const Value& a,
+                  const Value& b) {
+  Value v;
   switch (r.kind) {
-    case Reduction::Kind::Sum: return self.add(a, b);
-    case Reduction::Kind::Product: return self.mul(a, b);
-    case Reduction::Kind::Min: return self.min(a, b);
-    case Reduction::Kind::Max: return self.max(a, b);
-    case Reduction::Kind::Custom: return r.combine(a, b);
+    case Reduction::Kind::Sum: v = self.add(a, b); break;
+    case Reduction::Kind::Product: v = self.mul(a, b); break;
+    case Reduction::Kind::Min: v = self.min(a, b); break;
+    case Reduction::Kind::Max: v = self.max(a, b); break;
+    case Reduction::Kind::Custom: v = r.combine(a, b); break;
   }
-  return {};
+  if (self.error() || !checkOperands(self, op, {&v})) return {};
+  if (!(v.type() == a.type())) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + op + "': the combiner of reduction #" +
+                                                  std::to_string(i) + " returns " + toString(v.type()) +
+                                                  " for operands of type " + toString(a.type())));
+    return {};
+  }
+  return v;
 }
 
 }  // namespace
@@ -363,7 +373,8 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
                                                              toString(acc[i].type())));
               return std::vector<Value>(acc.size());
             }
-            next.push_back(combineWith(*this, reductions[i], acc[i], contribution[i]));
+            next.push_back(combineWith(*this, op, i, reductions[i], acc[i], contribution[i]));
+            if (I.error) return std::vector<Value>(acc.size());
           }
           return next;
         });
@@ -384,16 +395,9 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
       ir.SetInsertPoint(loop);
       llvm::PHINode* old = ir.CreatePHI(st, 2);
       old->addIncoming(first, pre);
-      Value combined = combineWith(*this, reductions[i], BuilderOps::make(*this, ir.CreateBitCast(old, vt), partial[i].type()),
-                                   partial[i]);
+      Value combined = combineWith(*this, op, i, reductions[i],
+                                   BuilderOps::make(*this, ir.CreateBitCast(old, vt), partial[i].type()), partial[i]);
       if (I.error) return;
-      if (!checkOperands(*this, op, {&combined})) return;
-      if (!(combined.type() == partial[i].type())) {
-        fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': the combiner of reduction #" +
-                                                       std::to_string(i) + " returns " + toString(combined.type()) +
-                                                       " for operands of type " + toString(partial[i].type())));
-        return;
-      }
       llvm::Value* pair = ir.CreateAtomicCmpXchg(slots[i], old, ir.CreateBitCast(combined.llvm(), st), align,
                                                  llvm::AtomicOrdering::AcquireRelease,
                                                  llvm::AtomicOrdering::Monotonic);
