@@ -1,18 +1,38 @@
 // The parallel-loop scheduler: memjit_parallel_for and its default, the
 // OpenMP runtime's pool (see parallel.h and README "Parallel loops").
+//
+// The pool is entered through GOMP_parallel, the GNU OpenMP ABI that libgomp
+// defines and LLVM's libomp also implements, rather than through `#pragma omp`:
+// that needs no OpenMP support from the compiler building memjit (clang
+// without libomp-dev builds it too) and is the very entry point g++ -fopenmp
+// code uses, so such an application and memjit share libgomp's one pool.
 #include "memjit/runtime/parallel.h"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
+
+extern "C" {
+void GOMP_parallel(void (*fn)(void*), void* data, unsigned numThreads, unsigned flags);
+int omp_get_thread_num();
+int omp_get_num_threads();
+int omp_in_parallel();
+int omp_get_max_threads();
+}
 
 namespace memjit::runtime {
 
 namespace {
+
+// Runs f() on `threads` threads of the OpenMP pool (the calling thread is one).
+template <typename F>
+void ompParallel(int threads, F&& f) {
+  using G = std::remove_reference_t<F>;
+  GOMP_parallel([](void* p) { (*static_cast<G*>(p))(); }, &f, static_cast<unsigned>(threads), 0);
+}
 
 std::atomic<Scheduler> customScheduler{nullptr};
 std::atomic<void*> customUser{nullptr};
@@ -70,37 +90,34 @@ void defaultScheduler(const ParallelLoop& L, void*) noexcept {
   if (L.schedule == ParallelSchedule::Dynamic) {
     const std::int64_t chunk = L.chunk > 0 ? L.chunk : std::max<std::int64_t>(1, n / (8 * threads));
     std::atomic<std::int64_t> next{L.begin};
-#pragma omp parallel num_threads(threads)
-    {
+    ompParallel(threads, [&] {
       for (;;) {
         const std::int64_t b = next.fetch_add(chunk, std::memory_order_relaxed);
         if (b >= L.end) break;
         L.run(b, b + std::min(chunk, L.end - b));
       }
-    }
+    });
     return;
   }
   if (L.chunk <= 0) {
     // One contiguous block per thread, sizes differing by at most one.
-#pragma omp parallel num_threads(threads)
-    {
+    ompParallel(threads, [&] {
       const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
       const std::int64_t q = n / nt, r = n % nt;
       const std::int64_t b = L.begin + t * q + std::min(t, r);
       const std::int64_t e = b + q + (t < r ? 1 : 0);
       if (b < e) L.run(b, e);
-    }
+    });
     return;
   }
   const std::int64_t chunks = ceilDiv(n, L.chunk);
-#pragma omp parallel num_threads(threads)
-  {
+  ompParallel(threads, [&] {
     const std::int64_t nt = omp_get_num_threads();
     for (std::int64_t c = omp_get_thread_num(); c < chunks; c += nt) {
       const std::int64_t b = L.begin + c * L.chunk;
       L.run(b, b + std::min(L.chunk, L.end - b));
     }
-  }
+  });
 }
 
 void parallelFor(ParallelBody body, void* context, std::int64_t begin, std::int64_t end, std::int64_t chunk,

@@ -2,7 +2,6 @@
 // compiled by memjit::Jit (which resolves memjit_parallel_for itself) and
 // checked against the same loops run serially in C++.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <atomic>
 #include <cstdint>
@@ -264,6 +263,7 @@ TEST(ParallelFor, NestedLoopsAndCustomScheduler) {
   runtime::setNumThreads(0);
 }
 
+#ifdef _OPENMP
 TEST(ParallelFor, InsideTheApplicationsOpenMPRegionRunsSerially) {
   Module m("omp");
   buildNested(m);
@@ -282,6 +282,7 @@ TEST(ParallelFor, InsideTheApplicationsOpenMPRegionRunsSerially) {
   EXPECT_EQ(regionThreads.load(), 2);
   EXPECT_EQ(scheduled.load(), 0);  // no second level of threads
 }
+#endif
 
 void concurrentCallers(runtime::Scheduler scheduler) {
   Module m("conc");
