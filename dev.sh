@@ -86,6 +86,15 @@ thread_sanitizer_pass() {
   cmake --build build-tsan -j "$JOBS" --target jit_concurrency_test
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
     ./build-tsan/tests/jit/jit_concurrency_test
+  # Parallel loops: 8 host threads calling parallel kernels, and nested loops.
+  # libgomp is not TSan-instrumented (its barriers look like races), so these
+  # cases run on a scheduler of plain std::threads that the tests install;
+  # memjit's generated code and runtime are what is checked, not libgomp.
+  cmake --build build-tsan -j "$JOBS" --target codegen_parallel_for_test runtime_parallel_test
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
+    ./build-tsan/tests/codegen/codegen_parallel_for_test --gtest_filter='*StdThreadScheduler*'
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
+    ./build-tsan/tests/runtime/runtime_parallel_test --gtest_filter='Parallel.NestedLoop*'
 }
 
 build_fuzzers() {
