@@ -9,7 +9,9 @@
 // context struct, inlines it there, and replaces the inline region by
 // `memjit_parallel_for(wrapper, &context, 0, trip count, chunk, schedule,
 // maxThreads)` (memjit::runtime), so JIT and AOT code call the scheduler alike.
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/CodeExtractor.h>
@@ -160,6 +162,23 @@ struct ParallelLowering {
     std::vector<llvm::BasicBlock*> region{entry};
     for (llvm::BasicBlock& bb : *f)
       if (!before.count(&bb) && &bb != entry && &bb != exit) region.push_back(&bb);
+    // Fields of descriptors from outside (a memref argument's aligned pointer,
+    // sizes, strides) are read from the scalar they were built from, so the
+    // outlined body takes that scalar, not the whole descriptor; then the
+    // facts on the function's arguments (noalias, align) can follow it.
+    std::unordered_set<llvm::BasicBlock*> inRegion(region.begin(), region.end());
+    for (llvm::BasicBlock* bb : region)
+      for (llvm::Instruction& inst : llvm::make_early_inc_range(*bb)) {
+        auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(&inst);
+        if (!ev) continue;
+        auto* agg = llvm::dyn_cast<llvm::Instruction>(ev->getAggregateOperand());
+        if (agg && inRegion.count(agg->getParent())) continue;
+        llvm::Value* field = llvm::FindInsertedValue(ev->getAggregateOperand(), ev->getIndices());
+        if (field && field->getType() == ev->getType() && !llvm::isa<llvm::ExtractValueInst>(field)) {
+          ev->replaceAllUsesWith(field);
+          ev->eraseFromParent();
+        }
+      }
     llvm::CodeExtractorAnalysisCache cache(*f);
     llvm::CodeExtractor extractor(region, nullptr, false, nullptr, nullptr, nullptr, false, /*AllowAlloca=*/true,
                                   nullptr, "parallel");
@@ -171,6 +190,15 @@ struct ParallelLowering {
       return false;
     }
     auto* site = llvm::cast<llvm::CallInst>(body->user_back());
+    // Pointer arguments of the function keep their noalias and alignment in
+    // the body (inlining turns noalias into scoped alias metadata), so its
+    // loops vectorise without runtime alias checks where the parent's would.
+    for (unsigned i = 0; i < site->arg_size(); ++i) {
+      auto* a = llvm::dyn_cast<llvm::Argument>(site->getArgOperand(i));
+      if (!a || a->getParent() != f || !a->getType()->isPointerTy()) continue;
+      if (a->hasNoAliasAttr()) body->addParamAttr(i, llvm::Attribute::NoAlias);
+      if (auto align = a->getParamAlign()) body->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, *align));
+    }
 
     // The context struct: every argument of the outlined body but begin and end.
     std::vector<llvm::Type*> fields;
