@@ -5,7 +5,8 @@
 //   Kernel/<kernel>/{memjit,memjit_par,native,native_omp}/<size>
 //     kernels: matmul (tiled, n x n), exp_tanh (16M floats), conv3x3
 //     (2048 x 2048), sum (16M doubles, reduction), add (16M floats)
-//   Parallel/overhead/{memjit,openmp}   one region of one tiny iteration per thread
+//   Parallel/overhead/{memjit,openmp,tbb}   one region of one tiny iteration per thread
+//                                         (tbb when oneTBB is installed)
 //
 // Every kernel's result is checked against native once per run (sum: to a
 // relative 1e-9, as partials are combined out of serial order).
@@ -286,7 +287,8 @@ void BM_Add(benchmark::State& state, System sys) {
   state.SetBytesProcessed(state.iterations() * n * 12);
 }
 
-void BM_Overhead(benchmark::State& state, bool memjit) {
+enum class Pool { Memjit, OpenMP, Tbb };
+void BM_Overhead(benchmark::State& state, Pool pool) {
   auto& k = Kernels::instance();
   if (!k.error.empty()) return state.SkipWithError(k.error.c_str());
   const long threads = runtime::numThreads();
@@ -294,7 +296,10 @@ void BM_Overhead(benchmark::State& state, bool memjit) {
   VecL o = vec(out);
   auto f = reinterpret_cast<void (*)(VecL*)>(k.get("empty_region"));
   for (auto _ : state) {
-    if (memjit) f(&o);
+    if (pool == Pool::Memjit) f(&o);
+#ifdef MEMJIT_BENCH_HAVE_TBB
+    else if (pool == Pool::Tbb) native::emptyRegionTbb(reinterpret_cast<long*>(out.p), threads);
+#endif
     else native::emptyRegionOmp(reinterpret_cast<long*>(out.p), threads);
     benchmark::ClobberMemory();
   }
@@ -310,8 +315,11 @@ const int kRegistered = [] {
     benchmark::RegisterBenchmark(("Kernel/sum/" + name).c_str(), BM_Sum, sys)->Arg(kBig)->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark(("Kernel/add/" + name).c_str(), BM_Add, sys)->Arg(kBig)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
-  benchmark::RegisterBenchmark("Parallel/overhead/memjit", BM_Overhead, true)->UseRealTime();
-  benchmark::RegisterBenchmark("Parallel/overhead/openmp", BM_Overhead, false)->UseRealTime();
+  benchmark::RegisterBenchmark("Parallel/overhead/memjit", BM_Overhead, Pool::Memjit)->UseRealTime();
+  benchmark::RegisterBenchmark("Parallel/overhead/openmp", BM_Overhead, Pool::OpenMP)->UseRealTime();
+#ifdef MEMJIT_BENCH_HAVE_TBB
+  benchmark::RegisterBenchmark("Parallel/overhead/tbb", BM_Overhead, Pool::Tbb)->UseRealTime();
+#endif
   return 0;
 }();
 

@@ -14,4 +14,5 @@ double sumOmp(const double* x, long n);
 void add(const float* a, const float* b, float* c, long n);
 void addOmp(const float* a, const float* b, float* c, long n);
 void emptyRegionOmp(long* out, long threads);
+void emptyRegionTbb(long* out, long threads);  // parallel_tbb.cpp, with MEMJIT_BENCH_HAVE_TBB
 }  // namespace native
