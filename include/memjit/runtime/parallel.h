@@ -6,8 +6,8 @@
 // -fopenmp shares one pool with memjit kernels instead of two competing ones.
 //
 // Thread count: setNumThreads(n), else the environment variable
-// MEMJIT_NUM_THREADS, else the OpenMP runtime's default (OMP_NUM_THREADS or
-// the number of cores). A loop's maxThreads (ParallelOptions) lowers it per loop.
+// MEMJIT_NUM_THREADS (read once, at the first parallel loop), else the OpenMP
+// runtime's default (OMP_NUM_THREADS or the number of cores). A loop's maxThreads (ParallelOptions) lowers it per loop.
 //
 // Nesting never oversubscribes: a parallel loop started inside a memjit
 // parallel loop, or inside the application's own OpenMP parallel region, runs
