@@ -6,7 +6,8 @@
 # program that builds kernels with memjit and calls memjit::jit::runGenerator),
 # which writes <target>.o and <target>.h; then makes <target> a static library
 # of that object whose users get the header on their include path and
-# memjit::runtime (descriptor types; no LLVM) linked. Without TARGET_TRIPLE
+# memjit::runtime (descriptor types and the parallel-loop scheduler
+# memjit_parallel_for with its libgomp; no LLVM) linked. Without TARGET_TRIPLE
 # the object is for the build machine's CPU with all its features.
 function(memjit_add_aot_library target)
   cmake_parse_arguments(ARG "" "GENERATOR;NAMESPACE;TARGET_TRIPLE;CPU;FEATURES;OPT_LEVEL" "PARAMS" ${ARGN})

@@ -26,6 +26,7 @@
 #include "memjit/jit/object_cache.h"
 #include "memjit/metadata_symbols.h"
 #include "perf_map.h"
+#include "runtime_symbols.h"
 #include "vector_math.h"
 
 #ifndef MEMJIT_VERSION
@@ -384,6 +385,11 @@ Expected<Jit> Jit::create(JitOptions options) {
   core->userDylib = &*user;
   core->lljit->getMainJITDylib().addToLinkOrder(*core->userDylib);
   if (core->options.vectorMath) MEMJIT_TRY(detail::addVectorMathSymbols(*core->lljit));
+
+  // What generated code calls in memjit::runtime by name (parallel loops),
+  // defined at its address in this process so it resolves even when the
+  // executable does not export it; after the user's table, which may override.
+  if (Error err = detail::defineRuntimeSymbols(*core->lljit)) return err;
 
   if (core->options.gdbRegistration) {
     if (auto err = llvm::orc::enableDebuggerSupport(*core->lljit))

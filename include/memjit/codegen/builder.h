@@ -114,6 +114,46 @@ concept Literal = std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>
 /// store(..., {.nontemporal = true}) marks its own.
 void markNontemporal(llvm::StoreInst* store);
 
+// --- parallel loops (see FunctionBuilder::parallelFor) ---
+
+/// How a parallel loop's iterations are dealt to threads.
+enum class ParallelSchedule {
+  Static,   ///< fixed chunks dealt in advance (one block per thread without a chunk)
+  Dynamic,  ///< threads take the next chunk when done (for uneven iterations)
+};
+
+/// Options of a parallel loop.
+struct ParallelOptions {
+  /// Iterations per chunk; 0 lets the scheduler choose (static: one block per thread).
+  std::int64_t chunk = 0;
+  ParallelSchedule schedule = ParallelSchedule::Static;
+  /// At most this many threads for this loop; 0: the process's thread count.
+  std::int32_t maxThreads = 0;
+};
+
+/// A value reduced across a parallel loop's iterations: `init` combined with
+/// every iteration's contribution by an associative (and commutative)
+/// combiner. Chunks start from the combiner's identity and their partial
+/// results are combined in whatever order threads finish, so float results
+/// may differ from the serial order in the last bits; integer results are exact.
+struct Reduction {
+  enum class Kind { Sum, Product, Min, Max, Custom };
+  Kind kind = Kind::Sum;
+  Value init;
+  /// Custom only: the combiner's identity and the combiner itself (built with
+  /// the same builder, from its two operands).
+  Value identity;
+  std::function<Value(Value, Value)> combine;
+
+  static Reduction sum(Value init) { return {Kind::Sum, std::move(init), {}, {}}; }
+  static Reduction product(Value init) { return {Kind::Product, std::move(init), {}, {}}; }
+  static Reduction min(Value init) { return {Kind::Min, std::move(init), {}, {}}; }
+  static Reduction max(Value init) { return {Kind::Max, std::move(init), {}, {}}; }
+  static Reduction custom(Value init, Value identity, std::function<Value(Value, Value)> combine) {
+    return {Kind::Custom, std::move(init), std::move(identity), std::move(combine)};
+  }
+};
+
 class FunctionBuilder {
  public:
   /// Declares `name` in `module` (see defineFunction) and opens its body.
@@ -300,6 +340,25 @@ class FunctionBuilder {
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
                              const LoopOptions& options,
                              const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body);
+  // --- parallel loops (builder_parallel.cpp) ---
+  /// `for (iv = lb; iv < ub; iv += step)` with iterations spread over the
+  /// process's thread pool (scf.parallel). The body is built with this builder
+  /// as for forLoop and may use any value of the function; it is outlined into
+  /// a private function called through memjit_parallel_for (memjit::runtime),
+  /// so its iterations must be independent. step must be positive.
+  void parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
+                   const std::function<void(Value)>& body);
+  /// N-D form over nested ranges (dim 0 outermost): the iteration space is
+  /// flattened for scheduling and each chunk walks its rows with an inner
+  /// serial loop over the last dim, so that loop still vectorises.
+  void parallelFor(const std::vector<Value>& lbs, const std::vector<Value>& ubs, const std::vector<Value>& steps,
+                   const ParallelOptions& options, const std::function<void(const std::vector<Value>&)>& body);
+  /// A parallel loop whose body returns one contribution per reduction
+  /// (scf.parallel + scf.reduce); returns the reduced values.
+  std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step,
+                                    const ParallelOptions& options, const std::vector<Reduction>& reductions,
+                                    const std::function<std::vector<Value>(Value)>& body);
+
   void ifThen(const Value& cond, const std::function<void()>& then);
   /// Both branches return values of the same types; those are the results.
   std::vector<Value> ifElse(const Value& cond, const std::function<std::vector<Value>()>& then,

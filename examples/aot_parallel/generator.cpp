@@ -1,0 +1,28 @@
+// Builds two parallel kernels at build time: scale (a parallel loop) and
+// sum (a parallel reduction), written as an object and a header.
+#include <iostream>
+
+#include "memjit/codegen/builder.h"
+#include "memjit/jit/aot_command.h"
+#include "memjit/type_syntax.h"
+
+using namespace memjit;
+using codegen::Value;
+
+int main(int argc, char** argv) {
+  codegen::Module module("parallel_kernels");
+  {
+    codegen::FunctionBuilder b(module, "scale", *parseFunctionType("(f32, memref<?xf32>) -> ()"));
+    Value a = b.arg(0), x = b.arg(1);
+    b.parallelFor(b.index(0), b.dim(x, 0), b.index(1), {}, [&](Value i) { b.store(a * b.load(x, {i}), x, {i}); });
+    if (Error e = b.finish()) return std::cerr << "generator: " << e.str() << "\n", 1;
+  }
+  {
+    codegen::FunctionBuilder b(module, "sum", *parseFunctionType("(memref<?xi64>) -> i64"));
+    Value x = b.arg(0);
+    b.ret(b.parallelReduce(b.index(0), b.dim(x, 0), b.index(1), {1000}, {codegen::Reduction::sum(b.i64(0))},
+                           [&](Value i) { return std::vector<Value>{b.load(x, {i})}; }));
+    if (Error e = b.finish()) return std::cerr << "generator: " << e.str() << "\n", 1;
+  }
+  return jit::runGenerator(argc, argv, module);
+}
