@@ -52,7 +52,7 @@ Expected<std::string> lowerWithMlir(const std::string& mlir, const PipelineOptio
   std::string ib = options.indexBitwidth == 64 ? "" : "=index-bitwidth=" + std::to_string(options.indexBitwidth);
   std::string func = options.barePtr ? "use-bare-ptr-memref-call-conv=1" : "";
   if (options.indexBitwidth != 64) func += std::string(func.empty() ? "" : " ") + "index-bitwidth=" + std::to_string(options.indexBitwidth);
-  std::string cmd = std::string(MEMJIT_MLIR_OPT) + " --finalize-memref-to-llvm" + ib +
+  std::string cmd = std::string(MEMJIT_MLIR_OPT) + " " + options.firstPasses + " --finalize-memref-to-llvm" + ib +
                     " --convert-arith-to-llvm" + ib + " '--convert-func-to-llvm" +
                     (func.empty() ? "" : "=" + func) + "' --reconcile-unrealized-casts " + in + " | " +
                     MEMJIT_MLIR_TRANSLATE + " --mlir-to-llvmir -o " + out;

@@ -15,6 +15,8 @@ std::string missingMlirTools();
 struct PipelineOptions {
   unsigned indexBitwidth = 64;
   bool barePtr = false;
+  /// Passes run first, e.g. "--arith-expand --convert-math-to-llvm".
+  std::string firstPasses{};
 };
 
 /// `mlir-opt-19 --finalize-memref-to-llvm --convert-arith-to-llvm
