@@ -14,17 +14,14 @@
 #include "memjit/codegen/metadata.h"
 #include "memjit/codegen/result_allocator.h"
 #include "memjit/type_syntax.h"
+#include "support/expect_error.h"
 
 namespace memjit::codegen {
 namespace {
 
 FunctionType fn(const char* text) { return *parseFunctionType(text); }
 
-void expectError(const Error& e, ErrorCode code, std::initializer_list<const char*> words) {
-  ASSERT_TRUE(e) << "expected an error";
-  EXPECT_EQ(e.code(), code) << e.str();
-  for (const char* w : words) EXPECT_NE(e.message().find(w), std::string::npos) << "missing '" << w << "' in " << e.str();
-}
+using test::expectError;
 
 TEST(CodegenErrors, StoreOfWrongElementType) {
   Module m("e");
