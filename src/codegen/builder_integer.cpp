@@ -45,11 +45,12 @@ Value FunctionBuilder::divui(const Value& a, const Value& b) { return divide(*th
 Value FunctionBuilder::remsi(const Value& a, const Value& b) { return divide(*this, "remsi", Division::SignedRem, a, b); }
 Value FunctionBuilder::remui(const Value& a, const Value& b) { return divide(*this, "remui", Division::UnsignedRem, a, b); }
 
-// MLIR's expansions (arith-expand), which hold for every operand pair that
-// divsi itself defines, INT_MIN included:
+// Expansions that hold for every operand pair divsi itself defines, INT_MIN
+// included (MLIR 19's arith-expand ceildivsi does not: it is wrong for an
+// INT_MIN dividend and traps on (INT_MAX, -1); tests/conformance checks both):
 //   ceildivsi(a, b)  = a / b + (a % b != 0 && (a < 0) == (b < 0))
 //   floordivsi(a, b) = a / b - (a % b != 0 && (a < 0) != (b < 0))
-// with the remainder test spelled (a / b) * b != a, as MLIR does.
+// with the remainder test spelled (a / b) * b != a.
 static Value roundedSignedDivision(FunctionBuilder& self, const char* op, bool up, const Value& a, const Value& b) {
   auto t = sameIntegerScalar(self, op, {&a, &b});
   if (!t) return {};

@@ -100,10 +100,9 @@ TEST(ArithConformance, IntegerOpsMatchMlirsLowering) {
       }
       mlir(&want, a, c);
       for (int k = 0; k < 12; ++k) {
-        // MLIR 19's ceildivsi expansion is wrong for an INT_MIN dividend (its
-        // source says so; ceildivsi(INT64_MIN, 2) gives +2^62). memjit uses
-        // the expansion later MLIR switched to, which is exact there: the
-        // exact value is checked here instead.
+        // MLIR 19's ceildivsi expansion is wrong for an INT_MIN dividend
+        // (ceildivsi(INT64_MIN, 2) gives +2^62). memjit's expansion is exact
+        // there: the exact value is checked here instead.
         if (k == 0 && a == kMin) {
           const __int128 q = static_cast<__int128>(a) / c, r = static_cast<__int128>(a) % c;
           EXPECT_EQ(got.r[k], static_cast<std::int64_t>(r != 0 && ((r < 0) == (c < 0)) ? q + 1 : q)) << a << ", " << c;
