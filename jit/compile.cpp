@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
 
@@ -9,7 +10,6 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
@@ -60,7 +60,7 @@ std::string TargetSpec::str() const { return triple + "/" + cpu + "/" + features
 Error checkTarget(const TargetSpec& spec) {
   detail::initializeAllTargets();
   std::string message;
-  if (!llvm::TargetRegistry::lookupTarget(spec.triple, message))
+  if (!llvm_compat::lookupTarget(spec.triple, message))
     return Error(ErrorCode::Unsupported,
                  "no LLVM target for triple '" + spec.triple + "': " + message);
   return Error::success();
@@ -105,28 +105,21 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
   else
     initializeAllTargets();
   std::string message;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(spec.triple, message);
+  const llvm::Target* target = llvm_compat::lookupTarget(spec.triple, message);
   if (!target)
     return Error(ErrorCode::Unsupported,
                  "no LLVM target for triple '" + spec.triple + "': " + message);
   llvm::TargetOptions options;
   std::string cpu = spec.cpu.empty() ? std::string("generic") : spec.cpu;
-#if LLVM_VERSION_MAJOR >= 21
-  llvm::TargetMachine* machine =
-      target->createTargetMachine(llvm::Triple(spec.triple), cpu, spec.features, options,
-                                  llvm::Reloc::PIC_, std::nullopt, codegenLevel(level));
-#else
-  llvm::TargetMachine* machine =
-      target->createTargetMachine(spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_,
-                                  std::nullopt, codegenLevel(level));
-#endif
+  llvm::TargetMachine* machine = llvm_compat::createTargetMachine(
+      *target, spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_, codegenLevel(level));
   if (!machine)
     return Error(ErrorCode::Unsupported, "LLVM cannot create a target machine for " + spec.str());
   return std::unique_ptr<llvm::TargetMachine>(machine);
 }
 
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
-  module.setTargetTriple(machine.getTargetTriple().str());
+  llvm_compat::setTargetTriple(module, machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
   const std::string cpu = machine.getTargetCPU().str();
   const std::string features = machine.getTargetFeatureString().str();
@@ -189,12 +182,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   // host's vector widths instead of the generic "no vectors" answer.
   llvm::PassBuilder builder(&machine, tuning);
   // Streaming-store tags become `!nontemporal` once vectorisation is done.
-#if LLVM_VERSION_MAJOR >= 20
+  // `auto...`: LLVM 20 added a ThinOrFullLTOPhase parameter.
   builder.registerOptimizerLastEPCallback(
-      [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
-#else
-  builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
-#endif
+      [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       });
   // Registered first, so registerFunctionAnalyses keeps this one: the

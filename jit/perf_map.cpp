@@ -1,10 +1,10 @@
 #include "perf_map.h"
+#include "llvm_compat.h"
 
 #include <cstdio>
 #include <mutex>
 #include <string>
 
-#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <unistd.h>
 
@@ -25,11 +25,7 @@ class PerfMapPlugin final : public llvm::orc::ObjectLinkingLayer::Plugin {
                       static_cast<unsigned long long>(symbol->getAddress().getValue()),
                       static_cast<unsigned long long>(symbol->getSize()));
         lines += line;
-#if LLVM_VERSION_MAJOR >= 20
-        lines += (*symbol->getName()).str();
-#else
-        lines += symbol->getName().str();
-#endif
+        lines += llvm_compat::symbolName(*symbol).str();
         lines += '\n';
       }
       if (!lines.empty()) append(lines);

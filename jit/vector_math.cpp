@@ -1,5 +1,6 @@
 #include "vector_math.h"
 
+#include "llvm_compat.h"
 #include "llvm_error.h"
 
 #include <deque>
@@ -83,7 +84,8 @@ void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMa
   std::vector<llvm::VecDesc> descriptions;
   for (const Variant& v : variants()) {
     if (v.isa->feature && !subtarget.checkFeatures(v.isa->feature)) continue;
-    descriptions.emplace_back(v.scalar, v.vector, llvm::ElementCount::getFixed(v.lanes), false, v.prefix);
+    descriptions.push_back(
+        llvm_compat::vectorFunction(v.scalar, v.vector, llvm::ElementCount::getFixed(v.lanes), false, v.prefix));
   }
   tli.addVectorizableFunctions(descriptions);
 }

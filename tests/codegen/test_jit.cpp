@@ -1,5 +1,7 @@
 #include "test_jit.h"
 
+#include "llvm_compat.h"
+
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -77,15 +79,15 @@ Error optimizeForHost(codegen::Module& module) {
   initNative();
   std::string triple = llvm::sys::getProcessTriple();
   std::string err;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, err);
+  const llvm::Target* target = llvm_compat::lookupTarget(triple, err);
   if (!target) return Error(ErrorCode::CompileError, err);
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   std::string fs;
   for (auto& f : features) fs += (f.second ? "+" : "-") + f.first().str() + ",";
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), fs, llvm::TargetOptions(), std::nullopt));
+  std::unique_ptr<llvm::TargetMachine> tm(llvm_compat::createTargetMachine(
+      *target, triple, llvm::sys::getHostCPUName(), fs, llvm::TargetOptions(), std::nullopt));
   llvm::Module& m = module.llvm();
-  m.setTargetTriple(triple);
+  llvm_compat::setTargetTriple(m, tm->getTargetTriple());
   m.setDataLayout(tm->createDataLayout());
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;

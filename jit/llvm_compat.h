@@ -1,0 +1,78 @@
+// Internal: the LLVM API calls that differ between the LLVM versions memjit
+// builds with (19 to 22; 19 and 22 are tested). Everything version-dependent
+// lives here, so the rest of the code calls one spelling.
+//
+// Each function asks the compiler which overload this LLVM has (a
+// requires-expression on a template parameter) instead of comparing
+// LLVM_VERSION_MAJOR, so it is right for the untested 20 and 21 too.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/ExecutionEngine/JITLink/JITLink.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CodeGen.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Triple.h>
+
+namespace memjit::llvm_compat {
+
+/// The target for `triple`, or null with `error` set. LLVM 21 added the
+/// Triple overload; 22 deprecates the string one.
+template <class Registry = llvm::TargetRegistry>
+const llvm::Target* lookupTarget(const std::string& triple, std::string& error) {
+  if constexpr (requires(const llvm::Triple& t) { Registry::lookupTarget(t, error); })
+    return Registry::lookupTarget(llvm::Triple(triple), error);
+  else
+    return Registry::lookupTarget(triple, error);
+}
+
+/// A target machine for `triple`. LLVM 21 takes the triple as llvm::Triple.
+template <class Target = llvm::Target>
+llvm::TargetMachine* createTargetMachine(const Target& target, const std::string& triple, llvm::StringRef cpu,
+                                         llvm::StringRef features, const llvm::TargetOptions& options,
+                                         std::optional<llvm::Reloc::Model> relocation,
+                                         llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default) {
+  if constexpr (requires(const llvm::Triple& t) {
+                  target.createTargetMachine(t, cpu, features, options, relocation, std::nullopt, level);
+                })
+    return target.createTargetMachine(llvm::Triple(triple), cpu, features, options, relocation, std::nullopt,
+                                      level);
+  else
+    return target.createTargetMachine(triple, cpu, features, options, relocation, std::nullopt, level);
+}
+
+/// Sets the module's triple. LLVM 21's Module stores an llvm::Triple.
+template <class Module = llvm::Module>
+void setTargetTriple(Module& module, const llvm::Triple& triple) {
+  if constexpr (requires { module.setTargetTriple(triple); })
+    module.setTargetTriple(triple);
+  else
+    module.setTargetTriple(triple.str());
+}
+
+/// A vectorisable-function entry with the C calling convention (LLVM 22's
+/// VecDesc also names the vector function's calling convention).
+template <class Desc = llvm::VecDesc>
+Desc vectorFunction(llvm::StringRef scalar, llvm::StringRef vector, llvm::ElementCount lanes, bool masked,
+                    llvm::StringRef abiPrefix) {
+  if constexpr (requires { Desc(scalar, vector, lanes, masked, abiPrefix, std::nullopt); })
+    return Desc(scalar, vector, lanes, masked, abiPrefix, std::nullopt);
+  else
+    return Desc(scalar, vector, lanes, masked, abiPrefix);
+}
+
+/// A JITLink symbol's name: LLVM 20 interns it (SymbolStringPtr), 19 has a StringRef.
+template <class Symbol = llvm::jitlink::Symbol>
+llvm::StringRef symbolName(const Symbol& symbol) {
+  if constexpr (requires { *symbol.getName(); })
+    return *symbol.getName();
+  else
+    return symbol.getName();
+}
+
+}  // namespace memjit::llvm_compat
