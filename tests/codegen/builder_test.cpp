@@ -15,8 +15,13 @@
 
 #include "memjit/codegen/kernels.h"
 #include "memjit/type_syntax.h"
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "memjit/runtime/memref.h"
 #include "test_jit.h"
+
+// memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
+// that against CRunnerUtils.h), so this test needs no MLIR installed.
+template <typename T, int N>
+using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 
 namespace memjit::codegen {
 namespace {

@@ -1,5 +1,5 @@
 // The kernel library, compiled with LLJIT and called through the C
-// interfaces with MLIR's own descriptor types, against plain C++ references.
+// interfaces with MLIR-layout descriptors, against plain C++ references.
 #include "memjit/codegen/kernels.h"
 
 #include <gtest/gtest.h>
@@ -9,8 +9,15 @@
 #include <numeric>
 #include <vector>
 
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "memjit/runtime/memref.h"
 #include "test_jit.h"
+
+// memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
+// that against CRunnerUtils.h), so this test needs no MLIR installed.
+template <typename T, int N>
+using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
+template <typename T>
+using UnrankedMemRefType = memjit::runtime::UnrankedMemRef<T>;
 
 namespace memjit::codegen {
 namespace {

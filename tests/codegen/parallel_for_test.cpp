@@ -12,12 +12,17 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "memjit/runtime/memref.h"
 #include "test_jit.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
+
+// memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
+// that against CRunnerUtils.h), so this test needs no MLIR installed.
+template <typename T, int N>
+using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 
 namespace memjit::codegen {
 namespace {
