@@ -15,11 +15,6 @@ namespace memjit::test {
 
 namespace {
 
-bool usable(const char* path) {
-  std::string p = path;
-  return !p.empty() && p.find("NOTFOUND") == std::string::npos && ::access(p.c_str(), X_OK) == 0;
-}
-
 Error run(const std::string& command, const std::string& errPath) {
   int status = std::system((command + " 2>" + errPath).c_str());
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -28,13 +23,6 @@ Error run(const std::string& command, const std::string& errPath) {
 }
 
 }  // namespace
-
-std::string missingMlirTools() {
-  if (!usable(MEMJIT_MLIR_OPT)) return "mlir-opt-19 not found (MEMJIT_MLIR_OPT)";
-  if (!usable(MEMJIT_MLIR_TRANSLATE)) return "mlir-translate-19 not found (MEMJIT_MLIR_TRANSLATE)";
-  if (!usable(MEMJIT_LLC)) return "llc-19 not found (MEMJIT_LLC)";
-  return {};
-}
 
 std::string tempPath(const std::string& stem) {
   static std::atomic<int> counter{0};

@@ -1,15 +1,13 @@
-// Test helper: runs the real MLIR 19 tools (paths from CMake's MEMJIT_MLIR_OPT,
-// MEMJIT_MLIR_TRANSLATE, MEMJIT_LLC) on MLIR text.
+// Test helper: runs the real MLIR tools of LLVM's version (paths from CMake's
+// MEMJIT_MLIR_OPT, MEMJIT_MLIR_TRANSLATE, MEMJIT_LLC) on MLIR text.
 #pragma once
 
 #include <string>
 
 #include "memjit/error.h"
+#include "support/mlir.h"
 
 namespace memjit::test {
-
-/// Empty when all three tools exist; otherwise which one is missing (for GTEST_SKIP).
-std::string missingMlirTools();
 
 /// Options of the lowering pipeline (`index-bitwidth=32`, bare pointers).
 struct PipelineOptions {
@@ -19,12 +17,12 @@ struct PipelineOptions {
   std::string firstPasses{};
 };
 
-/// `mlir-opt-19 --finalize-memref-to-llvm --convert-arith-to-llvm
-/// --convert-func-to-llvm --reconcile-unrealized-casts | mlir-translate-19
+/// `mlir-opt --finalize-memref-to-llvm --convert-arith-to-llvm
+/// --convert-func-to-llvm --reconcile-unrealized-casts | mlir-translate
 /// --mlir-to-llvmir`: the LLVM IR text MLIR produces.
 Expected<std::string> lowerWithMlir(const std::string& mlir, const PipelineOptions& options = {});
 
-/// The same, then `llc-19 -filetype=obj -relocation-model=pic` into `objectPath`.
+/// The same, then `llc -filetype=obj -relocation-model=pic` into `objectPath`.
 Error compileWithMlir(const std::string& mlir, const std::string& objectPath);
 
 /// A fresh path under the temp directory.

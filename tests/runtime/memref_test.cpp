@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "support/mlir.h"
+
 #ifdef MEMJIT_HAVE_MLIR_RUNNER_UTILS
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #endif
@@ -45,7 +47,9 @@ TEST(MemRef, SharesMlirLayoutAtRunTime) {
   EXPECT_EQ(v[5], 7.0f);
 }
 #else
-TEST(MemRef, SharesMlirLayoutAtRunTime) { GTEST_SKIP() << "MLIR's CRunnerUtils.h is not installed"; }
+TEST(MemRef, SharesMlirLayoutAtRunTime) {
+  MEMJIT_MLIR_UNAVAILABLE() << "MLIR's CRunnerUtils.h was not found at configure time";
+}
 #endif
 
 TEST(MemRef, ViewOverVectorIsRowMajor) {

@@ -1,4 +1,4 @@
-// `memjit compile`: IR written by mlir-translate-19 to an object, a header
+// `memjit compile`: IR written by mlir-translate to an object, a header
 // and embedded metadata; then a C++ program links the object and calls it.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 
 #include "cli_runner.h"
 #include "support/files.h"
+#include "support/mlir.h"
 
 using memjit::test::readFile;
 using memjit::test::runCli;
@@ -30,14 +31,18 @@ func.func @first(%m: memref<?xf32>) -> f32 attributes {llvm.emit_c_interface} {
 }
 )";
 
-// Lowers kMlir with the real MLIR 19 tools; empty when they are missing.
+// Lowers kMlir with the real MLIR tools (of LLVM's version) into dir/k.ll.
+// Call only when missingMlirTools() is empty: a failure here is a failure.
 std::filesystem::path lowerWithMlir(const std::filesystem::path& dir) {
   std::ofstream(dir / "k.mlir") << kMlir;
   const std::string command =
-      "mlir-opt-19 --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm "
-      "--reconcile-unrealized-casts " + (dir / "k.mlir").string() +
-      " 2>/dev/null | mlir-translate-19 --mlir-to-llvmir -o " + (dir / "k.ll").string() + " 2>/dev/null";
-  if (std::system(command.c_str()) != 0) return {};
+      std::string(MEMJIT_MLIR_OPT) + " --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm "
+      "--reconcile-unrealized-casts " + (dir / "k.mlir").string() + " | " + MEMJIT_MLIR_TRANSLATE +
+      " --mlir-to-llvmir -o " + (dir / "k.ll").string();
+  if (std::system(command.c_str()) != 0) {
+    ADD_FAILURE() << "`" << command << "` failed";
+    return {};
+  }
   return dir / "k.ll";
 }
 
@@ -45,8 +50,10 @@ std::filesystem::path lowerWithMlir(const std::filesystem::path& dir) {
 
 TEST(CompileCli, MlirOutputBecomesASelfDescribingObjectAndHeader) {
   auto dir = freshDir("mlir");
+  if (auto missing = memjit::test::missingMlirTools(); !missing.empty())
+    MEMJIT_MLIR_UNAVAILABLE() << missing;
   auto ll = lowerWithMlir(dir);
-  if (ll.empty()) GTEST_SKIP() << "mlir-opt-19/mlir-translate-19 not installed";
+  ASSERT_FALSE(ll.empty());
   auto r = runCli({"compile", ll.string(), "-o", (dir / "k.o").string(), "--header",
                    (dir / "k.h").string(), "--namespace", "mk", "--signature", "scale=(f32) -> f32",
                    "--signature", "first=(memref<?xf32>) -> f32"});
@@ -80,8 +87,10 @@ int main() {
 
 TEST(CompileCli, NamesCInterfacesWithoutMetadata) {
   auto dir = freshDir("note");
+  if (auto missing = memjit::test::missingMlirTools(); !missing.empty())
+    MEMJIT_MLIR_UNAVAILABLE() << missing;
   auto ll = lowerWithMlir(dir);
-  if (ll.empty()) GTEST_SKIP() << "mlir-opt-19/mlir-translate-19 not installed";
+  ASSERT_FALSE(ll.empty());
   auto r = runCli({"compile", ll.string(), "-o", (dir / "k.o").string(), "--signature", "scale=(f32) -> f32"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("note: _mlir_ciface_first has no signature metadata"), std::string::npos) << r.out;
