@@ -10,6 +10,8 @@ function(memjit_add_library layer)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  # memjit's headers are C++20: a user's target gets the standard with the library.
+  target_compile_features(${target} PUBLIC cxx_std_20)
   memjit_set_warnings(${target})
   install(TARGETS ${target} EXPORT memjitTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
