@@ -90,6 +90,16 @@ TEST_P(CodeEmitterTest, ReusedPipelineEmitsWhatAFreshOneEmits) {
         }
 }
 
+// LLVM 22's AsmPrinter does not restate `.text` after `.file` when its reused
+// streamer is already in that section from the previous module (LLVM 19 does).
+// An assembler starts every file in .text, so both texts assemble to the same
+// object; they are compared without that one redundant line.
+std::string withoutInitialText(std::string assembly) {
+  const std::size_t line = assembly.find('\n') + 1;
+  if (line != 0 && assembly.compare(line, 7, "\t.text\n") == 0) assembly.erase(line, 7);
+  return assembly;
+}
+
 TEST_P(CodeEmitterTest, AssemblyToo) {
   auto machine = hostMachine(GetParam());
   ASSERT_TRUE(machine);
@@ -102,7 +112,7 @@ TEST_P(CodeEmitterTest, AssemblyToo) {
       auto expected = emitCode(*a, *machine, EmitKind::Assembly);
       auto reused = (*emitter)->emit(*b);
       ASSERT_TRUE(expected && reused);
-      EXPECT_EQ(*reused, *expected) << p.name;
+      EXPECT_EQ(withoutInitialText(*reused), withoutInitialText(*expected)) << p.name;
       EXPECT_NE(reused->find(".globl"), std::string::npos);
     }
 }
