@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # memjit's one entry point for developers and CI. On a fresh Debian 12 machine:
 #   ./dev.sh demo            install what is missing, build, run the quickstart example
-#   ./dev.sh test [--fast]   install, build, run every test; then the same suite under
-#                            AddressSanitizer+UndefinedBehaviorSanitizer and each fuzzer
-#                            briefly (--fast skips the sanitizer build and the fuzzers)
+#   ./dev.sh test [--fast]   install, build, run every test (LLVM 19 + MLIR 19); the suite
+#                            again against LLVM 22 (build-llvm22, tests needing MLIR skip);
+#                            then under AddressSanitizer+UndefinedBehaviorSanitizer, and
+#                            each fuzzer briefly (--fast skips the sanitizers and fuzzers)
+#   ./dev.sh test --llvm 22  swap the machine's MLIR 19 for MLIR 22, run the whole suite,
+#                            conformance included, against LLVM+MLIR 22; swap MLIR 19 back
 #   ./dev.sh bench           build and run every benchmark; JSON in build/bench/results.json
 #   ./dev.sh fuzz [seconds]  run every fuzzer (default 60 s each)
 #   ./dev.sh build           install and build only
@@ -12,12 +15,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
 JOBS=$(nproc)
-LLVM_MAJOR=19
-PACKAGES=(cmake ninja-build g++ ccache pkg-config
+LLVM_MAJOR=19   # the main build, sanitizers, fuzzers, benchmarks: LLVM and MLIR 19
+LLVM_NEXT=22    # also built and tested (build-llvm22); see README "Supported LLVM versions"
+BASE_PACKAGES=(cmake ninja-build g++ ccache pkg-config python3
   "llvm-$LLVM_MAJOR-dev" "clang-$LLVM_MAJOR" "libclang-rt-$LLVM_MAJOR-dev"
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev libffi-dev
-  "mlir-$LLVM_MAJOR-tools" "libmlir-$LLVM_MAJOR-dev" valgrind
+  valgrind
   libtbb-dev)  # oneTBB: the pool candidate bench_parallel compares libgomp with
+# Debian's libmlir-19 and libmlir-22 conflict: one MLIR per machine (MLIR 19 normally).
+mlir_packages() { echo "mlir-$1-tools" "libmlir-$1-dev"; }
+# shellcheck disable=SC2207
+PACKAGES=("${BASE_PACKAGES[@]}" $(mlir_packages "$LLVM_MAJOR"))
 
 # ccache keys on relative paths below the checkout, so a fresh clone elsewhere
 # (CI) reuses what an earlier build on this machine compiled.
@@ -25,9 +33,11 @@ export CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
 
 log() { printf '\033[1m[dev.sh]\033[0m %s\n' "$*" >&2; }
 
+# install_packages [package...]: installs those missing (default: PACKAGES).
 install_packages() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+  local missing=() wanted=("$@")
+  [ $# -gt 0 ] || wanted=("${PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -42,23 +52,58 @@ install_packages() {
   fi
 }
 
-# configure <dir> [cmake args...]: configures once; later runs only rebuild.
+# configure <dir> [cmake args...]: configures once, and again when the arguments
+# change (they are kept in <dir>/.dev-args); otherwise later runs only rebuild.
 configure() {
   local dir=$1; shift
-  if [ ! -f "$dir/build.ninja" ]; then
+  local args="-G Ninja -DCMAKE_BUILD_TYPE=Release $*"
+  if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$dir/.dev-args" 2>/dev/null)" != "$args" ]; then
     cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+    echo "$args" > "$dir/.dev-args"
   fi
 }
 
+# Every pass names its LLVM: with several installed, CMake alone would prefer
+# the lowest supported one (cmake/MemjitFindLLVM.cmake).
+llvm_dir() { echo "/usr/lib/llvm-$1/lib/cmake/llvm"; }
+
 build_main() {
-  configure build -DLLVM_DIR="/usr/lib/llvm-$LLVM_MAJOR/lib/cmake/llvm"
+  # MLIR 19 is installed with everything else: its tests must run, not skip.
+  configure build -DLLVM_DIR="$(llvm_dir "$LLVM_MAJOR")" -DMEMJIT_REQUIRE_MLIR=ON
   log "building (Release, $JOBS jobs)"
   cmake --build build -j "$JOBS"
 }
 
+# run_ctest <dir> [ctest args...]: runs the tests, then says which were skipped and why.
 run_ctest() {
   local dir=$1; shift
-  ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@"
+  local status=0
+  ctest --test-dir "$dir" --output-on-failure -j "$JOBS" --output-junit junit.xml "$@" || status=$?
+  report_skips "$dir/junit.xml"
+  return $status
+}
+
+# Skipped tests, counted and grouped by the reason each printed (GTEST_SKIP's message).
+report_skips() {
+  python3 - "$1" <<'PY'
+import collections, sys, xml.etree.ElementTree as ET
+try:
+    cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+except (OSError, ET.ParseError):
+    sys.exit(0)
+reasons = collections.OrderedDict()
+for case in cases:
+    if case.find("skipped") is None:
+        continue
+    out = (case.findtext("system-out") or "").splitlines()
+    why = next((out[i + 1].strip() for i, line in enumerate(out[:-1]) if line.endswith(": Skipped")),
+               "no reason printed")
+    reasons.setdefault(why, []).append(case.get("name"))
+total = sum(len(v) for v in reasons.values())
+print(f"\033[1m[dev.sh]\033[0m {total} test(s) skipped" + (":" if total else ""), file=sys.stderr)
+for why, names in reasons.items():
+    print(f"  {len(names):3d} x {why}\n        ({', '.join(names)})", file=sys.stderr)
+PY
 }
 
 sanitizer_pass() {
@@ -96,6 +141,43 @@ thread_sanitizer_pass() {
     ./build-tsan/tests/codegen/codegen_parallel_for_test --gtest_filter='*StdThreadScheduler*'
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
     ./build-tsan/tests/runtime/runtime_parallel_test --gtest_filter='Parallel.NestedLoop*'
+}
+
+# The library and its tests against LLVM 22 (g++, so what does not include LLVM
+# shares ccache entries with the main build). MLIR 22 cannot be installed beside
+# MLIR 19, so the tests that compare with MLIR skip here, and say so; `--llvm 22`
+# runs them. No benchmarks or examples: they add build time, not LLVM coverage.
+llvm_next_pass() {
+  install_packages "llvm-$LLVM_NEXT-dev"
+  log "LLVM $LLVM_NEXT build (build-llvm$LLVM_NEXT): library and tests; MLIR $LLVM_NEXT is not installed"
+  configure "build-llvm$LLVM_NEXT" -DLLVM_DIR="$(llvm_dir "$LLVM_NEXT")" \
+    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF -DMEMJIT_REQUIRE_MLIR=OFF
+  cmake --build "build-llvm$LLVM_NEXT" -j "$JOBS"
+  run_ctest "build-llvm$LLVM_NEXT"
+}
+
+# swap_mlir <from> <to>: replaces one MLIR version's packages with another's.
+swap_mlir() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  log "replacing MLIR $1 with MLIR $2"
+  # shellcheck disable=SC2046
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -q $(mlir_packages "$1") "libmlir-$1"
+  # shellcheck disable=SC2046
+  install_packages $(mlir_packages "$2")
+}
+
+# `test --llvm 22`: the whole suite, conformance included, against LLVM and MLIR
+# 22; MLIR 19 is put back however this ends.
+llvm_next_full_pass() {
+  install_packages "${BASE_PACKAGES[@]}" "llvm-$LLVM_NEXT-dev"
+  trap 'swap_mlir "$LLVM_NEXT" "$LLVM_MAJOR"' EXIT
+  swap_mlir "$LLVM_MAJOR" "$LLVM_NEXT"
+  configure "build-llvm$LLVM_NEXT" -DLLVM_DIR="$(llvm_dir "$LLVM_NEXT")" \
+    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=ON -DMEMJIT_REQUIRE_MLIR=ON
+  log "building against LLVM and MLIR $LLVM_NEXT (build-llvm$LLVM_NEXT)"
+  cmake --build "build-llvm$LLVM_NEXT" -j "$JOBS"
+  run_ctest "build-llvm$LLVM_NEXT"
 }
 
 build_fuzzers() {
@@ -142,11 +224,25 @@ case "$cmd" in
     ./build/examples/quickstart
     ;;
   test)
-    fast=0
-    [ "${1:-}" = "--fast" ] && fast=1
+    fast=0 llvm=""
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --fast) fast=1 ;;
+        --llvm) llvm=${2:-}; shift ;;
+        *) log "unknown option $1"; exit 2 ;;
+      esac
+      shift
+    done
+    if [ -n "$llvm" ]; then
+      [ "$llvm" = "$LLVM_NEXT" ] || { log "--llvm takes $LLVM_NEXT"; exit 2; }
+      llvm_next_full_pass
+      log "all tests passed against LLVM and MLIR $LLVM_NEXT"
+      exit 0
+    fi
     install_packages
     build_main
     run_ctest build
+    llvm_next_pass
     if [ $fast -eq 0 ]; then
       sanitizer_pass
       thread_sanitizer_pass
@@ -185,7 +281,7 @@ PY
     run_fuzzers "${1:-60}"
     ;;
   *)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac
