@@ -1,4 +1,4 @@
-// memjit's lowered signatures against what the real mlir-opt-19 | mlir-translate-19
+// memjit's lowered signatures against what the real mlir-opt | mlir-translate (of LLVM's version)
 // produce: for every function type of a corpus, the LLVM function type of the
 // function and of its `_mlir_ciface_` interface, the linkage of external
 // functions' bodies, and the noalias/align attributes of interface pointers.
@@ -200,13 +200,13 @@ void checkCorpus(const std::vector<Case>& corpus, const LoweringOptions& lowerin
 
 TEST(SignatureConformance, CorpusIsLargeEnough) { EXPECT_GE(kCorpus.size(), 40u); }
 
-TEST(SignatureConformance, MatchesMlir19) { checkCorpus(kCorpus, {}); }
+TEST(SignatureConformance, MatchesMlir) { checkCorpus(kCorpus, {}); }
 
-TEST(SignatureConformance, MatchesMlir19WithIndexBitwidth32) {
+TEST(SignatureConformance, MatchesMlirWithIndexBitwidth32) {
   checkCorpus(kCorpus, LoweringOptions{32, false});
 }
 
-TEST(SignatureConformance, BarePointersMatchMlir19ForStaticShapes) {
+TEST(SignatureConformance, BarePointersMatchMlirForStaticShapes) {
   std::vector<Case> statics = {
       {"(memref<4xf32>, memref<2x3xi8, 1>, index) -> memref<4xf32>"},
       {"(memref<f64>) -> ()"},
