@@ -367,7 +367,6 @@ std::string definedElsewhere(const JitCore& core, const std::vector<detail::OrcF
 
 }  // namespace
 
-
 Jit::Jit(std::shared_ptr<JitCore> core) noexcept : core_(std::move(core)) {}
 Jit::Jit(Jit&&) noexcept = default;
 Jit& Jit::operator=(Jit&& other) noexcept {
@@ -598,15 +597,15 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   state->name = name;
   state->cacheKey = key;
   state->fromCache = fromCache;
-  std::uint64_t serial;
   {
     std::lock_guard<std::mutex> lock(core.mutex);
-    serial = core.modulesAdded++;
+    state->serial = core.modulesAdded++;
   }
-  state->serial = serial;
   // The module's own namespace; JITDylib names must be unique, module names need not be.
-  auto dylib = lljit.createJITDylib("memjit.module." + std::to_string(serial) + "." + name);
-  if (!dylib) return detail::fromLLVM(dylib.takeError(), ErrorCode::Internal, "cannot create a symbol table for module '" + name + "'");
+  auto dylib = lljit.createJITDylib("memjit.module." + std::to_string(state->serial) + "." + name);
+  if (!dylib)
+    return detail::fromLLVM(dylib.takeError(), ErrorCode::Internal,
+                            "cannot create a symbol table for module '" + name + "'");
   state->dylib = &*dylib;  // from here on the state removes it again
   llvm::orc::JITDylibSearchOrder linkOrder;
   for (const auto& link : state->links)

@@ -6,6 +6,11 @@
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/Shared/OrcError.h>
+#if __has_include(<llvm/ExecutionEngine/Orc/SelfExecutorProcessControl.h>)  // LLVM 22 moved it
+#include <llvm/ExecutionEngine/Orc/SelfExecutorProcessControl.h>
+#else
+#include <llvm/ExecutionEngine/Orc/ExecutorProcessControl.h>
+#endif
 
 #include "support/expect_error.h"
 
@@ -48,7 +53,9 @@ TEST_F(OrcErrors, SymbolsCouldNotBeRemovedIsInternal) {
 }
 
 TEST_F(OrcErrors, FailedToMaterializeIsACompileError) {
-  llvm::orc::ExecutionSession session(std::make_unique<llvm::orc::UnsupportedExecutorProcessControl>(pool));
+  auto control = llvm::orc::SelfExecutorProcessControl::Create(pool);
+  ASSERT_TRUE(static_cast<bool>(control)) << llvm::toString(control.takeError());
+  llvm::orc::ExecutionSession session(std::move(*control));
   llvm::orc::JITDylib& dylib = session.createBareJITDylib("d");
   auto symbols = std::make_shared<llvm::orc::SymbolDependenceMap>();
   (*symbols)[&dylib].insert(pool->intern("b"));
