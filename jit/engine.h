@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -91,18 +92,28 @@ struct JitCore {
   MachinePool& machines;  // LLJIT's compiler borrows from it
   std::unique_ptr<llvm::orc::LLJIT> lljit;
   llvm::orc::JITDylib* userDylib = nullptr;
+  /// What every module links against after its AddOptions::linkAgainst:
+  /// registered symbols, memjit's runtime and libmvec, then LLJIT's defaults
+  /// (its platform's and the process's symbols). Fixed once created.
+  llvm::orc::JITDylibSearchOrder sharedLinks;
 
   mutable std::mutex mutex;
   std::unordered_map<ModuleState*, std::shared_ptr<ModuleState>> modules;
-  std::unordered_map<std::string, ModuleState*> owners;  // symbol -> module defining it
+  /// symbol -> the loaded modules defining it, in the order they were added
+  std::unordered_map<std::string, std::vector<ModuleState*>> owners;
   std::vector<RegisteredSymbol> registered;
+  std::uint64_t modulesAdded = 0;  // numbers the modules' JITDylibs and orders `owners`
 };
 
 struct ModuleState {
   ~ModuleState();
 
-  std::shared_ptr<JitCore> core;  // first: destroyed last, after the tracker is used
-  llvm::orc::ResourceTrackerSP tracker;
+  std::shared_ptr<JitCore> core;  // first: destroyed last, after the JITDylib is removed
+  /// Modules this one links against, kept loaded while it is.
+  std::vector<std::shared_ptr<ModuleState>> links;
+  /// The module's own symbol namespace; removed (code and data freed) with the state.
+  llvm::orc::JITDylib* dylib = nullptr;
+  std::uint64_t serial = 0;  // order of adding, for messages that list modules
   std::string name;
   std::string cacheKey;
   bool fromCache = false;

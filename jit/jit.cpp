@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
@@ -40,7 +41,7 @@ namespace detail {
 // missing) through the session's error reporter, and the lookup only says
 // "failed to materialize". Linking runs on the thread that asked, so a
 // thread-local buffer pairs the two.
-thread_local std::string reportedErrors;
+thread_local std::vector<OrcFailure> reportedErrors;
 
 // ---- MachinePool -------------------------------------------------------
 
@@ -188,17 +189,17 @@ bool ModuleState::defers(std::string_view symbol) const {
 Expected<void*> ModuleState::lookupDeferred(const std::string& symbol) const {
   // Materialises the stub on first use; ORC serialises concurrent requests.
   auto address = core->lljit->getExecutionSession().lookup(
-      llvm::orc::makeJITDylibSearchOrder(&tracker->getJITDylib(), llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      llvm::orc::makeJITDylibSearchOrder(dylib, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       core->lljit->mangleAndIntern(symbol));
   if (!address) return fromOrc(address.takeError(), "expanded entry '" + symbol + "' of module '" + name + "'");
   return address->getAddress().toPtr<void*>();
 }
 
 ModuleState::~ModuleState() {
-  if (tracker) {
+  if (dylib) {
     // Nothing can be reported from a destructor; ORC only fails here when
     // a plugin refuses to release, and the memory is gone either way.
-    llvm::consumeError(tracker->remove());
+    llvm::consumeError(core->lljit->getExecutionSession().removeJITDylib(*dylib));
   }
 }
 
@@ -309,6 +310,63 @@ std::vector<std::string> LoadedModule::symbolNames() const {
 
 // ---- Jit ---------------------------------------------------------------
 
+namespace {
+
+// The loaded modules defining any of `symbols`, in the order they were added.
+// Call with the core's lock held.
+std::vector<std::shared_ptr<ModuleState>> definersLocked(const JitCore& core,
+                                                         std::initializer_list<std::string> symbols) {
+  std::vector<ModuleState*> found;
+  for (const std::string& symbol : symbols)
+    if (auto it = core.owners.find(symbol); it != core.owners.end())
+      found.insert(found.end(), it->second.begin(), it->second.end());
+  std::sort(found.begin(), found.end(), [](ModuleState* a, ModuleState* b) { return a->serial < b->serial; });
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  std::vector<std::shared_ptr<ModuleState>> out;
+  for (ModuleState* state : found) out.push_back(core.modules.at(state));
+  return out;
+}
+
+// "modules 'a', 'b', 'c'" (at most five named).
+std::string moduleList(const std::vector<std::shared_ptr<ModuleState>>& modules) {
+  constexpr std::size_t kNamed = 5;
+  std::string out = modules.size() == 1 ? "module " : "modules ";
+  for (std::size_t i = 0; i < modules.size() && i < kNamed; ++i) out += (i ? ", '" : "'") + modules[i]->name + "'";
+  if (modules.size() > kNamed) out += " and " + std::to_string(modules.size() - kNamed) + " more";
+  return out;
+}
+
+Error ambiguous(std::string_view what, std::string_view name, const std::vector<std::shared_ptr<ModuleState>>& definers,
+                std::string_view instead) {
+  return Error(ErrorCode::InvalidArgument, std::string(what) + "'" + std::string(name) + "' is defined by " +
+                                               moduleList(definers) + ": use " + std::string(instead));
+}
+
+// For a module that failed to link: the loaded modules, outside those it
+// links against, that define a symbol it missed, as a hint to link them.
+std::string definedElsewhere(const JitCore& core, const std::vector<detail::OrcFailure>& failures,
+                             const std::vector<std::shared_ptr<ModuleState>>& links) {
+  std::vector<std::shared_ptr<ModuleState>> definers;
+  {
+    std::lock_guard<std::mutex> lock(core.mutex);
+    for (const detail::OrcFailure& failure : failures) {
+      if (failure.kind != detail::OrcFailure::Kind::SymbolsNotFound) continue;
+      for (const std::string& symbol : failure.symbols)
+        for (auto& state : definersLocked(core, {symbol}))
+          if (std::find(links.begin(), links.end(), state) == links.end() &&
+              std::find(definers.begin(), definers.end(), state) == definers.end())
+            definers.push_back(std::move(state));
+    }
+  }
+  if (definers.empty()) return "";
+  std::sort(definers.begin(), definers.end(), [](const auto& a, const auto& b) { return a->serial < b->serial; });
+  return " (defined by loaded " + moduleList(definers) +
+         ", which this module does not link against: list " + (definers.size() == 1 ? "it" : "them") +
+         " in AddOptions::linkAgainst)";
+}
+
+}  // namespace
+
 Jit::Jit(std::shared_ptr<JitCore> core) noexcept : core_(std::move(core)) {}
 Jit::Jit(Jit&&) noexcept = default;
 Jit& Jit::operator=(Jit&& other) noexcept {
@@ -376,20 +434,20 @@ Expected<Jit> Jit::create(JitOptions options) {
 
   auto& session = core->lljit->getExecutionSession();
   session.setErrorReporter([](llvm::Error error) {
-    std::string message = llvm::toString(std::move(error));
-    if (!detail::reportedErrors.empty()) detail::reportedErrors += "; ";
-    detail::reportedErrors += message;
+    for (auto& failure : detail::classifyOrc(std::move(error))) detail::reportedErrors.push_back(std::move(failure));
   });
   auto user = session.createJITDylib("memjit.user");
   if (!user) return detail::fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
   core->userDylib = &*user;
-  core->lljit->getMainJITDylib().addToLinkOrder(*core->userDylib);
-  if (core->options.vectorMath) MEMJIT_TRY(detail::addVectorMathSymbols(*core->lljit));
 
   // What generated code calls in memjit::runtime by name (parallel loops),
   // defined at its address in this process so it resolves even when the
   // executable does not export it; after the user's table, which may override.
-  if (Error err = detail::defineRuntimeSymbols(*core->lljit)) return err;
+  MEMJIT_ASSIGN_OR_RETURN(llvm::orc::JITDylib * runtime, detail::defineRuntimeSymbols(*core->lljit));
+  if (core->options.vectorMath) MEMJIT_TRY(detail::addVectorMathSymbols(*core->lljit, *runtime));
+  core->sharedLinks = llvm::orc::makeJITDylibSearchOrder({core->userDylib, runtime},
+                                                         llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly);
+  for (const auto& link : core->lljit->defaultLinkOrder()) core->sharedLinks.push_back(link);
 
   if (core->options.gdbRegistration) {
     if (auto err = llvm::orc::enableDebuggerSupport(*core->lljit))
@@ -458,6 +516,19 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
   JitCore& core = *core_;
   const std::string name = module->getModuleIdentifier();
+  std::vector<std::shared_ptr<ModuleState>> links;
+  {
+    std::lock_guard<std::mutex> lock(core.mutex);
+    for (const LoadedModule& link : addOptions.linkAgainst) {
+      if (!link)
+        return Error(ErrorCode::InvalidArgument,
+                     "module '" + name + "': AddOptions::linkAgainst holds an empty module handle");
+      if (!core.modules.count(link.state().get()))
+        return Error(ErrorCode::InvalidArgument, "module '" + name + "' cannot link against module '" +
+                                                     link.name() + "': it is not loaded in this JIT");
+      links.push_back(link.state());
+    }
+  }
   MEMJIT_TRY(detail::verify(*module));
   const OptLevel level = addOptions.optLevel.value_or(core.options.optLevel);
   const TargetSpec& host = TargetSpec::host();
@@ -519,48 +590,59 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   context.reset();
 
   auto& lljit = *core.lljit;
-  auto& main = lljit.getMainJITDylib();
-  auto tracker = main.createResourceTracker();
-  if (auto err = lljit.addObjectFile(
-          tracker, llvm::MemoryBuffer::getMemBufferCopy(*object, name)))
+  auto& session = lljit.getExecutionSession();
+  auto state = std::make_shared<ModuleState>();
+  state->core = core_;
+  state->links = std::move(links);
+  state->name = name;
+  state->cacheKey = key;
+  state->fromCache = fromCache;
+  {
+    std::lock_guard<std::mutex> lock(core.mutex);
+    state->serial = core.modulesAdded++;
+  }
+  // The module's own namespace; JITDylib names must be unique, module names need not be.
+  auto dylib = lljit.createJITDylib("memjit.module." + std::to_string(state->serial) + "." + name);
+  if (!dylib)
+    return detail::fromLLVM(dylib.takeError(), ErrorCode::Internal,
+                            "cannot create a symbol table for module '" + name + "'");
+  state->dylib = &*dylib;  // from here on the state removes it again
+  llvm::orc::JITDylibSearchOrder linkOrder;
+  for (const auto& link : state->links)
+    linkOrder.push_back({link->dylib, llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  linkOrder.insert(linkOrder.end(), core.sharedLinks.begin(), core.sharedLinks.end());
+  state->dylib->setLinkOrder(std::move(linkOrder), /*LinkAgainstThisJITDylibFirst=*/true);
+
+  if (auto err = lljit.addObjectFile(*state->dylib, llvm::MemoryBuffer::getMemBufferCopy(*object, name)))
     return detail::fromOrc(std::move(err), "cannot add module '" + name + "'");
 
   // Link now: unresolved externals and relocation problems surface here.
   llvm::orc::SymbolLookupSet lookupSet;
   for (const std::string& symbol : defined) lookupSet.add(lljit.mangleAndIntern(symbol));
-  auto& session = lljit.getExecutionSession();
   detail::reportedErrors.clear();
   auto addresses = session.lookup(
-      llvm::orc::makeJITDylibSearchOrder(&main, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      llvm::orc::makeJITDylibSearchOrder(state->dylib, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       std::move(lookupSet));
   if (!addresses) {
-    std::string message = llvm::toString(addresses.takeError());
-    if (!detail::reportedErrors.empty()) message = detail::reportedErrors + " (" + message + ")";
+    // What the linker reported is the cause; "failed to materialize" only its consequence.
+    std::vector<detail::OrcFailure> failures = std::move(detail::reportedErrors);
     detail::reportedErrors.clear();
-    Error error = detail::fromOrc(llvm::make_error<llvm::StringError>(message, llvm::inconvertibleErrorCode()),
-                                  "cannot link module '" + name + "'");
-    llvm::consumeError(tracker->remove());
-    return error;
+    auto outer = detail::classifyOrc(addresses.takeError());
+    for (auto& failure : outer)
+      if (failures.empty() || failure.kind != detail::OrcFailure::Kind::FailedToMaterialize)
+        failures.push_back(std::move(failure));
+    Error error = detail::combineOrc(failures, "cannot link module '" + name + "'");
+    return Error(error.code(), error.message() + definedElsewhere(core, failures, state->links));
   }
 
   // The expanded entries are built and compiled when first looked up; their
   // names are claimed now, so a duplicate is reported here.
-  std::vector<std::string> deferredNames = deferred ? deferred->names : std::vector<std::string>{};
-  if (!deferredNames.empty()) {
-    if (auto err = detail::defineDeferredEntries(lljit, tracker, name, *deferred)) {
-      Error error = detail::fromOrc(std::move(err), "cannot add the expanded entries of module '" + name + "'");
-      llvm::consumeError(tracker->remove());
-      return error;
-    }
+  state->deferred = deferred ? deferred->names : std::vector<std::string>{};
+  if (!state->deferred.empty()) {
+    if (auto err = detail::defineDeferredEntries(lljit, state->dylib->getDefaultResourceTracker(), name, *deferred))
+      return detail::fromOrc(std::move(err), "cannot add the expanded entries of module '" + name + "'");
   }
 
-  auto state = std::make_shared<ModuleState>();
-  state->core = core_;
-  state->deferred = std::move(deferredNames);
-  state->tracker = std::move(tracker);
-  state->name = name;
-  state->cacheKey = key;
-  state->fromCache = fromCache;
   for (const std::string& symbol : defined) {
     auto it = addresses->find(lljit.mangleAndIntern(symbol));
     if (it != addresses->end()) state->symbols[symbol] = it->second.getAddress().toPtr<void*>();
@@ -568,8 +650,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   {
     std::lock_guard<std::mutex> lock(core.mutex);
     core.modules.emplace(state.get(), state);
-    for (const auto& entry : state->symbols) core.owners[entry.first] = state.get();
-    for (const std::string& entry : state->deferred) core.owners[entry] = state.get();
+    for (const auto& entry : state->symbols) core.owners[entry.first].push_back(state.get());
+    for (const std::string& entry : state->deferred) core.owners[entry].push_back(state.get());
   }
   return LoadedModule(std::move(state));
 }
@@ -583,46 +665,45 @@ Error Jit::remove(LoadedModule& module) {
     if (it == core_->modules.end())
       return Error(ErrorCode::NotFound, "module '" + state->name + "' is not loaded in this JIT");
     auto disown = [&](const std::string& symbol) {
-      auto owner = core_->owners.find(symbol);
-      if (owner != core_->owners.end() && owner->second == state.get()) core_->owners.erase(owner);
+      auto owners = core_->owners.find(symbol);
+      if (owners == core_->owners.end()) return;
+      std::erase(owners->second, state.get());
+      if (owners->second.empty()) core_->owners.erase(owners);
     };
     for (const auto& entry : state->symbols) disown(entry.first);
     for (const std::string& entry : state->deferred) disown(entry);
     core_->modules.erase(it);
   }
   module = LoadedModule();
-  // Once `state` goes (unless a Function still holds it) the tracker frees the code.
+  // Once `state` goes (unless a Function or a module linking against it
+  // still holds it) its JITDylib is removed and the code freed.
   return Error::success();
 }
 
 Expected<Function> Jit::lookup(std::string_view name) const {
-  std::shared_ptr<ModuleState> state;
+  std::vector<std::shared_ptr<ModuleState>> definers;
   {
     std::lock_guard<std::mutex> lock(core_->mutex);
-    auto owner = core_->owners.find(std::string(name));
-    if (owner == core_->owners.end())
-      owner = core_->owners.find(metadata::symbolName(metadata::kCInterfacePrefix, name));
-    if (owner != core_->owners.end()) state = core_->modules.at(owner->second);
+    definers = definersLocked(*core_, {std::string(name), metadata::symbolName(metadata::kCInterfacePrefix, name)});
   }
-  if (!state)
+  if (definers.empty())
     return Error(ErrorCode::NotFound, "no loaded module defines function '" + std::string(name) + "'");
-  return LoadedModule(std::move(state)).function(name);
+  if (definers.size() > 1) return ambiguous("", name, definers, "LoadedModule::function");
+  return LoadedModule(std::move(definers.front())).function(name);
 }
 
 Expected<void*> Jit::lookupSymbol(std::string_view name) const {
-  // Main first, then what it links against (registered and process symbols).
-  auto& main = core_->lljit->getMainJITDylib();
-  llvm::orc::JITDylibSearchOrder order =
-      llvm::orc::makeJITDylibSearchOrder(&main, llvm::orc::JITDylibLookupFlags::MatchAllSymbols);
-  main.withLinkOrderDo([&](const llvm::orc::JITDylibSearchOrder& links) {
-    for (const auto& link : links)
-      if (link.first != &main)
-        order.push_back({link.first, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
-  });
+  std::vector<std::shared_ptr<ModuleState>> definers;
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    definers = definersLocked(*core_, {std::string(name)});
+  }
+  if (definers.size() > 1) return ambiguous("symbol ", name, definers, "LoadedModule::symbol");
+  if (definers.size() == 1) return LoadedModule(std::move(definers.front())).symbol(name);
+  // Not a module's: what every module links against.
   auto address = core_->lljit->getExecutionSession().lookup(
-      order, core_->lljit->mangleAndIntern(llvm::StringRef(name.data(), name.size())));
-  if (!address)
-    return detail::fromOrc(address.takeError(), "symbol '" + std::string(name) + "'");
+      core_->sharedLinks, core_->lljit->mangleAndIntern(llvm::StringRef(name.data(), name.size())));
+  if (!address) return detail::fromOrc(address.takeError(), "symbol '" + std::string(name) + "'");
   return address->getAddress().toPtr<void*>();
 }
 
@@ -636,8 +717,7 @@ Error Jit::registerSymbol(std::string name, void* address, std::optional<Functio
       llvm::orc::ExecutorAddr::fromPtr(address),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (auto err = core_->userDylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
-    return detail::fromLLVM(std::move(err), ErrorCode::InvalidArgument,
-                            "cannot register symbol '" + name + "'");
+    return detail::fromOrc(std::move(err), "cannot register symbol '" + name + "'");
   core_->registered.push_back({std::move(name), address, std::move(type)});
   return Error::success();
 }

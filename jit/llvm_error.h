@@ -1,8 +1,11 @@
 // Conversions from LLVM's failures to memjit::Error (internal to jit/).
+// ORC failures are told apart by their LLVM error types, not by their text,
+// which changes between the LLVM versions memjit builds with.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <llvm/Support/Error.h>
 
@@ -19,22 +22,36 @@ inline Error fromLLVM(llvm::Error error, ErrorCode code, std::string_view contex
   return Error(code, std::move(full));
 }
 
-/// Classifies an ORC failure: unresolved symbols are NotFound, duplicate
-/// definitions InvalidArgument, anything else CompileError.
-inline Error fromOrc(llvm::Error error, std::string_view context) {
-  std::string message = llvm::toString(std::move(error));
+/// One ORC failure, classified.
+struct OrcFailure {
+  enum class Kind {
+    SymbolsNotFound,           ///< llvm::orc::SymbolsNotFound: NotFound
+    DuplicateDefinition,       ///< llvm::orc::DuplicateDefinition: InvalidArgument
+    SymbolsCouldNotBeRemoved,  ///< llvm::orc::SymbolsCouldNotBeRemoved: Internal
+    FailedToMaterialize,       ///< llvm::orc::FailedToMaterialize (a consequence of another failure): CompileError
+    Other,                     ///< anything else, with LLVM's message: CompileError
+  };
+  Kind kind = Kind::Other;
   ErrorCode code = ErrorCode::CompileError;
-  if (message.find("not found") != std::string::npos ||
-      message.find("Symbols not found") != std::string::npos ||
-      message.find("symbols not found") != std::string::npos)
-    code = ErrorCode::NotFound;
-  else if (message.find("Duplicate definition") != std::string::npos ||
-           message.find("duplicate definition") != std::string::npos)
-    code = ErrorCode::InvalidArgument;
-  std::string full(context);
-  if (!full.empty()) full += ": ";
-  full += message;
-  return Error(code, std::move(full));
+  std::string message;               ///< for users: "undefined symbol 'f'"
+  std::vector<std::string> symbols;  ///< the symbols it is about, sorted
+};
+
+/// "'f'", or for a C interface "'_mlir_ciface_f' (the C interface of function 'f')".
+std::string describeSymbol(std::string_view symbol);
+
+/// One entry per failure in `error` (an llvm::ErrorList holds several), in
+/// order; none for success.
+std::vector<OrcFailure> classifyOrc(llvm::Error error);
+
+/// The failures as one Error with `context` in front: NotFound when a symbol
+/// is missing, else InvalidArgument for a duplicate, else the first one's
+/// code; the messages joined by "; ".
+Error combineOrc(const std::vector<OrcFailure>& failures, std::string_view context);
+
+/// classifyOrc and combineOrc in one.
+inline Error fromOrc(llvm::Error error, std::string_view context) {
+  return combineOrc(classifyOrc(std::move(error)), context);
 }
 
 }  // namespace memjit::jit::detail

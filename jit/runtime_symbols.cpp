@@ -7,7 +7,7 @@
 
 namespace memjit::jit::detail {
 
-Error defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
+Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   auto dylib = jit.getExecutionSession().createJITDylib("memjit.runtime");
   if (!dylib) return fromLLVM(dylib.takeError(), ErrorCode::Internal, "cannot create the runtime symbol table");
   llvm::orc::SymbolMap symbols;
@@ -16,8 +16,7 @@ Error defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
-  jit.getMainJITDylib().addToLinkOrder(*dylib);
-  return Error::success();
+  return &*dylib;
 }
 
 }  // namespace memjit::jit::detail

@@ -8,8 +8,8 @@
 
 namespace memjit::jit::detail {
 
-/// Adds a "memjit.runtime" symbol table to `jit`'s main table's link order
-/// (after the tables already there) defining memjit_parallel_for.
-Error defineRuntimeSymbols(llvm::orc::LLJIT& jit);
+/// Makes a "memjit.runtime" symbol table defining memjit_parallel_for, for
+/// every module's link order.
+Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit);
 
 }  // namespace memjit::jit::detail

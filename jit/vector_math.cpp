@@ -90,7 +90,7 @@ void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMa
   tli.addVectorizableFunctions(descriptions);
 }
 
-Error addVectorMathSymbols(llvm::orc::LLJIT& jit) {
+Error addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib) {
   if (!hasVectorMathLibrary(jit.getTargetTriple())) return Error::success();
   // Only libmvec's own symbols: dlsym on its handle also searches its
   // dependencies, and `malloc` found through libc's would bypass the
@@ -102,7 +102,7 @@ Error addVectorMathSymbols(llvm::orc::LLJIT& jit) {
     return fromLLVM(generator.takeError(), ErrorCode::Unsupported,
                     std::string("cannot load the vector math library ") + kVectorMathLibrary +
                         " (JitOptions::vectorMath = false compiles without it)");
-  jit.getMainJITDylib().addGenerator(std::move(*generator));
+  dylib.addGenerator(std::move(*generator));
   return Error::success();
 }
 

@@ -19,6 +19,7 @@ class TargetLibraryInfoImpl;
 class TargetMachine;
 class Triple;
 namespace orc {
+class JITDylib;
 class LLJIT;
 }
 }  // namespace llvm
@@ -31,9 +32,9 @@ bool hasVectorMathLibrary(const llvm::Triple& triple);
 /// Adds the libmvec variants the machine can call to `tli`.
 void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMachine& machine);
 
-/// Makes libmvec's symbols resolvable in `jit`'s main JITDylib (on hosts
-/// that have it; elsewhere nothing to do). An error names the library.
-Error addVectorMathSymbols(llvm::orc::LLJIT& jit);
+/// Makes libmvec's symbols resolvable in `dylib` (on hosts that have it;
+/// elsewhere nothing to do). An error names the library.
+Error addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib);
 
 /// Every libmvec symbol memjit may call on a CPU with every feature (for tests).
 std::vector<std::string> vectorMathSymbols();

@@ -14,6 +14,7 @@
 #include "builder_impl.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
+#include "function_removal.h"
 #include "memjit/type_syntax.h"
 #include "module_impl.h"
 
@@ -52,20 +53,46 @@ FunctionBuilder::FunctionBuilder(Module& module, std::string name, const Functio
 }
 
 FunctionBuilder::~FunctionBuilder() {
-  // An unfinished body would leave the module invalid.
-  if (impl_ && !impl_->finished && impl_->lowered.function) (void)finish();
+  // An unfinished function goes, as a failed one does: completing it here
+  // would hand the module a body its author never meant to end there.
+  if (impl_ && !impl_->finished && impl_->lowered.function && !ModuleAccess::checkLive(*impl_->module))
+    discard();
 }
 
 const Error& FunctionBuilder::error() const noexcept { return impl_->error; }
 
+std::vector<std::string> FunctionBuilder::discard() {
+  Impl& I = *impl_;
+  std::vector<llvm::Function*> helpers;
+  for (const llvm::WeakVH& h : I.helpers)
+    if (h) helpers.push_back(llvm::cast<llvm::Function>(h));
+  I.ir.ClearInsertionPoint();
+  auto callers = detail::removeFunction(*I.module, I.name, helpers);
+  I.helpers.clear();
+  I.args.clear();
+  I.lowered.function = nullptr;
+  I.lowered.cInterface = nullptr;
+  I.finished = true;
+  return callers;
+}
+
 Error FunctionBuilder::finish() {
   Impl& I = *impl_;
-  // A failed function keeps its declaration (the C interface still calls it)
-  // but loses its half-built body, so the module stays valid.
+  // A failed function leaves the module with everything it emitted, so the
+  // module's other functions still compile and its name can be defined again.
   auto failAndClean = [&](Error e) {
     detail::fail(*this, std::move(e));
-    if (I.lowered.function && !I.lowered.function->isDeclaration()) I.lowered.function->deleteBody();
+    if (I.finished) return I.error;
     I.finished = true;
+    if (!I.lowered.function || ModuleAccess::checkLive(*I.module)) return I.error;
+    auto callers = discard();
+    if (!callers.empty()) {
+      std::string names;
+      for (const std::string& c : callers) names += (names.empty() ? "'" : ", '") + c + "'";
+      I.error = Error(I.error.code(), I.error.message() + " (the function was removed from module '" +
+                                          I.module->name() + "' except its declaration, which " + names +
+                                          " still call" + (callers.size() == 1 ? "s" : "") + ")");
+    }
     return I.error;
   };
   if (I.error) return failAndClean(I.error);

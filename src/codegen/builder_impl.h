@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/ValueHandle.h>
 
 #include "memjit/codegen/builder.h"
 
@@ -30,6 +31,9 @@ struct FunctionBuilder::Impl {
   std::vector<Scope> scopes;
   int depth = 0;  // nesting of loops and branches
   FastMath fastMath = FastMath::None;  // of the operations built from here on
+  // Functions made for this one (outlined parallel bodies): removed with it
+  // when it fails. Null once LLVM erased them.
+  std::vector<llvm::WeakVH> helpers;
 
   explicit Impl(llvm::LLVMContext* ctx)
       : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}

@@ -184,6 +184,7 @@ struct ParallelLowering {
                                   nullptr, "parallel");
     llvm::SetVector<llvm::Value*> inputs, outputs;
     llvm::Function* body = extractor.isEligible() ? extractor.extractCodeRegion(cache, inputs, outputs) : nullptr;
+    if (body) I.helpers.emplace_back(body);
     if (!body || !outputs.empty() || !body->hasOneUse()) {
       fail(self, Error(ErrorCode::Internal, "operation '" + op + "': cannot outline the loop body"));
       ir.SetInsertPoint(exit);
@@ -218,6 +219,7 @@ struct ParallelLowering {
     auto* wrapperTy = llvm::FunctionType::get(ir.getVoidTy(), {ptr, i64, i64}, false);
     auto* wrapper = llvm::Function::Create(wrapperTy, llvm::GlobalValue::PrivateLinkage,
                                            f->getName() + ".parallel", m);
+    I.helpers.emplace_back(wrapper);
     wrapper->setAttributes(llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,
                                                     llvm::AttrBuilder(ctx, f->getAttributes().getFnAttrs())));
     wrapper->addFnAttr(llvm::Attribute::NoUnwind);

@@ -214,7 +214,11 @@ Expected<LoweredFunction> defineFunction(Module& module, std::string_view name, 
   MEMJIT_ASSIGN_OR_RETURN(signature::FunctionSignature sig, signatureFor(name, type, options));
   MEMJIT_ASSIGN_OR_RETURN(LoweredFunction lf, createWithInterface(module, name, type, options, false));
   if (lf.cInterface) fillCInterface(lf.cInterface, lf.function, type, options.lowering);
-  MEMJIT_TRY(emitFunctionMetadata(module, sig));
+  if (Error e = emitFunctionMetadata(module, sig)) {
+    if (lf.cInterface) lf.cInterface->eraseFromParent();  // it calls the function: first
+    lf.function->eraseFromParent();
+    return e;
+  }
   ModuleAccess::impl(module).functions.emplace(lf.name, lf);
   return lf;
 }

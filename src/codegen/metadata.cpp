@@ -3,6 +3,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 
+#include "function_removal.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
 #include "module_impl.h"
@@ -95,6 +96,31 @@ Error emitFunctionMetadata(Module& module, const signature::FunctionSignature& s
   setStringGlobal(m, manifestSymbol(impl.name), manifestJson(impl.name, impl.definedOrder));
   return Error::success();
 }
+
+namespace detail {
+
+void removeFunctionMetadata(Module& module, std::string_view name) {
+  auto& impl = ModuleAccess::impl(module);
+  llvm::Module& m = *impl.module;
+  for (std::string_view prefix : {metadata::kTypePrefix, metadata::kRawPrefix, metadata::kReflectionPrefix,
+                                  metadata::kSipPrefix, metadata::kAllocatorPrefix})
+    if (llvm::GlobalVariable* gv = m.getGlobalVariable(metadata::symbolName(prefix, name))) {
+      gv->removeDeadConstantUsers();
+      if (gv->use_empty()) gv->eraseFromParent();
+    }
+  std::erase_if(impl.signatures, [&](const signature::FunctionSignature& s) { return s.name == name; });
+  const auto before = impl.definedOrder.size();
+  std::erase(impl.definedOrder, name);
+  if (impl.definedOrder.size() == before) return;
+  // A module without functions has no manifest, as before its first one.
+  if (impl.definedOrder.empty()) {
+    if (llvm::GlobalVariable* gv = m.getGlobalVariable(manifestSymbol(impl.name))) gv->eraseFromParent();
+  } else {
+    setStringGlobal(m, manifestSymbol(impl.name), manifestJson(impl.name, impl.definedOrder));
+  }
+}
+
+}  // namespace detail
 
 Expected<std::string> readMetadataString(const Module& module, std::string_view symbol) {
   MEMJIT_TRY(ModuleAccess::checkLive(module));

@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "memjit/codegen/kernels.h"
+#include "memjit/codegen/metadata.h"
 #include "memjit/type_syntax.h"
 #include "memjit/runtime/memref.h"
 #include "test_jit.h"
@@ -339,6 +340,113 @@ TEST(Builder, EscapeHatchExposesIRBuilderAndFunction) {
   auto f = jit.function<int32_t(int32_t)>("_mlir_ciface_popcount");
   ASSERT_TRUE(f.ok());
   EXPECT_EQ((*f)(0xF0F1), 9);
+}
+
+// Every global of the module whose name mentions `text`.
+std::vector<std::string> globalsNaming(const Module& m, std::string_view text) {
+  std::vector<std::string> out;
+  for (const llvm::GlobalValue& g : m.llvm().global_values())
+    if (g.getName().contains(llvm::StringRef(text.data(), text.size()))) out.push_back(g.getName().str());
+  return out;
+}
+
+// (i64) -> i64 returning x + k.
+void addPlus(Module& m, const std::string& name, std::int64_t k) {
+  FunctionBuilder b(m, name, fnType("(i64) -> i64"));
+  b.ret({b.arg(0) + b.i64(k)});
+  ASSERT_FALSE(b.finish());
+}
+
+TEST(Builder, FailedFunctionLeavesNothingOfItselfInTheModule) {
+  Module m("b");
+  addPlus(m, "first", 1);
+  {
+    // Emits what a function can bring along: an outlined parallel body, a
+    // C function declaration, malloc, then fails.
+    FunctionBuilder b(m, "broken", fnType("(memref<?xf32>, i32) -> ()"));
+    Value v = b.arg(0);
+    b.parallelFor(b.index(0), b.dim(v, 0), b.index(1), {}, [&](Value i) { b.store(b.f32(1), v, {i}); });
+    b.callC("memjit_test_only_broken_calls", ElementType::I32, {b.arg(1)});
+    b.alloc(MemRefType(ElementType::F32, {8}));
+    ASSERT_FALSE(b.error());
+    EXPECT_FALSE(globalsNaming(m, "broken").empty());
+    b.store(b.i32(1), v, {b.index(0)});  // the mistake
+    Error e = b.finish();
+    EXPECT_EQ(e.code(), ErrorCode::TypeMismatch) << e.str();
+    EXPECT_EQ(b.function(), nullptr);
+  }
+  addPlus(m, "second", 2);
+
+  EXPECT_EQ(globalsNaming(m, "broken"), std::vector<std::string>{});
+  EXPECT_EQ(m.llvm().getFunction("memjit_parallel_for"), nullptr);
+  EXPECT_EQ(m.llvm().getFunction("malloc"), nullptr);
+  EXPECT_EQ(lookupFunction(m, "broken").error().code(), ErrorCode::NotFound);
+  ASSERT_EQ(m.signatures().size(), 2u);
+  EXPECT_EQ(m.signatures()[0].name, "first");
+  EXPECT_EQ(m.signatures()[1].name, "second");
+  EXPECT_EQ(*readMetadataString(m, manifestSymbol("b")), manifestJson("b", {"first", "second"}));
+  ASSERT_FALSE(m.verify());
+
+  test::TestJit jit;
+  ASSERT_FALSE(jit.add(std::move(m)));
+  auto first = jit.function<std::int64_t(std::int64_t)>("_mlir_ciface_first");
+  auto second = jit.function<std::int64_t(std::int64_t)>("_mlir_ciface_second");
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ((*first)(10), 11);
+  EXPECT_EQ((*second)(10), 12);
+}
+
+TEST(Builder, FailedFunctionKeepsWhatOtherFunctionsUse) {
+  Module m("b");
+  {
+    FunctionBuilder b(m, "good", fnType("(i32) -> i32"));
+    b.ret({b.callC("abs", ElementType::I32, {b.arg(0)})});
+    ASSERT_FALSE(b.finish());
+  }
+  {
+    FunctionBuilder b(m, "bad", fnType("(i32) -> i32"));
+    b.callC("abs", ElementType::I32, {b.arg(0)});
+    ASSERT_TRUE(b.finish());  // no ret of its result
+  }
+  EXPECT_NE(m.llvm().getFunction("abs"), nullptr);
+  EXPECT_EQ(globalsNaming(m, "bad"), std::vector<std::string>{});
+  ASSERT_FALSE(m.verify());
+  test::TestJit jit;
+  ASSERT_FALSE(jit.add(std::move(m)));
+  auto good = jit.function<std::int32_t(std::int32_t)>("_mlir_ciface_good");
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ((*good)(-3), 3);
+}
+
+TEST(Builder, BuilderDestroyedUnfinishedRemovesItsFunction) {
+  Module m("b");
+  addPlus(m, "first", 1);
+  {
+    FunctionBuilder b(m, "abandoned", fnType("(i64) -> ()"));
+    b.parallelFor(b.index(0), b.index(4), b.index(1), {}, [&](Value) {});
+    ASSERT_FALSE(b.error());
+  }
+  EXPECT_EQ(globalsNaming(m, "abandoned"), std::vector<std::string>{});
+  EXPECT_EQ(m.signatures().size(), 1u);
+  ASSERT_FALSE(m.verify());
+}
+
+TEST(Builder, FailedNameCanBeDefinedAgain) {
+  Module m("b");
+  {
+    FunctionBuilder b(m, "retry", fnType("(i64) -> i64"));
+    b.ret({b.f32(1)});
+    ASSERT_TRUE(b.finish());
+  }
+  { FunctionBuilder abandoned(m, "retry", fnType("() -> ()")); }
+  addPlus(m, "retry", 5);
+  ASSERT_FALSE(m.verify());
+  EXPECT_EQ(*readMetadataString(m, manifestSymbol("b")), manifestJson("b", {"retry"}));
+  test::TestJit jit;
+  ASSERT_FALSE(jit.add(std::move(m)));
+  auto retry = jit.function<std::int64_t(std::int64_t)>("_mlir_ciface_retry");
+  ASSERT_TRUE(retry.ok());
+  EXPECT_EQ((*retry)(1), 6);
 }
 
 }  // namespace

@@ -31,6 +31,23 @@ TEST(CodegenErrors, StoreOfWrongElementType) {
   EXPECT_FALSE(m.verify());  // the failed body was dropped; the module stays valid
 }
 
+TEST(CodegenErrors, FailedFunctionThatOthersCallStaysDeclared) {
+  Module m("e");
+  FunctionBuilder callee(m, "callee", fn("(i64) -> i64"));
+  {
+    FunctionBuilder caller(m, "caller", fn("(i64) -> i64"));
+    caller.ret(caller.call("callee", {caller.arg(0)}));
+    ASSERT_FALSE(caller.finish());
+  }
+  callee.ret({callee.f32(1)});
+  expectError(callee.finish(), ErrorCode::TypeMismatch,
+              {"operation 'ret'", "removed from module 'e' except its declaration, which 'caller' still calls"});
+  ASSERT_NE(m.llvm().getFunction("callee"), nullptr);
+  EXPECT_TRUE(m.llvm().getFunction("callee")->isDeclaration());
+  EXPECT_FALSE(lookupFunction(m, "callee"));
+  EXPECT_FALSE(m.verify());
+}
+
 TEST(CodegenErrors, WrongIndexCount) {
   Module m("e");
   FunctionBuilder b(m, "f", fn("(memref<?x?xf32>) -> f32"));

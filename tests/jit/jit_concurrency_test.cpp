@@ -40,6 +40,45 @@ TEST(JitConcurrency, ThreadsAddLookUpAndCallAtOnce) {
   EXPECT_EQ(jit.moduleCount(), static_cast<std::size_t>(kThreads * (kPerThread - kPerThread / 3)));
 }
 
+TEST(JitConcurrency, ThreadsAddModulesDefiningOneNameAtOnce) {
+  auto created = Jit::create();
+  ASSERT_TRUE(created.ok());
+  Jit jit = std::move(*created);
+  ASSERT_TRUE(jit.addIR(test::constantIR("base", 100), "base").ok());
+  auto base = jit.lookup("base");
+  ASSERT_TRUE(base.ok());
+  constexpr int kThreads = 4, kPerThread = 8;
+  std::atomic<int> failures{0};
+  std::atomic<bool> adding{true};
+  // One reader asks the Jit-wide lookup while the set of definers changes.
+  std::thread reader([&] {
+    while (adding.load()) {
+      auto f = jit.lookup("kernel");
+      if (f.ok() ? f->cInterfaceAs<std::int64_t()>()() < 0
+                 : f.error().code() != ErrorCode::InvalidArgument && f.error().code() != ErrorCode::NotFound)
+        ++failures;
+    }
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const long value = t * 1000 + i;
+        auto mod = jit.addIR(test::constantIR("kernel", value), "m" + std::to_string(value));
+        if (!mod.ok()) { ++failures; continue; }
+        auto f = mod->function("kernel");
+        if (!f.ok() || f->cInterfaceAs<std::int64_t()>()() != value) ++failures;
+        if (i % 2 == 0 && jit.remove(*mod)) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  adding = false;
+  reader.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(jit.moduleCount(), static_cast<std::size_t>(1 + kThreads * kPerThread / 2));
+}
+
 TEST(JitConcurrency, ManyThreadsCallOneKernel) {
   auto created = Jit::create();
   ASSERT_TRUE(created.ok());

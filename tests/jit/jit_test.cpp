@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/runtime/memref.h"
@@ -140,15 +141,47 @@ TEST(Jit, KernelsCallProcessSymbols) {
   ASSERT_TRUE(malloc.ok()) << malloc.error().str();
 }
 
-TEST(Jit, ModulesCallEachOther) {
+TEST(Jit, ModulesCallModulesTheyLinkAgainst) {
   Jit jit = makeJit();
-  ASSERT_TRUE(jit.addIR(test::constantIR("seven", 7), "a").ok());
+  auto a = jit.addIR(test::constantIR("seven", 7), "a");
+  ASSERT_TRUE(a.ok());
   auto mod = jit.addIR(
       "declare i64 @seven()\ndefine i64 @twice() {\n  %s = call i64 @seven()\n"
       "  %d = mul i64 %s, 2\n  ret i64 %d\n}\n",
-      "b");
+      "b", {.linkAgainst = {*a}});
   ASSERT_TRUE(mod.ok()) << mod.error().str();
   EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*mod->symbol("twice"))(), 14);
+}
+
+TEST(Jit, FailedFunctionDoesNotPoisonItsModule) {
+  Jit jit = makeJit();
+  auto plus = [](codegen::Module& m, const std::string& name, std::int64_t k) {
+    codegen::FunctionBuilder b(m, name, *parseFunctionType("(i64) -> i64"));
+    b.ret({b.arg(0) + b.i64(k)});
+    return b.finish();
+  };
+  codegen::Module module("m");
+  ASSERT_FALSE(plus(module, "first", 1));
+  {
+    codegen::FunctionBuilder b(module, "broken", *parseFunctionType("(memref<?xf32>) -> ()"));
+    b.parallelFor(b.index(0), b.dim(b.arg(0), 0), b.index(1), {}, [&](codegen::Value i) {
+      b.store(b.f32(2), b.arg(0), {i});
+    });
+    b.store(b.f64(1), b.arg(0), {b.index(0)});
+    ASSERT_TRUE(b.finish());
+  }
+  { codegen::FunctionBuilder abandoned(module, "abandoned", *parseFunctionType("() -> ()")); }
+  ASSERT_FALSE(plus(module, "second", 2));
+  auto mod = jit.add(std::move(module));
+  ASSERT_TRUE(mod.ok()) << mod.error().str();
+  EXPECT_EQ(mod->functionNames(), (std::vector<std::string>{"first", "second"}));
+  auto first = mod->function("first");
+  auto second = mod->function("second");
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->cInterfaceAs<std::int64_t(std::int64_t)>()(10), 11);
+  EXPECT_EQ(second->cInterfaceAs<std::int64_t(std::int64_t)>()(10), 12);
+  EXPECT_EQ(mod->function("broken").error().code(), ErrorCode::NotFound);
+  EXPECT_EQ(mod->symbol("_mlir_ciface_broken").error().code(), ErrorCode::NotFound);
 }
 
 TEST(Jit, RemoveUnloadsAndFreesTheName) {

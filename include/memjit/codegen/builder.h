@@ -167,7 +167,13 @@ class FunctionBuilder {
   /// The first error so far (success when none).
   const Error& error() const noexcept;
   /// Closes the body (adding `ret void` when there are no results and no
-  /// ret yet), verifies the function and returns the first error.
+  /// ret yet), verifies the function and returns the first error. A failed
+  /// function is removed from the module with everything emitted for it (its
+  /// C interface, metadata, outlined parallel bodies, declarations only it
+  /// used), so the module's other functions still compile and the name can be
+  /// defined again; only when other functions call it does its declaration
+  /// stay (the error says which). A builder destroyed before finish() removes
+  /// its function the same way.
   Error finish();
 
   // --- arguments and constants ---
@@ -406,6 +412,8 @@ class FunctionBuilder {
   Value constantFromInteger(ElementType t, std::uint64_t bits, bool negative);
   Value constantFromFloat(ElementType t, double v, bool exact);
   std::optional<ElementType> literalType(const Value& like);
+  // Removes the function from the module; returns the functions still calling it.
+  std::vector<std::string> discard();
   struct Impl;
   std::unique_ptr<Impl> impl_;
   friend struct BuilderOps;

@@ -9,6 +9,14 @@
 //   add->cInterfaceAs<void(Desc*, Desc*, Desc*)>()(&a, &b, &c);
 //   jit->remove(*mod);                                 // frees code once unused
 //
+// Every module has a symbol namespace of its own (an ORC JITDylib): two
+// modules may both define `kernel`, and `LoadedModule::function("kernel")`
+// is that module's. A module's undefined symbols resolve, in this order, to
+// the modules listed in AddOptions::linkAgainst, the symbols given to
+// registerSymbol, memjit's runtime (parallel loops), libmvec and the process.
+// Jit::lookup(name) finds the one module defining `name` and is an error
+// naming the modules when several do.
+//
 // Every method is thread-safe. Several threads may add modules at once (each
 // module has its own LLVMContext); compilation runs outside any lock.
 #pragma once
@@ -44,7 +52,13 @@ struct DeferredEntries;
 
 /// Per-module overrides of JitOptions.
 struct AddOptions {
-  std::optional<OptLevel> optLevel;  ///< default: JitOptions::optLevel
+  std::optional<OptLevel> optLevel{};  ///< default: JitOptions::optLevel
+  /// Loaded modules of the same Jit whose definitions this module's undefined
+  /// symbols (e.g. functions declared with codegen::declareExternalFunction)
+  /// resolve to, searched in this order before registered and process
+  /// symbols. Each listed module stays loaded while this one is, even after
+  /// Jit::remove of it. Modules see nothing of each other without this.
+  std::vector<LoadedModule> linkAgainst{};
 };
 
 /// A C or C++ function registered for kernels to call.
@@ -86,15 +100,20 @@ class Jit {
   /// emptied. NotFound when it is not (or no longer) loaded in this Jit.
   Error remove(LoadedModule& module);
 
-  /// A function with metadata from any loaded module, by name. Cached per module.
+  /// The function `name` of the one loaded module that defines it (as
+  /// LoadedModule::function, cached per module). NotFound when no module
+  /// defines it; InvalidArgument naming the modules when several do ("'kernel'
+  /// is defined by modules 'a', 'b': use LoadedModule::function").
   Expected<Function> lookup(std::string_view name) const;
-  /// The address of any symbol visible to kernels: defined by a loaded module,
-  /// registered with registerSymbol, or exported by the process.
+  /// The address of a symbol: defined by the one loaded module that defines
+  /// it (InvalidArgument naming the modules when several do), else registered
+  /// with registerSymbol, defined by memjit's runtime or exported by the process.
   Expected<void*> lookupSymbol(std::string_view name) const;
 
-  /// Makes `address` callable from kernels as `name` (e.g. a C++ callback
-  /// declared in the kernel's module). AlreadyExists-style failures (the name
-  /// is registered or defined) are InvalidArgument.
+  /// Makes `address` callable as `name` from the kernels of every module
+  /// added from now on (e.g. a C++ callback declared in the kernel's module).
+  /// A name registered already is InvalidArgument; a module defining `name`
+  /// itself uses its own definition.
   Error registerSymbol(std::string name, void* address,
                        std::optional<FunctionType> type = std::nullopt);
   /// Everything registered so far, in registration order.
