@@ -138,9 +138,6 @@ Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSl
       return Error(ErrorCode::TypeMismatch, where + ": parameter " + std::to_string(i) + " is " + toString(t.inputs[i]) +
                                                 ", the C++ signature passes " + slotText(params[i]));
   for (std::size_t i = 0; i < numResults; ++i) {
-    if (isUnrankedMemRef(t.results[i]))
-      return Error(ErrorCode::Unsupported, where + ": result " + std::to_string(i) + " is " + toString(t.results[i]) +
-                                               "; unranked results need the dynamic invoker");
     if (!slotMatches(results[i], t.results[i]))
       return Error(ErrorCode::TypeMismatch, where + ": result " + std::to_string(i) + " is " + toString(t.results[i]) +
                                                 ", the C++ signature expects " + slotText(results[i]));
