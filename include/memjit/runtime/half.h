@@ -19,10 +19,12 @@
 // `_Float16` and `__bf16`: on x86-64 SysV in the low 16 bits of an XMM
 // register, or of an 8-byte stack slot. A struct of a uint16_t travels in an
 // integer register instead, so f16 and bf16 are NOT the by-value C types:
-// `f16::abi_type`/`bf16::abi_type` are (the compiler's `_Float16`/`__bf16`
-// where it has them, else on x86-64 SysV a float carrying the bits in its low
-// half), and MEMJIT_HALF_BY_VALUE is defined where both exist. The typed
-// invoker converts through them; AOT headers declare scalars with them.
+// `f16::abi_type`/`bf16::abi_type` are: for f16 the compiler's `_Float16`
+// where it has one, for bf16 on x86-64 SysV a float carrying the bits in its
+// low half (elsewhere `__bf16` where the compiler has it), and for f16
+// without _Float16 on x86-64 SysV that float too. MEMJIT_HALF_BY_VALUE is
+// defined where both exist. The typed invoker converts through them; AOT
+// headers declare scalars with them.
 #pragma once
 
 #include <bit>
@@ -168,16 +170,19 @@ class bf16 {
   friend constexpr bool operator==(bf16 a, bf16 b) noexcept { return float(a) == float(b); }
   friend constexpr std::partial_ordering operator<=>(bf16 a, bf16 b) noexcept { return float(a) <=> float(b); }
 
-#if defined(MEMJIT_HAS_BF16)
-  using abi_type = __bf16;
-  constexpr abi_type toAbi() const noexcept { return std::bit_cast<__bf16>(bits_); }
-  static constexpr bf16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
-#elif defined(MEMJIT_HALF_FLOAT_CARRIER)
+  // The float carrier first: clang 19 moves a __bf16 out of a register by
+  // widening it to float and narrowing it back (quieting signalling NaNs, and
+  // calling __truncsfbf2, which GCC 12's libgcc lacks).
+#if defined(MEMJIT_HALF_FLOAT_CARRIER)
   using abi_type = float;
   constexpr abi_type toAbi() const noexcept { return std::bit_cast<float>(std::uint32_t{bits_}); }
   static constexpr bf16 fromAbi(abi_type v) noexcept {
     return fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
   }
+#elif defined(MEMJIT_HAS_BF16)
+  using abi_type = __bf16;
+  constexpr abi_type toAbi() const noexcept { return std::bit_cast<__bf16>(bits_); }
+  static constexpr bf16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
 #endif
 
  private:
