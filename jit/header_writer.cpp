@@ -22,7 +22,8 @@ std::string elementCType(ElementType t) {
     case ElementType::UI32: return "std::uint32_t";
     case ElementType::I64: case ElementType::SI64: case ElementType::Index: return "std::int64_t";
     case ElementType::UI64: return "std::uint64_t";
-    case ElementType::F16: case ElementType::BF16: return "std::uint16_t";  // bit pattern
+    case ElementType::F16: return "memjit::f16";
+    case ElementType::BF16: return "memjit::bf16";
     case ElementType::F32: return "float";
     case ElementType::F64: return "double";
     case ElementType::Ptr: return "void*";
@@ -33,11 +34,17 @@ std::string elementCType(ElementType t) {
 }
 
 // A scalar passed or returned by value: the C ABI must agree with LLVM's.
-Expected<std::string> scalarCType(ElementType t, const std::string& fn) {
-  if (t == ElementType::F16 || t == ElementType::BF16 || isComplex(t))
+// memjit::f16 is a struct and would travel in an integer register where LLVM
+// passes a half in an XMM one, so f16/bf16 scalars are spelled with the
+// carrier half.h defines for the compiler reading the header (_Float16,
+// __bf16, or a float holding the bits on x86-64 SysV); in a result struct
+// (memory) the value types are exact.
+Expected<std::string> scalarCType(ElementType t, const std::string& fn, bool byValue = true) {
+  if (isComplex(t))
     return Error(ErrorCode::Unsupported,
                  "function '" + fn + "': a " + std::string(spelling(t)) +
                      " scalar has no portable C spelling at the C interface");
+  if (byValue && (t == ElementType::F16 || t == ElementType::BF16)) return elementCType(t) + "::abi_type";
   return elementCType(t);
 }
 
@@ -78,7 +85,7 @@ Expected<CSignature> lowerToC(const signature::FunctionSignature& fn, const std:
     for (std::size_t i = 0; i < results.size(); ++i) {
       std::string type;
       if (isScalar(results[i])) {
-        MEMJIT_ASSIGN_OR_RETURN(type, scalarCType(std::get<ElementType>(results[i]), fn.name));
+        MEMJIT_ASSIGN_OR_RETURN(type, scalarCType(std::get<ElementType>(results[i]), fn.name, false));
       } else {
         type = descriptorCType(results[i]);
       }
@@ -168,7 +175,7 @@ Expected<std::string> generateHeader(const std::vector<signature::FunctionSignat
       << "// Link the object with memjit::runtime (memjit_add_aot_library does): its kernels'\n"
       << "// parallel loops call memjit_parallel_for there, which runs on libgomp's pool.\n"
       << "#pragma once\n\n#include <complex>\n#include <cstddef>\n#include <cstdint>\n"
-      << "#include <string_view>\n\n#include \"memjit/runtime/memref.h\"\n\n"
+      << "#include <string_view>\n\n#include \"memjit/runtime/half.h\"\n#include \"memjit/runtime/memref.h\"\n\n"
       << "namespace " << ns << " {\n" << structs.str() << "}  // namespace " << ns << "\n\n"
       << "extern \"C\" {\n" << externs.str() << "}\n\n"
       << "namespace " << ns << " {\n\n"

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "memjit/runtime/half.h"
 #include "memjit/type_syntax.h"
 
 #if defined(__clang__)
@@ -73,8 +74,21 @@ ffi_type* ffiScalar(ElementType e) {
     case ElementType::F32: return &ffi_type_float;
     case ElementType::F64: return &ffi_type_double;
     case ElementType::Ptr: return &ffi_type_pointer;
-    default: return nullptr;  // f16, bf16, complex: no portable by-value ABI in libffi
+#if defined(MEMJIT_HALF_FLOAT_CARRIER)
+    // libffi 3.4 has no half type. On x86-64 SysV LLVM passes half and
+    // bfloat in the low 16 bits of an XMM register, or of an 8-byte stack
+    // slot, and returns them in xmm0's: exactly where a float whose low 16
+    // bits are the value travels (packScalar leaves the upper bits zero).
+    case ElementType::F16: case ElementType::BF16: return &ffi_type_float;
+#endif
+    default: return nullptr;  // complex (and f16/bf16 elsewhere): no by-value ABI libffi can express
   }
+}
+
+// Why a scalar of type `e` cannot be passed or returned by value.
+std::string whyUnsupported(ElementType e) {
+  if (isComplex(e)) return "which has no C equivalent the dynamic invoker can build (pass it in a memref)";
+  return "which the dynamic invoker supports only on x86-64 SysV (libffi has no half type; pass it in a memref)";
 }
 bool integerClass(ElementType e) { return !isFloat(e) && !isComplex(e); }
 
@@ -107,8 +121,8 @@ CallShape::CallShape(const FunctionType& type) : results_(resultLayout(type)) {
     ElementType e = std::get<ElementType>(t);
     ffi_type* f = ffiScalar(e);
     if (!f) {
-      unsupported_ = "input " + std::to_string(i) + " is a " + toString(e) +
-                     " scalar passed by value, which the dynamic invoker cannot pass (use the typed invoker)";
+      unsupported_ = "input " + std::to_string(i) + " is a " + toString(e) + " scalar passed by value, " +
+                     whyUnsupported(e);
       return;
     }
     allInteger = allInteger && integerClass(e);
@@ -121,11 +135,11 @@ CallShape::CallShape(const FunctionType& type) : results_(resultLayout(type)) {
     ElementType e = std::get<ElementType>(type.results[0]);
     rtype = ffiScalar(e);
     if (!rtype) {
-      unsupported_ = "the result is a " + toString(e) +
-                     " scalar returned by value, which the dynamic invoker cannot receive (use the typed invoker)";
+      unsupported_ = "the result is a " + toString(e) + " scalar returned by value, " + whyUnsupported(e);
       return;
     }
-    rclass = e == ElementType::F32 ? F32 : e == ElementType::F64 ? F64 : isFloat(e) ? Void : Int;
+    // An f16/bf16 result is in xmm0's low bits, where a float result is.
+    rclass = e == ElementType::F64 ? F64 : isFloat(e) ? F32 : Int;
   }
   if (ffi_prep_cif(&cif_, FFI_DEFAULT_ABI, static_cast<unsigned>(types_.size()), rtype, types_.data()) != FFI_OK) {
     unsupported_ = "libffi cannot prepare a call of " + toString(type);

@@ -29,8 +29,8 @@ ResultLayout resultLayout(const FunctionType& type);
 class CallShape {
  public:
   /// Prepares calls of a C interface of `type`. Never fails: a type the
-  /// dynamic invoker cannot call (f16/bf16/complex scalars by value) records
-  /// why in unsupported().
+  /// dynamic invoker cannot call (complex scalars by value, and f16/bf16
+  /// ones off x86-64 SysV) records why in unsupported().
   explicit CallShape(const FunctionType& type);
   CallShape(const CallShape&) = delete;
   CallShape& operator=(const CallShape&) = delete;
@@ -42,7 +42,7 @@ class CallShape {
   bool usesThunk() const noexcept { return thunk_ != nullptr; }
 
   /// Calls `fn` with one 64-bit word per parameter (pointers, integers
-  /// extended, floats in the low bytes); a direct scalar result lands in
+  /// extended, floats (f16/bf16 bits too) in the low bytes); a direct scalar result lands in
   /// `ret` (8 bytes, value at offset 0).
   void call(void* fn, std::uint64_t* words, void* ret) const;
 

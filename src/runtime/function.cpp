@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -138,9 +140,6 @@ Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSl
       return Error(ErrorCode::TypeMismatch, where + ": parameter " + std::to_string(i) + " is " + toString(t.inputs[i]) +
                                                 ", the C++ signature passes " + slotText(params[i]));
   for (std::size_t i = 0; i < numResults; ++i) {
-    if (isUnrankedMemRef(t.results[i]))
-      return Error(ErrorCode::Unsupported, where + ": result " + std::to_string(i) + " is " + toString(t.results[i]) +
-                                               "; unranked results need the dynamic invoker");
     if (!slotMatches(results[i], t.results[i]))
       return Error(ErrorCode::TypeMismatch, where + ": result " + std::to_string(i) + " is " + toString(t.results[i]) +
                                                 ", the C++ signature expects " + slotText(results[i]));
@@ -160,7 +159,65 @@ Error mismatch(const RawParam& p, std::size_t r, const std::string& received, co
                                             ", received " + received + extra);
 }
 
-// Converts a scalar value to the parameter's type, into the low bytes of `word`.
+// `x` with the shortest digits that identify it in `t` (the diagnostics' "becomes").
+std::string floatText(double x, ElementType t) {
+  int digits = t == ElementType::F64 ? 17 : t == ElementType::F32 ? 9 : t == ElementType::F16 ? 5 : 4;
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", digits, x);
+  return text;
+}
+
+// Converts a numeric scalar to the float type `want`, refusing a conversion
+// that changes the value: an integer or a float that `want` cannot hold
+// exactly, or a finite value too large for it. NaN stays NaN.
+Error packFloat(const RawParam& p, std::size_t r, const Value& v, ElementType want, std::uint64_t& word) {
+  const Scalar& s = v.scalar();
+  if (s.type == want && (want == ElementType::F16 || want == ElementType::BF16)) {
+    word = s.u & 0xffffu;  // the bits as given, NaN payloads included
+    return Error::success();
+  }
+  const bool fromInt = isInteger(s.type) || s.type == ElementType::Index;
+  const __int128 x = isUnsignedInteger(s.type) ? static_cast<__int128>(s.u) : static_cast<__int128>(s.i);
+  const double d = fromInt ? 0.0 : s.toDouble();
+  double converted;  // the value `want` holds, exactly
+  switch (want) {
+    case ElementType::F64: {
+      converted = fromInt ? static_cast<double>(x) : d;
+      std::memcpy(&word, &converted, 8);
+      break;
+    }
+    case ElementType::F32: {
+      float f = fromInt ? static_cast<float>(x) : static_cast<float>(d);
+      converted = f;
+      std::memcpy(&word, &f, 4);
+      break;
+    }
+    case ElementType::F16: {
+      f16 h(fromInt ? static_cast<double>(x) : d);  // |x| > 2^53 overflows f16 either way
+      converted = h;
+      word = h.bits();
+      break;
+    }
+    default: {  // BF16: an integer that double rounds is not a bf16 either, so the check below holds
+      bf16 h(fromInt ? static_cast<double>(x) : d);
+      converted = h;
+      word = h.bits();
+      break;
+    }
+  }
+  if (std::isnan(converted)) return Error::success();
+  const bool sourceInfinite = !fromInt && std::isinf(d);
+  if (std::isinf(converted) && !sourceInfinite)
+    return mismatch(p, r, v.describe(), " (out of range: becomes inf in " + rawElementName(want) + ")");
+  const bool exact = fromInt ? static_cast<__int128>(converted) == x : converted == d;
+  if (!exact)
+    return mismatch(p, r, v.describe(), " (not exact in " + rawElementName(want) + ": becomes " +
+                                            floatText(converted, want) + ")");
+  return Error::success();
+}
+
+// Converts a scalar value to the parameter's type, into the low bytes of
+// `word`; refuses a conversion that would change the value.
 Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t& word) {
   if (!v.isScalar()) return mismatch(p, r, v.describe());
   const Scalar& s = v.scalar();
@@ -169,16 +226,7 @@ Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t
   word = 0;
   if (isFloat(want)) {
     if (!valueIsInt && !isFloat(s.type)) return mismatch(p, r, v.describe());
-    double d = s.toDouble();
-    if (want == ElementType::F32) {
-      float f = static_cast<float>(d);
-      std::memcpy(&word, &f, sizeof f);
-    } else if (want == ElementType::F64) {
-      std::memcpy(&word, &d, sizeof d);
-    } else {
-      return mismatch(p, r, v.describe(), " (f16/bf16 scalars need the typed invoker)");
-    }
-    return Error::success();
+    return packFloat(p, r, v, want, word);
   }
   if (want == ElementType::Ptr) {
     if (s.type != ElementType::Ptr) return mismatch(p, r, v.describe());
@@ -186,6 +234,8 @@ Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t
     return Error::success();
   }
   if (!isInteger(want) && want != ElementType::Index) return mismatch(p, r, v.describe());
+  // A float for an integer is refused whatever its value, as Python's
+  // int-only parameters do: a whole-valued float is usually a mistake too.
   if (!valueIsInt) return mismatch(p, r, v.describe());
   // Range check in 128-bit arithmetic: the value as a mathematical integer.
   __int128 x = isUnsignedInteger(s.type) ? static_cast<__int128>(s.u) : static_cast<__int128>(s.i);

@@ -1,34 +1,12 @@
 #include "memjit/runtime/print.h"
 
-#include <bit>
 #include <cstring>
 #include <sstream>
 
+#include "memjit/runtime/half.h"
+
 namespace memjit::runtime {
 namespace {
-
-float halfToFloat(std::uint16_t h) {
-  std::uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  std::uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) {
-      bits = sign << 31;
-    } else {  // subnormal: renormalise
-      exp = 127 - 15 + 1;
-      while ((mant & 0x400) == 0) {
-        mant <<= 1;
-        --exp;
-      }
-      mant &= 0x3ff;
-      bits = (sign << 31) | (exp << 23) | (mant << 13);
-    }
-  } else if (exp == 31) {
-    bits = (sign << 31) | 0x7f800000u | (mant << 13);
-  } else {
-    bits = (sign << 31) | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  return std::bit_cast<float>(bits);
-}
 
 template <typename T>
 T load(const char* p) {
@@ -48,10 +26,8 @@ void printElement(std::ostream& os, ElementType t, const char* p) {
     case ElementType::UI32: os << load<std::uint32_t>(p); break;
     case ElementType::I64: case ElementType::SI64: case ElementType::Index: os << load<std::int64_t>(p); break;
     case ElementType::UI64: os << load<std::uint64_t>(p); break;
-    case ElementType::F16: os << halfToFloat(load<std::uint16_t>(p)); break;
-    case ElementType::BF16:
-      os << std::bit_cast<float>(static_cast<std::uint32_t>(load<std::uint16_t>(p)) << 16);
-      break;
+    case ElementType::F16: os << float(load<f16>(p)); break;
+    case ElementType::BF16: os << float(load<bf16>(p)); break;
     case ElementType::F32: os << load<float>(p); break;
     case ElementType::F64: os << load<double>(p); break;
     case ElementType::Ptr: os << load<void*>(p); break;

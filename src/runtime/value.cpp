@@ -7,6 +7,8 @@
 namespace memjit::runtime {
 
 double Scalar::toDouble() const noexcept {
+  if (type == ElementType::F16) return f16::fromBits(static_cast<std::uint16_t>(u));
+  if (type == ElementType::BF16) return bf16::fromBits(static_cast<std::uint16_t>(u));
   if (isFloat(type)) return f;
   if (type == ElementType::UI64 || type == ElementType::UI32 || type == ElementType::UI16 ||
       type == ElementType::UI8)
@@ -19,7 +21,7 @@ std::string Scalar::str() const {
   if (type == ElementType::I1) {
     os << (i ? "true" : "false");
   } else if (isFloat(type)) {
-    os << f;
+    os << toDouble();
   } else if (type == ElementType::Ptr) {
     os << p;
   } else if (isUnsignedInteger(type)) {
@@ -49,6 +51,22 @@ Value::Value(float v) : kind_(Kind::Scalar) {
 Value::Value(double v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::F64;
   scalar_.f = v;
+}
+Value::Value(f16 v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::F16;
+  scalar_.u = v.bits();
+}
+Value::Value(bf16 v) : kind_(Kind::Scalar) {
+  scalar_.type = ElementType::BF16;
+  scalar_.u = v.bits();
+}
+f16 Value::toF16() const noexcept {
+  if (scalar_.type == ElementType::F16) return f16::fromBits(static_cast<std::uint16_t>(scalar_.u));
+  return f16(scalar_.toDouble());
+}
+bf16 Value::toBF16() const noexcept {
+  if (scalar_.type == ElementType::BF16) return bf16::fromBits(static_cast<std::uint16_t>(scalar_.u));
+  return bf16(scalar_.toDouble());
 }
 Value::Value(void* p) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::Ptr;

@@ -306,7 +306,7 @@ TEST(AotErrors, UnknownTargetTriple) {
 }
 
 TEST(AotErrors, ScalarWithoutACSpellingInHeader) {
-  auto type = parseFunctionType("(f16) -> ()");
+  auto type = parseFunctionType("(complex<f32>) -> ()");
   ASSERT_TRUE(type.ok());
   auto sig = signature::describe("h", *type);
   ASSERT_TRUE(sig.ok());
@@ -314,6 +314,7 @@ TEST(AotErrors, ScalarWithoutACSpellingInHeader) {
   ASSERT_FALSE(header.ok());
   EXPECT_EQ(header.error().code(), ErrorCode::Unsupported);
   EXPECT_TRUE(contains(header.error(), "function 'h'")) << header.error().str();
+  EXPECT_TRUE(contains(header.error(), "complex<f32> scalar")) << header.error().str();
 }
 
 TEST(AotErrors, UnwritableOutput) {

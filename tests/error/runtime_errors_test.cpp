@@ -4,6 +4,7 @@
 #include "memjit/runtime/dlpack.h"
 #include "memjit/runtime/function.h"
 #include "memjit/runtime/oracle.h"
+#include "memjit/runtime/owned_memref.h"
 #include "memjit/type_syntax.h"
 
 using namespace memjit;
@@ -14,6 +15,7 @@ static std::int32_t _mlir_ciface_err_abc(std::int32_t a, std::int32_t b, std::in
 static void _mlir_ciface_err_mask(StridedMemRef<std::int32_t, 2>*, StridedMemRef<std::int32_t, 2>*,
                                   StridedMemRef<std::int32_t, 2>*) {}
 static void _mlir_ciface_err_half(std::uint16_t) {}
+static void _mlir_ciface_err_f32(float) {}
 }
 
 namespace {
@@ -65,6 +67,20 @@ TEST(RuntimeErrors, ScalarWhereBufferExpected) {
 TEST(RuntimeErrors, ScalarOutOfRange) {
   expectError(abcNamed().invoke({1LL << 40, 1, 2}), ErrorCode::TypeMismatch,
               "argument 0 (raw #0): expected sint32, received int 1099511627776 (out of range)");
+}
+
+TEST(RuntimeErrors, ScalarOverflowsToInfinity) {
+  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
+  ASSERT_TRUE(f);
+  expectError(f->invoke({1e300}), ErrorCode::TypeMismatch,
+              "argument 0 (raw #0): expected float32, received float 1e+300 (out of range: becomes inf in float32)");
+}
+
+TEST(RuntimeErrors, ScalarNotExactInTheParameterType) {
+  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
+  ASSERT_TRUE(f);
+  expectError(f->invoke({16777217}), ErrorCode::TypeMismatch,
+              "argument 0 (raw #0): expected float32, received int 16777217 (not exact in float32: becomes 16777216)");
 }
 
 TEST(RuntimeErrors, FloatWhereIntegerExpected) {
@@ -146,11 +162,29 @@ TEST(RuntimeErrors, CopyNeededButDisabled) {
               "(dim 0 has stride 1, the layout needs 2; a copy is needed and copies are disabled)");
 }
 
-TEST(RuntimeErrors, HalfScalarByValueUnsupported) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "(f16) -> ()");
+TEST(RuntimeErrors, ComplexScalarByValueUnsupported) {
+  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "(complex<f32>) -> ()");
   ASSERT_TRUE(f);
   expectError(f->invoke({1.0}), ErrorCode::Unsupported,
-              "invoke 'h': input 0 is a f16 scalar passed by value, which the dynamic invoker cannot pass (use the typed invoker)");
+              "invoke 'h': input 0 is a complex<f32> scalar passed by value, which has no C equivalent the "
+              "dynamic invoker can build (pass it in a memref)");
+}
+
+TEST(RuntimeErrors, ComplexScalarResultUnsupported) {
+  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "() -> complex<f64>");
+  ASSERT_TRUE(f);
+  expectError(f->invoke(std::span<const Value>()), ErrorCode::Unsupported,
+              "invoke 'h': the result is a complex<f64> scalar returned by value, which has no C equivalent the "
+              "dynamic invoker can build (pass it in a memref)");
+}
+
+TEST(RuntimeErrors, OwnedUnrankedFromBufferOfAnotherElementType) {
+  auto b = Buffer::allocate(ElementType::F16, {2});
+  ASSERT_TRUE(b);
+  auto u = OwnedUnrankedMemRef<bf16>::fromBuffer(*b);
+  ASSERT_FALSE(u);
+  EXPECT_EQ(u.error().code(), ErrorCode::TypeMismatch);
+  EXPECT_EQ(u.error().message(), "buffer float16[2] is not a memref<*xbf16>");
 }
 
 TEST(RuntimeErrors, NullFunctionPointer) {

@@ -139,6 +139,43 @@ TEST(Aot, HeaderDescribesResultsAndCompilesWithOnlyTheRuntime) {
   EXPECT_EQ(std::system(command.c_str()), 0) << readFile(dir / "errors.txt");
 }
 
+TEST(Aot, HeaderSpellsHalfPrecisionWithMemjitTypes) {
+  auto dir = freshDir("half");
+  std::vector<signature::FunctionSignature> functions;
+  for (auto [name, type] : std::vector<std::pair<std::string, std::string>>{
+           {"hscalar", "(f16, bf16, f32) -> f16"},
+           {"hbuffers", "(memref<?xf16>, memref<*xbf16>) -> (memref<?xbf16>, f16)"}}) {
+    auto parsed = parseFunctionType(type);
+    ASSERT_TRUE(parsed.ok()) << type;
+    auto sig = signature::describe(name, *parsed);
+    ASSERT_TRUE(sig.ok());
+    functions.push_back(*sig);
+  }
+  auto header = generateHeader(functions, {.cppNamespace = "gen", .moduleName = "m"});
+  ASSERT_TRUE(header.ok()) << header.error().str();
+  // By value: the carrier the C ABI needs; in memory: the value types.
+  EXPECT_NE(header->find("memjit::f16::abi_type _mlir_ciface_hscalar(memjit::f16::abi_type arg0, "
+                         "memjit::bf16::abi_type arg1, float arg2)"),
+            std::string::npos)
+      << *header;
+  EXPECT_NE(header->find("struct hbuffers_results {\n  memjit::runtime::StridedMemRef<memjit::bf16, 1> r0;\n"
+                         "  memjit::f16 r1;\n};"),
+            std::string::npos)
+      << *header;
+  EXPECT_NE(header->find("memjit::runtime::StridedMemRef<memjit::f16, 1>* arg0, "
+                         "memjit::runtime::UnrankedMemRef<memjit::bf16>* arg1"),
+            std::string::npos);
+  EXPECT_EQ(header->find("uint16_t"), std::string::npos);
+  std::ofstream(dir / "gen.h") << *header;
+  std::ofstream(dir / "use.cpp") << "#include \"gen.h\"\n"
+                                    "static_assert(sizeof(gen::hbuffers_results) == 48);\n"
+                                    "int main() { return gen::findFunction(\"hscalar\") ? 0 : 1; }\n";
+  const std::string command = std::string("c++ -std=c++20 -fsyntax-only -I") + MEMJIT_SOURCE_DIR +
+                              "/include -I" + dir.string() + " " + (dir / "use.cpp").string() +
+                              " 2> " + (dir / "errors.txt").string();
+  EXPECT_EQ(std::system(command.c_str()), 0) << readFile(dir / "errors.txt");
+}
+
 TEST(Aot, CInterfaceTypeSpellsTheCallableType) {
   auto type = parseFunctionType("(f32, memref<?xf32>) -> f32");
   ASSERT_TRUE(type.ok());

@@ -123,3 +123,26 @@ TEST(DLPack, AdoptCallsDeleterExactlyOnce) {
   EXPECT_FALSE(adoptDLPack(bad));
   delete bad;
 }
+
+TEST(DLPack, HalfPrecisionDtypesBothWays) {
+  EXPECT_EQ(*elementTypeFromDLPack({kDLFloat, 16, 1}), ElementType::F16);
+  EXPECT_EQ(*elementTypeFromDLPack({kDLBfloat, 16, 1}), ElementType::BF16);
+  EXPECT_FALSE(elementTypeFromDLPack({kDLBfloat, 32, 1}));
+  DLDataType h = dlpackDataType(ElementType::F16), g = dlpackDataType(ElementType::BF16);
+  EXPECT_EQ(h.code, kDLFloat);
+  EXPECT_EQ(h.bits, 16);
+  EXPECT_EQ(g.code, kDLBfloat);
+  EXPECT_EQ(g.bits, 16);
+  // A typed view of a bf16 tensor, and the buffer handed back out.
+  std::vector<bf16> v{bf16::fromBits(0x7f81), bf16(1.0f)};
+  std::vector<std::int64_t> shape{2};
+  auto m = fromDLPackAs<bf16, 1>(tensor(v.data(), shape, nullptr, {kDLBfloat, 16, 1}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_EQ((*m)({0}).bits(), 0x7f81);
+  EXPECT_FALSE((fromDLPackAs<f16, 1>(tensor(v.data(), shape, nullptr, {kDLBfloat, 16, 1}))));
+  auto out = toDLPack(Buffer::fromMemRef(*m));
+  ASSERT_TRUE(out);
+  EXPECT_EQ((*out)->dl_tensor.dtype.code, kDLBfloat);
+  EXPECT_EQ((*out)->dl_tensor.dtype.bits, 16);
+  (*out)->deleter(*out);
+}

@@ -3,12 +3,30 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
 #include "memjit/runtime/owned_memref.h"
 #include "memjit/type_syntax.h"
 #include "test_kernels.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
+
+extern "C" {
+// (f32, f64, f16, bf16) -> () : records what arrived, bit for bit
+static std::uint32_t gotF32;
+static std::uint64_t gotF64;
+static std::uint16_t gotF16, gotBF16;
+static void _mlir_ciface_record(float a, double b, memjit::f16::abi_type c, memjit::bf16::abi_type d) {
+  std::memcpy(&gotF32, &a, 4);
+  std::memcpy(&gotF64, &b, 8);
+  gotF16 = memjit::f16::fromAbi(c).bits();
+  gotBF16 = memjit::bf16::fromAbi(d).bits();
+}
+}
 
 namespace {
 Function make(void* fn, const char* name, const char* type) {
@@ -253,4 +271,56 @@ TEST(Invoke, ManyArgumentsBeyondTheThunk) {
   auto r = f.invoke({1, 1, 1, 1, 1, 1, 1, 1, 1, 2});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 45 + 20);
+}
+
+// A scalar converts to the parameter's type only when the value survives:
+// exact values of any numeric type, NaN (as a NaN), infinity from infinity.
+TEST(Invoke, ScalarConversionsKeepTheValue) {
+  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_record), "record", "(f32, f64, f16, bf16) -> ()");
+  auto accepts = [&](Value a, Value b, Value c, Value d) {
+    auto r = f.invoke({a, b, c, d});
+    EXPECT_TRUE(r) << r.error().str();
+    return bool(r);
+  };
+  ASSERT_TRUE(accepts(0.5, 9007199254740992LL, 65504, -3));  // 2^53 is exact in f64
+  EXPECT_EQ(std::bit_cast<float>(gotF32), 0.5f);
+  EXPECT_EQ(std::bit_cast<double>(gotF64), 9007199254740992.0);
+  EXPECT_EQ(gotF16, 0x7bff);
+  EXPECT_EQ(gotBF16, 0xc040);
+  ASSERT_TRUE(accepts(16777216, 18446744073709551615ull >> 11 << 11, Value(f16::fromBits(0x0001)), 0.0078125f));
+  EXPECT_EQ(std::bit_cast<float>(gotF32), 16777216.0f);
+  EXPECT_EQ(gotF16, 0x0001);  // an f16 subnormal, as given
+  EXPECT_EQ(gotBF16, 0x3c00);
+  // NaN stays a NaN; infinities pass; -0 keeps its sign; an f16 passes for f32 and bf16 where exact.
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  ASSERT_TRUE(accepts(nan, -inf, nan, Value(f16(-0.0))));
+  EXPECT_TRUE(std::isnan(std::bit_cast<float>(gotF32)));
+  EXPECT_EQ(std::bit_cast<double>(gotF64), -inf);
+  EXPECT_EQ(gotF16, 0x7e00);
+  EXPECT_EQ(gotBF16, 0x8000);
+  ASSERT_TRUE(accepts(Value(f16(0.1)), Value(bf16(0.1)), Value(f16::fromBits(0xfd01)), Value(bf16::fromBits(0x7f81))));
+  EXPECT_EQ(std::bit_cast<float>(gotF32), float(f16(0.1)));
+  EXPECT_EQ(gotF16, 0xfd01);  // same type: the pattern as given, even a signalling NaN
+  EXPECT_EQ(gotBF16, 0x7f81);
+
+  // Refused: each changes the value.
+  auto refuses = [&](Value a, Value b, Value c, Value d, const char* what) {
+    auto r = f.invoke({a, b, c, d});
+    ASSERT_FALSE(r) << what;
+    EXPECT_EQ(r.error().code(), ErrorCode::TypeMismatch);
+    EXPECT_NE(r.error().message().find(what), std::string::npos) << r.error().str();
+  };
+  refuses(1e300, 0.0, 0, 0, "argument 0 (raw #0): expected float32, received float 1e+300 (out of range: becomes inf");
+  refuses(16777217, 0.0, 0, 0, "received int 16777217 (not exact in float32: becomes 16777216)");
+  refuses(0.1, 0.0, 0, 0, "received float 0.1 (not exact in float32: becomes 0.100000001)");
+  refuses(1e-300, 0.0, 0, 0, "(not exact in float32: becomes 0)");
+  refuses(0, 9007199254740993LL, 0, 0, "argument 1 (raw #1): expected float64, received int 9007199254740993 "
+                                       "(not exact in float64: becomes 9007199254740992)");
+  refuses(0, 18446744073709551615ull, 0, 0, "(not exact in float64: becomes 1.8446744073709552e+19)");
+  refuses(0, 0.0, 65520, 0, "argument 2 (raw #2): expected float16, received int 65520 (out of range: becomes inf");
+  refuses(0, 0.0, 0.1f, 0, "(not exact in float16: becomes 0.099976)");
+  refuses(0, 0.0, Value(bf16(1e10f)), 0, "(out of range: becomes inf in float16)");
+  refuses(0, 0.0, 0, 257, "argument 3 (raw #3): expected bfloat16, received int 257 (not exact in bfloat16: "
+                          "becomes 256)");
+  refuses(0, 0.0, 0, Value(f16::fromBits(0x3c01)), "(not exact in bfloat16: becomes 1)");
 }

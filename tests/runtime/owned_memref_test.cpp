@@ -50,3 +50,52 @@ TEST(OwnedMemRef, FromBufferChecksType) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code(), ErrorCode::TypeMismatch);
 }
+
+TEST(OwnedMemRef, HalfPrecisionElements) {
+  auto m = OwnedMemRef<f16, 2>::allocate({2, 3});
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_EQ(m->toBuffer().elementType(), ElementType::F16);
+  (*m)({1, 2}) = f16(0.5);
+  EXPECT_EQ(m->get().data[5].bits(), 0x3800);
+  EXPECT_TRUE((OwnedMemRef<bf16, 1>::allocate({4})));
+  // Half-precision data is f16 or bf16, never an integer type of the same width.
+  EXPECT_FALSE((OwnedMemRef<std::uint16_t, 2>::fromBuffer(m->toBuffer())));
+  EXPECT_FALSE((OwnedMemRef<bf16, 2>::fromBuffer(m->toBuffer())));
+}
+
+TEST(OwnedUnrankedMemRef, SharesTheBufferAndPointsAtItsOwnDescriptor) {
+  auto buf = Buffer::allocate(ElementType::F32, {2, 3});
+  ASSERT_TRUE(buf);
+  auto u = OwnedUnrankedMemRef<float>::fromBuffer(*buf);
+  ASSERT_TRUE(u) << u.error().str();
+  EXPECT_TRUE(u->valid());
+  EXPECT_TRUE(u->owning());
+  EXPECT_EQ(u->rank(), 2);
+  EXPECT_EQ(u->owner(), buf->owner());
+  const UnrankedMemRef<float>& raw = *u;
+  EXPECT_EQ(raw.rank, 2);
+  using Desc = StridedMemRef<float, 2>;
+  EXPECT_EQ(static_cast<const Desc*>(raw.descriptor)->data, buf->aligned());
+  // Copies and moves point at their own descriptor copy, not at the source's.
+  OwnedUnrankedMemRef<float> copy = *u;
+  EXPECT_NE(copy.get().descriptor, u->get().descriptor);
+  EXPECT_EQ(static_cast<const Desc*>(copy.get().descriptor)->sizes[1], 3);
+  OwnedUnrankedMemRef<float> moved = std::move(copy);
+  EXPECT_TRUE(moved.valid());
+  auto ranked = moved.ranked<2>();
+  ASSERT_TRUE(ranked) << ranked.error().str();
+  EXPECT_EQ((*ranked)->data, buf->aligned());
+  EXPECT_FALSE(moved.ranked<1>());
+  // The empty value.
+  OwnedUnrankedMemRef<float> empty;
+  EXPECT_FALSE(empty.valid());
+  EXPECT_EQ(empty.get().descriptor, nullptr);
+}
+
+TEST(OwnedUnrankedMemRef, FromDescriptorWithoutOwner) {
+  float x[4] = {1, 2, 3, 4};
+  auto ranked = makeView<float, 1>(x, {4});
+  auto u = OwnedUnrankedMemRef<float>::fromDescriptor(1, &ranked);
+  EXPECT_FALSE(u.owning());
+  EXPECT_EQ(u.ranked<1>()->get().data, x);
+}

@@ -79,3 +79,15 @@ TEST(Print, MatchesMlirPrintMemref) {
   MEMJIT_MLIR_UNAVAILABLE() << "MLIR's RunnerUtils.h was not found at configure time";
 }
 #endif
+
+TEST(Print, HalfPrecisionElementsPrintTheirValues) {
+  // Qualified: MLIR's RunnerUtils.h (included above) declares a global ::f16 and ::bf16 too.
+  using H = memjit::f16;
+  using B = memjit::bf16;
+  std::vector<H> h{H(1.5), H(-0.0), H::fromBits(0x0001), H::fromBits(0x7c00)};
+  std::string s = formatMemref(Buffer::fromMemRef(makeView(h)));
+  EXPECT_NE(s.find("data = \n[1.5,  -0,  5.96046e-08,  inf]\n"), std::string::npos) << s;
+  std::vector<B> g{B(3.140625f), B::fromBits(0xff80)};
+  s = formatMemref(Buffer::fromMemRef(makeView(g)));
+  EXPECT_NE(s.find("data = \n[3.14062,  -inf]\n"), std::string::npos) << s;
+}

@@ -3,10 +3,33 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "test_kernels.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
+
+extern "C" {
+// (memref<*xf32>) -> memref<*xf32>: a fresh malloc'd copy of a rank-1 input, descriptor malloc'd too
+static void _mlir_ciface_unranked_clone(UnrankedMemRef<float>* out, UnrankedMemRef<float>* x) {
+  auto* in = static_cast<StridedMemRef<float, 1>*>(x->descriptor);
+  auto* copy = static_cast<StridedMemRef<float, 1>*>(std::malloc(sizeof(StridedMemRef<float, 1>)));
+  auto n = in->sizes[0];
+  auto* mem = static_cast<float*>(std::malloc(sizeof(float) * static_cast<std::size_t>(n)));
+  for (std::int64_t i = 0; i < n; ++i) mem[i] = in->data[in->offset + i * in->strides[0]];
+  *copy = {mem, mem, 0, {n}, {1}};
+  out->rank = 1;
+  out->descriptor = copy;
+}
+#if defined(MEMJIT_HAS_FLOAT16)
+// (memref<?xf16>, f16) -> f16: stores x at [0], returns [1] (bits only, no arithmetic)
+static _Float16 _mlir_ciface_half_swap(StridedMemRef<_Float16, 1>* m, _Float16 x) {
+  m->data[0] = x;
+  return m->data[1];
+}
+#endif
+}
 
 namespace {
 Function make(void* fn, const char* type) {
@@ -102,3 +125,61 @@ TEST(Typed, UnrankedParameter) {
   EXPECT_TRUE((uid.as<float(UnrankedMemRef<float>)>()));
   EXPECT_FALSE((uid.as<float(StridedMemRef<float, 1>)>()));
 }
+
+TEST(Typed, OwnedUnrankedResults) {
+  Function uid = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "(memref<*xf32>) -> memref<*xf32>");
+  auto id = uid.as<OwnedUnrankedMemRef<float>(UnrankedMemRef<float>)>();
+  ASSERT_TRUE(id) << id.error().str();
+  std::vector<float> v{1, 2, 3};
+  auto view = makeView(v);
+  OwnedUnrankedMemRef<float> same = (*id)(makeUnranked(view));
+  EXPECT_FALSE(same.owning());  // aliases the argument: borrowed (and its descriptor copy freed)
+  EXPECT_EQ(same.rank(), 1);
+  EXPECT_EQ(same.ranked<1>()->get().data, v.data());
+
+  Function uclone = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_clone), "(memref<*xf32>) -> memref<*xf32>");
+  auto clone = uclone.as<OwnedUnrankedMemRef<float>(UnrankedMemRef<float>)>();
+  ASSERT_TRUE(clone);
+  OwnedUnrankedMemRef<float> fresh = (*clone)(makeUnranked(view));
+  EXPECT_TRUE(fresh.owning());  // LeakSanitizer checks it is freed
+  auto r = fresh.ranked<1>();
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->get().data, v.data());
+  EXPECT_EQ((*r)({2}), 3.0f);
+  // An owned unranked memref is an argument too.
+  OwnedUnrankedMemRef<float> again = (*clone)(fresh);
+  EXPECT_EQ(again.ranked<1>()->get().data[1], 2.0f);
+
+  // The raw form leaves the descriptor copy and the memory to the caller.
+  auto raw = uclone.as<UnrankedMemRef<float>(UnrankedMemRef<float>)>();
+  ASSERT_TRUE(raw);
+  UnrankedMemRef<float> u = (*raw)(makeUnranked(view));
+  auto* d = static_cast<StridedMemRef<float, 1>*>(u.descriptor);
+  EXPECT_EQ(d->data[0], 1.0f);
+  std::free(d->basePtr);
+  std::free(d);
+
+  EXPECT_FALSE((uid.as<OwnedUnrankedMemRef<double>(UnrankedMemRef<float>)>()));
+  EXPECT_FALSE((uid.as<OwnedMemRef<float, 1>(UnrankedMemRef<float>)>()));
+}
+
+#if defined(MEMJIT_HAS_FLOAT16)
+TEST(Typed, HalfScalarsAndBuffers) {
+  Function swap = make(reinterpret_cast<void*>(&_mlir_ciface_half_swap), "(memref<?xf16>, f16) -> f16");
+  auto f = swap.as<f16(StridedMemRef<f16, 1>, f16)>();
+  ASSERT_TRUE(f) << f.error().str();
+  std::vector<f16> v{f16(1.0), f16::fromBits(0x7d01)};
+  EXPECT_EQ((*f)(makeView(v), f16::fromBits(0x8001)).bits(), 0x7d01);
+  EXPECT_EQ(v[0].bits(), 0x8001);
+  // The compiler's type works the same way, and mixes with memjit's.
+  auto g = swap.as<_Float16(StridedMemRef<f16, 1>, _Float16)>();
+  ASSERT_TRUE(g) << g.error().str();
+  v[1] = f16::fromBits(0x8001);
+  EXPECT_EQ(static_cast<float>((*g)(makeView(v), static_cast<_Float16>(2.0f))), -0x1p-24f);
+  EXPECT_EQ(float(v[0]), 2.0f);
+  // Neither bf16 nor an integer of the same width passes for f16.
+  EXPECT_FALSE((swap.as<f16(StridedMemRef<bf16, 1>, f16)>()));
+  EXPECT_FALSE((swap.as<f16(StridedMemRef<f16, 1>, std::uint16_t)>()));
+  EXPECT_FALSE((swap.as<bf16(StridedMemRef<f16, 1>, f16)>()));
+}
+#endif

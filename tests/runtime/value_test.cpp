@@ -53,3 +53,24 @@ TEST(Value, FromDLPack) {
   t.dtype.lanes = 2;
   EXPECT_FALSE(Value::fromDLPack(t));
 }
+
+TEST(Value, HalfScalarsKeepTheirBits) {
+  Value h(f16::fromBits(0x7d01));  // a signalling NaN: the pattern is kept, not its value
+  EXPECT_EQ(h.scalar().type, ElementType::F16);
+  EXPECT_EQ(h.scalar().u, 0x7d01u);
+  EXPECT_EQ(h.toF16().bits(), 0x7d01);
+  Value g(bf16(-2.5f));
+  EXPECT_EQ(g.scalar().type, ElementType::BF16);
+  EXPECT_EQ(g.toBF16().bits(), 0xc020);
+  EXPECT_EQ(g.toDouble(), -2.5);
+  EXPECT_EQ(g.describe(), "bfloat16 -2.5");
+  EXPECT_EQ(Value(f16(0.1)).describe(), "float16 0.0999756");
+  // Other scalars round to the half type on request.
+  EXPECT_EQ(Value(0.1).toF16().bits(), f16(0.1).bits());
+  EXPECT_EQ(Value(3).toBF16().bits(), 0x4040);
+#if defined(MEMJIT_HAS_FLOAT16)
+  Value native(static_cast<_Float16>(1.5f));
+  EXPECT_EQ(native.scalar().type, ElementType::F16);
+  EXPECT_EQ(native.toF16().bits(), 0x3e00);
+#endif
+}

@@ -70,8 +70,9 @@ Error compileAhead(codegen::Module& module, const AotOutputs& outputs,
                    const AotOptions& options = {}, const HeaderOptions& header = {});
 
 /// The header for `functions` as text. Unsupported when a signature has a
-/// type that has no C spelling at the C interface (f16, bf16 or complex
-/// scalars passed by value).
+/// type that has no C spelling at the C interface (complex scalars passed by
+/// value). Half-precision elements are memjit::f16/bf16; f16/bf16 scalars by
+/// value are `memjit::f16::abi_type`/`memjit::bf16::abi_type` (half.h).
 Expected<std::string> generateHeader(const std::vector<signature::FunctionSignature>& functions,
                                      const HeaderOptions& options);
 

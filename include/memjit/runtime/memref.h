@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "memjit/runtime/half.h"
 #include "memjit/types.h"
 
 namespace memjit::runtime {
@@ -73,7 +74,10 @@ constexpr std::size_t descriptorSize(std::int64_t rank) noexcept {
 /// The memjit element type a C++ type stands for in a memref or scalar slot.
 /// Signed C++ integers name MLIR's signless integers (`i32`), which is what
 /// MLIR code uses; `si32`/`ui32` are accepted for them when signatures are
-/// checked (see elementTypesCompatible).
+/// checked (see elementTypesCompatible). Half precision is memjit::f16 and
+/// memjit::bf16 (half.h), or the compiler's _Float16 and __bf16 where it has
+/// them; std::uint16_t is `ui16`, never f16: an integer buffer is not taken
+/// for half-precision data (reinterpret it explicitly if that is meant).
 template <typename T>
 struct ElementTypeOf;
 #define MEMJIT_ELEMENT_TYPE_OF_(CT, ET) \
@@ -87,6 +91,14 @@ MEMJIT_ELEMENT_TYPE_OF_(std::uint8_t, UI8);
 MEMJIT_ELEMENT_TYPE_OF_(std::uint16_t, UI16);
 MEMJIT_ELEMENT_TYPE_OF_(std::uint32_t, UI32);
 MEMJIT_ELEMENT_TYPE_OF_(std::uint64_t, UI64);
+MEMJIT_ELEMENT_TYPE_OF_(memjit::f16, F16);
+MEMJIT_ELEMENT_TYPE_OF_(memjit::bf16, BF16);
+#if defined(MEMJIT_HAS_FLOAT16)
+MEMJIT_ELEMENT_TYPE_OF_(_Float16, F16);
+#endif
+#if defined(MEMJIT_HAS_BF16)
+MEMJIT_ELEMENT_TYPE_OF_(__bf16, BF16);
+#endif
 MEMJIT_ELEMENT_TYPE_OF_(float, F32);
 MEMJIT_ELEMENT_TYPE_OF_(double, F64);
 MEMJIT_ELEMENT_TYPE_OF_(void*, Ptr);

@@ -1,5 +1,6 @@
-// A typed memref that owns its memory: allocated with a chosen alignment, or
-// adopted from a function result. It frees the ALLOCATED pointer (basePtr),
+// Typed memrefs that own their memory, ranked (OwnedMemRef) and unranked
+// (OwnedUnrankedMemRef): allocated with a chosen alignment, or adopted from a
+// function result. Both free the ALLOCATED pointer (basePtr),
 // never the aligned one: MLIR 19's OwningMemRef frees the aligned pointer,
 // which is wrong whenever alignment moved it.
 #pragma once
@@ -76,6 +77,74 @@ class OwnedMemRef {
  private:
   StridedMemRef<T, N> desc_;
   std::shared_ptr<void> owner_;
+};
+
+/// An owned unranked memref (`memref<*xT>`): the rank known at run time, a
+/// private copy of the ranked descriptor, and a share of the memory's
+/// ownership (none for memory it does not own). What the typed invoker
+/// returns for an unranked result; converts to UnrankedMemRef<T> for a call.
+template <typename T>
+class OwnedUnrankedMemRef {
+ public:
+  /// Empty: rank 0, a null descriptor, owns nothing.
+  OwnedUnrankedMemRef() = default;
+  OwnedUnrankedMemRef(const OwnedUnrankedMemRef& o) : buffer_(o.buffer_) { repoint(); }
+  OwnedUnrankedMemRef(OwnedUnrankedMemRef&& o) noexcept : buffer_(std::move(o.buffer_)) {
+    repoint();
+    o.repoint();
+  }
+  OwnedUnrankedMemRef& operator=(const OwnedUnrankedMemRef& o) {
+    buffer_ = o.buffer_;
+    repoint();
+    return *this;
+  }
+  OwnedUnrankedMemRef& operator=(OwnedUnrankedMemRef&& o) noexcept {
+    buffer_ = std::move(o.buffer_);
+    repoint();
+    o.repoint();
+    return *this;
+  }
+
+  /// Copies the rank-`rank` descriptor at `descriptor` (MLIR's layout);
+  /// `owner` (may be empty) keeps the memory alive.
+  static OwnedUnrankedMemRef fromDescriptor(std::int64_t rank, const void* descriptor,
+                                            std::shared_ptr<void> owner = {}) {
+    OwnedUnrankedMemRef r;
+    r.buffer_ = Buffer::fromDescriptor(ElementTypeOf<T>::value, rank, descriptor, std::move(owner));
+    r.repoint();
+    return r;
+  }
+  /// Shares the memory of a type-erased buffer; fails on element type.
+  static Expected<OwnedUnrankedMemRef> fromBuffer(const Buffer& b) {
+    if (!b.valid() || !elementTypesCompatible(ElementTypeOf<T>::value, b.elementType()))
+      return Error(ErrorCode::TypeMismatch, "buffer " + b.describe() + " is not a memref<*x" +
+                                                std::string(spelling(ElementTypeOf<T>::value)) + ">");
+    return fromDescriptor(b.rank(), b.descriptor(), b.owner());
+  }
+
+  std::int64_t rank() const noexcept { return view_.rank; }
+  /// False for the empty value (e.g. a null unranked result).
+  bool valid() const noexcept { return view_.descriptor != nullptr; }
+  /// {rank, pointer to this object's descriptor}: valid while this object lives.
+  const UnrankedMemRef<T>& get() const noexcept { return view_; }
+  operator const UnrankedMemRef<T>&() const noexcept { return view_; }
+  /// The ranked form, sharing ownership; an error when the rank is not N.
+  template <int N>
+  Expected<OwnedMemRef<T, N>> ranked() const {
+    return OwnedMemRef<T, N>::fromBuffer(buffer_);
+  }
+  bool owning() const noexcept { return buffer_.owning(); }
+  const std::shared_ptr<void>& owner() const noexcept { return buffer_.owner(); }
+  /// The type-erased form, sharing ownership.
+  const Buffer& toBuffer() const noexcept { return buffer_; }
+
+ private:
+  void repoint() noexcept {
+    view_.rank = buffer_.valid() ? buffer_.rank() : 0;
+    view_.descriptor = buffer_.valid() ? buffer_.descriptor() : nullptr;
+  }
+  Buffer buffer_;
+  UnrankedMemRef<T> view_{0, nullptr};
 };
 
 }  // namespace memjit::runtime

@@ -3,16 +3,22 @@
 // of the `_mlir_ciface_` function (no per-call checks, no allocation).
 //
 // Parameter types: StridedMemRef<T, N> (passed by pointer to the descriptor;
-// OwnedMemRef<T, N> converts to it), UnrankedMemRef<T>, and scalars (bool,
-// [u]int8..64_t, float, double, void*). Result types: void, a scalar,
-// StridedMemRef<T, N> (raw descriptor, caller owns), OwnedMemRef<T, N> (freed
-// once; not owned when it aliases an argument), or std::tuple of those.
-// Static dims and layouts are not checked per call: use the dynamic invoker
-// (or bufferDescriptionOracle) for untrusted buffers.
+// OwnedMemRef<T, N> converts to it), UnrankedMemRef<T> (OwnedUnrankedMemRef<T>
+// converts to it), and scalars (bool, [u]int8..64_t, float, double, void*,
+// memjit::f16 and memjit::bf16, and _Float16/__bf16 where the compiler has
+// them). Result types: void, a scalar, StridedMemRef<T, N> (raw descriptor,
+// caller owns), OwnedMemRef<T, N> (freed once; not owned when it aliases an
+// argument), UnrankedMemRef<T> (raw: the caller frees the descriptor the
+// callee malloc'd, and the memory), OwnedUnrankedMemRef<T> (both handled), or
+// std::tuple of those. f16/bf16 scalars cross the call in the registers the C
+// ABI gives half types (half.h, abi_type). Static dims and layouts are not
+// checked per call: use the dynamic invoker (or bufferDescriptionOracle) for
+// untrusted buffers.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <tuple>
@@ -53,13 +59,48 @@ inline bool isUnownedAllocation(const void* p) noexcept {
   return p == nullptr || reinterpret_cast<std::uintptr_t>(p) == 0xdeadbeefu;
 }
 
+template <typename T>
+inline constexpr bool kNativeScalar = std::is_arithmetic_v<T> || std::is_same_v<T, void*>
+#if defined(MEMJIT_HAS_FLOAT16)
+                                      || std::is_same_v<T, _Float16>
+#endif
+#if defined(MEMJIT_HAS_BF16)
+                                      || std::is_same_v<T, __bf16>
+#endif
+    ;
+
+/// How a scalar crosses the C interface by value: native types as
+/// themselves, memjit::f16/bf16 as their abi_type (see half.h).
+template <typename T>
+struct ScalarAbi {
+  static constexpr bool supported = kNativeScalar<T>;
+  using C = T;
+  static C toC(T v) noexcept { return v; }
+  static T fromC(C c) noexcept { return c; }
+};
+template <typename H>
+concept HasHalfAbi = requires { typename H::abi_type; };
+template <typename H>
+struct HalfScalarAbi {
+  static_assert(HasHalfAbi<H>, "f16/bf16 scalars by value need the compiler's _Float16/__bf16 or x86-64 SysV "
+                               "(see memjit/runtime/half.h); pass them in a memref instead");
+  static constexpr bool supported = true;
+  using C = typename H::abi_type;
+  static C toC(H v) noexcept { return v.toAbi(); }
+  static H fromC(C c) noexcept { return H::fromAbi(c); }
+};
+template <>
+struct ScalarAbi<f16> : HalfScalarAbi<f16> {};
+template <>
+struct ScalarAbi<bf16> : HalfScalarAbi<bf16> {};
+
 template <typename A>
 struct ArgTraits {
-  static_assert(std::is_arithmetic_v<A> || std::is_same_v<A, void*>,
-                "typed invoker parameters are StridedMemRef, UnrankedMemRef or scalars");
+  static_assert(ScalarAbi<A>::supported,
+                "typed invoker parameters are StridedMemRef, UnrankedMemRef (or their Owned forms) or scalars");
   using Param = A;
-  using C = A;
-  static C toC(Param a) noexcept { return a; }
+  using C = typename ScalarAbi<A>::C;
+  static C toC(Param a) noexcept { return ScalarAbi<A>::toC(a); }
   static const void* base(Param) noexcept { return nullptr; }
   static TypedSlot slot() { return {TypedSlot::Kind::Scalar, ElementTypeOf<A>::value, 0}; }
 };
@@ -83,14 +124,18 @@ struct ArgTraits<UnrankedMemRef<T>> {
   }
   static TypedSlot slot() { return {TypedSlot::Kind::Unranked, ElementTypeOf<std::remove_cv_t<T>>::value, -1}; }
 };
+template <typename T>
+struct ArgTraits<OwnedUnrankedMemRef<T>> : ArgTraits<UnrankedMemRef<T>> {};
 template <typename A>
 using ArgOf = ArgTraits<std::remove_cvref_t<A>>;
 
-/// One result element: its C storage type and how it becomes the C++ value.
+/// One result element: its C storage type (in the result struct) and how it
+/// becomes the C++ value.
 template <typename R>
 struct ResultTraits {
-  static_assert(std::is_arithmetic_v<R> || std::is_same_v<R, void*>,
-                "typed invoker results are scalars, StridedMemRef, OwnedMemRef or tuples of them");
+  static_assert(ScalarAbi<R>::supported,
+                "typed invoker results are scalars, StridedMemRef, OwnedMemRef, UnrankedMemRef, "
+                "OwnedUnrankedMemRef or tuples of them");
   using C = R;
   static constexpr bool isMemRef = false;
   static TypedSlot slot() { return {TypedSlot::Kind::Scalar, ElementTypeOf<R>::value, 0}; }
@@ -102,11 +147,15 @@ struct ResultTraits<StridedMemRef<T, N>> {
   static TypedSlot slot() { return {TypedSlot::Kind::Ranked, ElementTypeOf<T>::value, N}; }
 };
 template <typename T, int N>
-struct ResultTraits<OwnedMemRef<T, N>> {
-  using C = StridedMemRef<T, N>;
+struct ResultTraits<OwnedMemRef<T, N>> : ResultTraits<StridedMemRef<T, N>> {};
+template <typename T>
+struct ResultTraits<UnrankedMemRef<T>> {
+  using C = UnrankedMemRef<T>;
   static constexpr bool isMemRef = true;
-  static TypedSlot slot() { return {TypedSlot::Kind::Ranked, ElementTypeOf<T>::value, N}; }
+  static TypedSlot slot() { return {TypedSlot::Kind::Unranked, ElementTypeOf<T>::value, -1}; }
 };
+template <typename T>
+struct ResultTraits<OwnedUnrankedMemRef<T>> : ResultTraits<UnrankedMemRef<T>> {};
 
 /// The LLVM struct layout of the results {C0, C1, ...}: C-like, natural alignment.
 template <typename... Cs>
@@ -142,16 +191,36 @@ struct OwnerCache {
   std::array<std::pair<const void*, std::shared_ptr<void>>, 8> seen{};
   std::size_t numSeen = 0;
 
+  // Who frees `allocated`: nobody (a global, or an argument's memory), the
+  // owner made for an earlier result of the same allocation, or a new one.
+  std::shared_ptr<void> ownerOf(void* allocated, bool& borrowed) {
+    borrowed = true;
+    if (isUnownedAllocation(allocated)) return {};
+    for (std::size_t i = 0; i < numArgs; ++i)
+      if (argBases[i] == allocated) return {};
+    borrowed = false;
+    for (std::size_t i = 0; i < numSeen; ++i)
+      if (seen[i].first == allocated) return seen[i].second;
+    std::shared_ptr<void> owner(allocated, [](void* q) { std::free(q); });
+    if (numSeen < seen.size()) seen[numSeen++] = {allocated, owner};
+    return owner;
+  }
+
   template <typename T, int N>
   OwnedMemRef<T, N> own(const StridedMemRef<T, N>& m) {
-    const void* p = m.basePtr;
-    if (isUnownedAllocation(p)) return OwnedMemRef<T, N>::borrow(m);
-    for (std::size_t i = 0; i < numArgs; ++i)
-      if (argBases[i] == p) return OwnedMemRef<T, N>::borrow(m);
-    for (std::size_t i = 0; i < numSeen; ++i)
-      if (seen[i].first == p) return OwnedMemRef<T, N>::share(m, seen[i].second);
-    auto r = OwnedMemRef<T, N>::adopt(m);
-    if (numSeen < seen.size()) seen[numSeen++] = {p, r.owner()};
+    bool borrowed;
+    auto owner = ownerOf(static_cast<void*>(m.basePtr), borrowed);
+    return borrowed ? OwnedMemRef<T, N>::borrow(m) : OwnedMemRef<T, N>::share(m, std::move(owner));
+  }
+  template <typename T>
+  OwnedUnrankedMemRef<T> own(const UnrankedMemRef<T>& u) {
+    if (!u.descriptor) return {};
+    void* allocated;
+    std::memcpy(&allocated, u.descriptor, sizeof allocated);
+    bool borrowed;
+    auto owner = ownerOf(allocated, borrowed);
+    auto r = OwnedUnrankedMemRef<T>::fromDescriptor(u.rank, u.descriptor, std::move(owner));
+    std::free(u.descriptor);  // the callee malloc'd this copy of the descriptor for us
     return r;
   }
 };
@@ -163,6 +232,10 @@ struct Convert {  // scalars and raw descriptors: as stored
 template <typename T, int N>
 struct Convert<OwnedMemRef<T, N>> {
   static OwnedMemRef<T, N> run(const StridedMemRef<T, N>& c, OwnerCache& cache) { return cache.own(c); }
+};
+template <typename T>
+struct Convert<OwnedUnrankedMemRef<T>> {
+  static OwnedUnrankedMemRef<T> run(const UnrankedMemRef<T>& c, OwnerCache& cache) { return cache.own(c); }
 };
 
 template <typename R>
@@ -199,7 +272,9 @@ struct Results<std::tuple<Rs...>> {
 };
 
 template <typename R>
-inline constexpr bool kDirectResult = std::is_void_v<R> || std::is_arithmetic_v<R> || std::is_same_v<R, void*>;
+inline constexpr bool kScalarResult = kNativeScalar<R> || std::is_same_v<R, f16> || std::is_same_v<R, bf16>;
+template <typename R>
+inline constexpr bool kDirectResult = std::is_void_v<R> || kScalarResult<R>;
 
 }  // namespace detail
 
@@ -221,9 +296,13 @@ class TypedFunction<R(Args...)> {
 
   /// Calls the function; costs what a direct call costs.
   MEMJIT_NO_SANITIZE_FUNCTION R operator()(typename detail::ArgOf<Args>::Param... args) const {
-    if constexpr (detail::kDirectResult<R>) {
-      using Fn = R (*)(typename detail::ArgOf<Args>::C...);
-      return reinterpret_cast<Fn>(fn_)(detail::ArgOf<Args>::toC(args)...);
+    if constexpr (std::is_void_v<R>) {
+      using Fn = void (*)(typename detail::ArgOf<Args>::C...);
+      reinterpret_cast<Fn>(fn_)(detail::ArgOf<Args>::toC(args)...);
+    } else if constexpr (detail::kDirectResult<R>) {
+      using Abi = detail::ScalarAbi<R>;
+      using Fn = typename Abi::C (*)(typename detail::ArgOf<Args>::C...);
+      return Abi::fromC(reinterpret_cast<Fn>(fn_)(detail::ArgOf<Args>::toC(args)...));
     } else {
       using Layout = typename detail::Results<R>::Layout;
       alignas(Layout::align) unsigned char storage[Layout::size];

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -15,14 +16,18 @@
 
 #include "memjit/error.h"
 #include "memjit/runtime/buffer.h"
+#include "memjit/runtime/half.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/types.h"
 
 namespace memjit::runtime {
 
 /// A scalar with its element type. Values made from C++ integers are `i64`
-/// (or `ui64`), from double `f64`, from float `f32`, from bool `i1`; the
-/// invoker converts them to the parameter's type when the value fits.
+/// (or `ui64`), from double `f64`, from float `f32`, from bool `i1`, from
+/// memjit::f16/bf16 `f16`/`bf16`; the invoker converts them to the parameter's
+/// type when the value is unchanged by it (see README, "Scalar conversions").
+/// f16 and bf16 scalars hold their bit pattern in `u`, so NaN payloads pass
+/// through unchanged; other floats hold their value in `f`.
 struct Scalar {
   ElementType type = ElementType::I64;
   union {
@@ -53,6 +58,18 @@ class Value {
   Value(unsigned long long v) : Value(static_cast<unsigned long>(v)) {}
   Value(float v);
   Value(double v);
+  Value(f16 v);
+  Value(bf16 v);
+#if defined(MEMJIT_HAS_FLOAT16)
+  template <typename T>
+    requires std::is_same_v<T, _Float16>
+  Value(T v) : Value(f16(v)) {}
+#endif
+#if defined(MEMJIT_HAS_BF16)
+  template <typename T>
+    requires std::is_same_v<T, __bf16>
+  Value(T v) : Value(bf16(v)) {}
+#endif
   Value(void* p);
   Value(Scalar s);
   /// A string: passed as a 1-D i8 memref over its bytes (no terminator).
@@ -96,6 +113,9 @@ class Value {
   /// Scalar accessors (unchecked conversions of the held scalar).
   std::int64_t toInt() const noexcept { return scalar_.i; }
   double toDouble() const noexcept { return scalar_.toDouble(); }
+  /// An f16/bf16 scalar's bits as they came; other scalars rounded from toDouble().
+  f16 toF16() const noexcept;
+  bf16 toBF16() const noexcept;
 
   /// How diagnostics print a received value: `sint32[384]`, `int 5`,
   /// `float 2.5`, `string "ab"`, `list of 3`, `tuple of 2`, `dict {a, b}`, `None`.

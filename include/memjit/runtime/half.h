@@ -1,0 +1,196 @@
+// memjit's half-precision value types, `memjit::f16` (IEEE binary16) and
+// `memjit::bf16` (bfloat16): two bytes holding the bit pattern, so a
+// StridedMemRef<f16, N> is exactly a `memref<...xf16>` in memory, with
+// conversions that do not depend on the compiler having a half type.
+//
+//   f16 h(0.1);               // from float or double: rounded to nearest even, once
+//   float x = h;              // to float: exact
+//   f16 nan = f16::fromBits(0x7e01);  // any bit pattern, kept as is
+//
+// Narrowing (float/double -> f16/bf16) rounds to nearest, ties to even, in
+// one step from the source (a double is not rounded to float first); a
+// result too large for the type becomes +-inf, subnormal results are exact
+// where representable, and a NaN stays a NaN of the same sign: quieted, with
+// the top bits of its payload (as x86's conversions and GCC's and clang's
+// casts do). Widening to float is exact (NaNs quieted the same way). The
+// constructors from float and double are explicit because they round.
+//
+// By value at a C interface LLVM passes `half` and `bfloat` like the C types
+// `_Float16` and `__bf16`: on x86-64 SysV in the low 16 bits of an XMM
+// register, or of an 8-byte stack slot. A struct of a uint16_t travels in an
+// integer register instead, so f16 and bf16 are NOT the by-value C types:
+// `f16::abi_type`/`bf16::abi_type` are: for f16 the compiler's `_Float16`
+// where it has one, for bf16 on x86-64 SysV a float carrying the bits in its
+// low half (elsewhere `__bf16` where the compiler has it), and for f16
+// without _Float16 on x86-64 SysV that float too. MEMJIT_HALF_BY_VALUE is
+// defined where both exist. The typed invoker converts through them; AOT
+// headers declare scalars with them.
+#pragma once
+
+#include <bit>
+#include <compare>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__FLT16_MANT_DIG__)
+#define MEMJIT_HAS_FLOAT16 1  // the compiler has _Float16 (GCC >= 12 and clang on x86-64 and AArch64)
+#endif
+#if defined(__BFLT16_MANT_DIG__) || (defined(__clang__) && __clang_major__ >= 17 && defined(__x86_64__))
+#define MEMJIT_HAS_BF16 1  // the compiler has an arithmetic __bf16 (GCC >= 13, clang >= 17 on x86-64)
+#endif
+#if defined(__x86_64__) && !defined(_WIN32)
+#define MEMJIT_HALF_FLOAT_CARRIER 1  // SysV: a float's low 16 bits travel where a half would
+#endif
+#if (defined(MEMJIT_HAS_FLOAT16) || defined(MEMJIT_HALF_FLOAT_CARRIER)) && \
+    (defined(MEMJIT_HAS_BF16) || defined(MEMJIT_HALF_FLOAT_CARRIER))
+#define MEMJIT_HALF_BY_VALUE 1
+#endif
+
+namespace memjit {
+namespace half_detail {
+
+// Rounds `x` to the binary format with `E` exponent and `M` stored
+// significand bits (to nearest, ties to even) and returns its bit pattern.
+template <int E, int M>
+constexpr std::uint16_t narrow(double x) noexcept {
+  constexpr int bias = (1 << (E - 1)) - 1;
+  constexpr int minExponent = 1 - bias;  // of the smallest normal number
+  constexpr std::uint32_t infinity = ((1u << E) - 1) << M;
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  const auto sign = static_cast<std::uint32_t>(bits >> 48) & 0x8000u;
+  const std::uint64_t magnitude = bits & 0x7fff'ffff'ffff'ffffull;
+  if (magnitude >= 0x7ff0'0000'0000'0000ull) {
+    if (magnitude == 0x7ff0'0000'0000'0000ull) return static_cast<std::uint16_t>(sign | infinity);
+    const auto payload = static_cast<std::uint32_t>(magnitude >> (52 - M)) & ((1u << M) - 1);
+    return static_cast<std::uint16_t>(sign | infinity | (1u << (M - 1)) | payload);
+  }
+  const int exponent = static_cast<int>(magnitude >> 52) - 1023;
+  if (exponent > bias) return static_cast<std::uint16_t>(sign | infinity);
+  // The significand with its implicit bit (double subnormals are far below
+  // either format's smallest subnormal: they round to zero below).
+  const std::uint64_t significand = (magnitude & 0xf'ffff'ffff'ffffull) | (1ull << 52);
+  const int shift = 52 - M + (exponent < minExponent ? minExponent - exponent : 0);
+  if (shift > 53) return static_cast<std::uint16_t>(sign);  // below half the smallest subnormal
+  std::uint64_t kept = significand >> shift;
+  const std::uint64_t rest = significand & ((1ull << shift) - 1);
+  const std::uint64_t halfway = 1ull << (shift - 1);
+  if (rest > halfway || (rest == halfway && (kept & 1))) ++kept;
+  // A normal number adds its exponent field; a carry out of the significand
+  // (or a subnormal rounding up to the smallest normal) moves into it.
+  std::uint64_t result = kept;
+  if (exponent >= minExponent) result += static_cast<std::uint64_t>(exponent + bias - 1) << M;
+  if (result >= infinity) result = infinity;
+  return static_cast<std::uint16_t>(sign | result);
+}
+
+constexpr float widenF16(std::uint16_t h) noexcept {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  if (exponent == 0x1f)
+    return std::bit_cast<float>(sign | 0x7f80'0000u | (mantissa ? 0x40'0000u | (mantissa << 13) : 0));
+  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24, exact in float
+    const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -magnitude : magnitude;
+  }
+  return std::bit_cast<float>(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13));
+}
+
+constexpr float widenBF16(std::uint16_t h) noexcept {
+  std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;  // bf16 is the top half of a float
+  if ((bits & 0x7fff'ffffu) > 0x7f80'0000u) bits |= 0x40'0000u;
+  return std::bit_cast<float>(bits);
+}
+
+}  // namespace half_detail
+
+/// IEEE 754 binary16: 1 sign, 5 exponent, 10 significand bits.
+class f16 {
+ public:
+  f16() = default;  // uninitialised, as a float is
+  constexpr explicit f16(float v) noexcept : bits_(half_detail::narrow<5, 10>(v)) {}
+  constexpr explicit f16(double v) noexcept : bits_(half_detail::narrow<5, 10>(v)) {}
+#if defined(MEMJIT_HAS_FLOAT16)
+  /// From the compiler's type: exact (a template, so a float argument is not
+  /// silently narrowed through _Float16).
+  template <typename T>
+    requires std::is_same_v<T, _Float16>
+  constexpr f16(T v) noexcept : bits_(std::bit_cast<std::uint16_t>(v)) {}
+  constexpr explicit operator _Float16() const noexcept { return std::bit_cast<_Float16>(bits_); }
+#endif
+  static constexpr f16 fromBits(std::uint16_t bits) noexcept {
+    f16 h;
+    h.bits_ = bits;
+    return h;
+  }
+  constexpr std::uint16_t bits() const noexcept { return bits_; }
+  constexpr operator float() const noexcept { return half_detail::widenF16(bits_); }
+  constexpr bool isNaN() const noexcept { return (bits_ & 0x7fffu) > 0x7c00u; }
+
+  /// IEEE comparison: NaN is unordered, -0 == +0.
+  friend constexpr bool operator==(f16 a, f16 b) noexcept { return float(a) == float(b); }
+  friend constexpr std::partial_ordering operator<=>(f16 a, f16 b) noexcept { return float(a) <=> float(b); }
+
+#if defined(MEMJIT_HAS_FLOAT16)
+  using abi_type = _Float16;
+  constexpr abi_type toAbi() const noexcept { return std::bit_cast<_Float16>(bits_); }
+  static constexpr f16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
+#elif defined(MEMJIT_HALF_FLOAT_CARRIER)
+  using abi_type = float;
+  constexpr abi_type toAbi() const noexcept { return std::bit_cast<float>(std::uint32_t{bits_}); }
+  static constexpr f16 fromAbi(abi_type v) noexcept {
+    return fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
+  }
+#endif
+
+ private:
+  std::uint16_t bits_;
+};
+
+/// bfloat16: 1 sign, 8 exponent, 7 significand bits (a float's top half).
+class bf16 {
+ public:
+  bf16() = default;
+  constexpr explicit bf16(float v) noexcept : bits_(half_detail::narrow<8, 7>(v)) {}
+  constexpr explicit bf16(double v) noexcept : bits_(half_detail::narrow<8, 7>(v)) {}
+#if defined(MEMJIT_HAS_BF16)
+  template <typename T>
+    requires std::is_same_v<T, __bf16>
+  constexpr bf16(T v) noexcept : bits_(std::bit_cast<std::uint16_t>(v)) {}
+  constexpr explicit operator __bf16() const noexcept { return std::bit_cast<__bf16>(bits_); }
+#endif
+  static constexpr bf16 fromBits(std::uint16_t bits) noexcept {
+    bf16 h;
+    h.bits_ = bits;
+    return h;
+  }
+  constexpr std::uint16_t bits() const noexcept { return bits_; }
+  constexpr operator float() const noexcept { return half_detail::widenBF16(bits_); }
+  constexpr bool isNaN() const noexcept { return (bits_ & 0x7fffu) > 0x7f80u; }
+
+  friend constexpr bool operator==(bf16 a, bf16 b) noexcept { return float(a) == float(b); }
+  friend constexpr std::partial_ordering operator<=>(bf16 a, bf16 b) noexcept { return float(a) <=> float(b); }
+
+  // The float carrier first: clang 19 moves a __bf16 out of a register by
+  // widening it to float and narrowing it back (quieting signalling NaNs, and
+  // calling __truncsfbf2, which GCC 12's libgcc lacks).
+#if defined(MEMJIT_HALF_FLOAT_CARRIER)
+  using abi_type = float;
+  constexpr abi_type toAbi() const noexcept { return std::bit_cast<float>(std::uint32_t{bits_}); }
+  static constexpr bf16 fromAbi(abi_type v) noexcept {
+    return fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
+  }
+#elif defined(MEMJIT_HAS_BF16)
+  using abi_type = __bf16;
+  constexpr abi_type toAbi() const noexcept { return std::bit_cast<__bf16>(bits_); }
+  static constexpr bf16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
+#endif
+
+ private:
+  std::uint16_t bits_;
+};
+
+static_assert(sizeof(f16) == 2 && alignof(f16) == 2 && sizeof(bf16) == 2 && alignof(bf16) == 2);
+static_assert(std::is_trivially_copyable_v<f16> && std::is_standard_layout_v<f16>);
+static_assert(std::is_trivially_copyable_v<bf16> && std::is_standard_layout_v<bf16>);
+
+}  // namespace memjit
