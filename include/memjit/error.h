@@ -36,7 +36,7 @@ enum class ErrorCode : int {
 };
 
 /// Human-readable name of an error code, e.g. "parse error". Inline, like
-/// detail::abortOnError, so that every layer can name codes without a
+/// Error::abortWith, so that every layer can name codes without a
 /// link-order dependency on memjit::core.
 inline std::string_view errorCodeName(ErrorCode code) noexcept {
   switch (code) {
@@ -55,13 +55,6 @@ inline std::string_view errorCodeName(ErrorCode code) noexcept {
 }
 
 
-class Error;
-
-namespace detail {
-/// Prints "memjit: <what>: <error>" to stderr and aborts. Inline (below) so
-/// that every layer can abort without a link-order dependency on memjit::core.
-[[noreturn]] inline void abortOnError(const char* what, const Error& error) noexcept;
-}  // namespace detail
 
 /// A failure: its kind, a message naming what was wrong and where, and for
 /// parse errors the byte offset into the input.
@@ -89,6 +82,20 @@ class [[nodiscard]] Error {
   /// The same error with `context + ": "` in front of its message, for
   /// callers that add where it happened (an argument, a file, a function).
   Error withContext(std::string_view context) const;
+
+  /// Prints "memjit: <what>: <str()>" to stderr and aborts: what a failure
+  /// that is a bug comes to (cantFail, a failed Expected's value). Inline so
+  /// that every layer can abort without a link-order dependency on memjit::core.
+  [[noreturn]] void abortWith(const char* what) const noexcept {
+    // One fputs, so that the line stays whole when other threads write too.
+    std::string line = ok() ? std::string("success") : std::string(errorCodeName(code_));
+    if (offset_) line += " at byte " + std::to_string(*offset_);
+    if (!ok()) line += ": " + message_;
+    line = std::string("memjit: ") + what + ": " + line + "\n";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    std::abort();
+  }
 
  private:
   ErrorCode code_ = ErrorCode::Ok;
@@ -129,41 +136,30 @@ class [[nodiscard]] Expected {
   T& checkedValue() {
     if (T* v = std::get_if<0>(&storage_)) [[likely]]
       return *v;
-    detail::abortOnError("value of a failed Expected taken", std::get<1>(storage_));
+    std::get<1>(storage_).abortWith("value of a failed Expected taken");
   }
   const T& checkedValue() const { return const_cast<Expected*>(this)->checkedValue(); }
   Error& checkedError() {
     if (Error* e = std::get_if<1>(&storage_)) [[likely]]
       return *e;
-    detail::abortOnError("error() of a successful Expected taken", Error());
+    Error().abortWith("error() of a successful Expected taken");
   }
   const Error& checkedError() const { return const_cast<Expected*>(this)->checkedError(); }
 
   std::variant<T, Error> storage_;
 };
 
-namespace detail {
-inline void abortOnError(const char* what, const Error& error) noexcept {
-  // One fputs, so that the line stays whole when other threads write too.
-  std::string line = error.ok() ? std::string("success") : std::string(errorCodeName(error.code()));
-  if (error.offset()) line += " at byte " + std::to_string(*error.offset());
-  line = std::string("memjit: ") + what + ": " + line + (error.ok() ? "" : ": " + error.message()) + "\n";
-  std::fputs(line.c_str(), stderr);
-  std::fflush(stderr);
-  std::abort();
-}
-}  // namespace detail
 
 /// The value of an Expected whose failure would be a bug; aborts with the
 /// error's message otherwise (llvm::cantFail's contract, memjit's message).
 template <typename T>
 T cantFail(Expected<T> expected, const char* what = "unexpected failure") {
-  if (!expected) detail::abortOnError(what, expected.error());
+  if (!expected) expected.error().abortWith(what);
   return std::move(*expected);
 }
 /// The same for an Error that must be success.
 inline void cantFail(Error error, const char* what = "unexpected failure") {
-  if (error) detail::abortOnError(what, error);
+  if (error) error.abortWith(what);
 }
 
 }  // namespace memjit
