@@ -21,14 +21,17 @@ int main() {
   b.ret({sum[0]});
   if (Error e = b.finish()) return std::fprintf(stderr, "%s\n", e.str().c_str()), 1;
 
-  auto jit = jit::Jit::create({.optLevel = jit::OptLevel::O3});
-  auto dot = jit->add(std::move(module))->function("dot");  // compiled; signature read back from the object
+  // cantFail: a failure here is a bug, so abort with memjit's message.
+  auto engine = cantFail(jit::Jit::create({.optLevel = jit::OptLevel::O3}));
+  auto loaded = cantFail(engine.add(std::move(module)));    // compiled and linked now
+  auto dot = cantFail(loaded.function("dot"));              // signature read back from the object
 
   std::vector<float> u{1, 2, 3}, v{4, 5, 6};
   using Vec = runtime::StridedMemRef<float, 1>;
-  auto typed = dot->as<float(Vec, Vec)>();                   // checked once, then a direct call
-  float a = (*typed)(runtime::makeView(u), runtime::makeView(v));
-  auto r = dot->invoke({runtime::makeView(u), runtime::makeView(v)});  // checked on every call
-  std::printf("dot = %g (typed), %g (dynamic); signature %s\n", a, r->toDouble(), dot->signature().raw.c_str());
+  auto typed = cantFail(dot.as<float(Vec, Vec)>());         // checked once, then a direct call
+  float a = typed(runtime::makeView(u), runtime::makeView(v));
+  auto r = dot.invoke({runtime::makeView(u), runtime::makeView(v)});  // checked on every call
+  if (!r) return std::fprintf(stderr, "%s\n", r.error().str().c_str()), 1;
+  std::printf("dot = %g (typed), %g (dynamic); signature %s\n", a, r->toDouble(), dot.signature().raw.c_str());
   return a == 32.0f && r->toDouble() == 32.0 ? 0 : 1;
 }

@@ -1,10 +1,12 @@
 // The AOT header: `_mlir_ciface_` declarations with runtime descriptor types,
 // metadata accessors and inline wrappers.
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "memjit/jit/aot.h"
 #include "memjit/metadata_symbols.h"
+#include "memjit/signature/function_signature.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::jit {
@@ -63,6 +65,43 @@ std::string identifier(const std::string& name) {
   return id;
 }
 
+bool isCppKeyword(const std::string& id) {
+  static const char* const kKeywords[] = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+      "catch", "char", "char8_t", "char16_t", "char32_t", "class", "co_await", "co_return", "co_yield",
+      "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue",
+      "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+      "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+      "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short",
+      "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template",
+      "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  for (const char* k : kKeywords)
+    if (id == k) return true;
+  return false;
+}
+
+// The C++ parameter names: the signature's argument names made identifiers
+// (a keyword or `result`, the out-parameter, gets a trailing '_'), `argN`
+// where there is none or two would collide.
+std::vector<std::string> parameterNames(const signature::FunctionSignature& fn) {
+  std::vector<std::string> names = signature::argumentNames(fn);
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::string id;
+    if (!names[i].empty()) {
+      id = identifier(names[i]);
+      if (isCppKeyword(id) || id == "result" || id == "memjit" || id == "std" || id.rfind("arg", 0) == 0)
+        id += '_';
+    }
+    if (id.empty() || !used.insert(id).second) id = "arg" + std::to_string(i);
+    used.insert(id);
+    names[i] = id;
+  }
+  return names;
+}
+
 struct CSignature {
   std::string returnType = "void";
   std::vector<std::string> parameters;  // types
@@ -72,6 +111,7 @@ struct CSignature {
 
 Expected<CSignature> lowerToC(const signature::FunctionSignature& fn, const std::string& structName) {
   CSignature c;
+  const std::vector<std::string> argNames = parameterNames(fn);
   const auto& results = fn.type.results;
   if (results.size() == 1 && isScalar(results[0])) {
     MEMJIT_ASSIGN_OR_RETURN(c.returnType, scalarCType(std::get<ElementType>(results[0]), fn.name));
@@ -104,10 +144,71 @@ Expected<CSignature> lowerToC(const signature::FunctionSignature& fn, const std:
     } else {
       c.parameters.push_back(descriptorCType(t) + "*");
     }
-    c.names.push_back("arg" + std::to_string(i));
+    c.names.push_back(argNames[i]);
   }
   return c;
 }
+
+// The by-value C++ wrapper of one function: what a C++ user would write by
+// hand over the C interface. Memref parameters are MemRefArg views (a
+// descriptor, an OwnedMemRef, a span or vector for rank 1); results come back
+// by value: scalars as they are, memrefs as OwnedMemRef (freed once, unless
+// they alias an argument), several as a std::tuple. The call goes through the
+// typed invoker (TypedFunction::trusted), which does the ownership.
+struct CppWrapper {
+  std::string returnType;
+  std::vector<std::string> parameters;  // "type name"
+  std::vector<std::string> arguments;   // names, in order
+  std::string invokerType;              // R(Args...) of the typed invoker
+};
+
+const char* const kRuntime = "::memjit::runtime::";
+
+CppWrapper lowerToCpp(const signature::FunctionSignature& fn, const CSignature& c) {
+  auto resultType = [](const Type& t) -> std::string {
+    if (isScalar(t)) return elementCType(std::get<ElementType>(t));
+    if (const auto* ranked = std::get_if<MemRefType>(&t))
+      return std::string(kRuntime) + "OwnedMemRef<" + elementCType(ranked->element()) + ", " +
+             std::to_string(ranked->rank()) + ">";
+    return std::string(kRuntime) + "OwnedUnrankedMemRef<" +
+           elementCType(std::get<UnrankedMemRefType>(t).element) + ">";
+  };
+  CppWrapper w;
+  const auto& results = fn.type.results;
+  if (results.empty()) {
+    w.returnType = "void";
+  } else if (results.size() == 1) {
+    w.returnType = resultType(results[0]);
+  } else {
+    w.returnType = "std::tuple<";
+    for (std::size_t i = 0; i < results.size(); ++i) w.returnType += (i ? ", " : "") + resultType(results[i]);
+    w.returnType += ">";
+  }
+  std::string inputs;
+  const std::size_t firstInput = c.names.size() - fn.type.inputs.size();
+  for (std::size_t i = 0; i < fn.type.inputs.size(); ++i) {
+    const Type& t = fn.type.inputs[i];
+    const std::string& name = c.names[firstInput + i];
+    std::string param, invokerArg;
+    if (isScalar(t)) {
+      param = invokerArg = elementCType(std::get<ElementType>(t));
+    } else if (const auto* ranked = std::get_if<MemRefType>(&t)) {
+      const std::string args = elementCType(ranked->element()) + ", " + std::to_string(ranked->rank()) + ">";
+      param = std::string(kRuntime) + "MemRefArg<" + args;
+      invokerArg = std::string(kRuntime) + "StridedMemRef<" + args;
+    } else {
+      invokerArg = std::string(kRuntime) + "UnrankedMemRef<" +
+                   elementCType(std::get<UnrankedMemRefType>(t).element) + ">";
+      param = "const " + invokerArg + "&";
+    }
+    w.parameters.push_back(param + " " + name);
+    w.arguments.push_back(name);
+    inputs += (i ? ", " : "") + invokerArg;
+  }
+  w.invokerType = w.returnType + "(" + inputs + ")";
+  return w;
+}
+
 
 std::string cString(const std::string& s) {
   std::string out = "\"";
@@ -135,14 +236,13 @@ Expected<std::string> generateHeader(const std::vector<signature::FunctionSignat
   for (const auto& fn : functions) {
     const std::string ciface = metadata::symbolName(metadata::kCInterfacePrefix, fn.name);
     MEMJIT_ASSIGN_OR_RETURN(auto c, lowerToC(fn, fn.name + "_results"));
-    std::string params, args;
+    std::string params;
     for (std::size_t i = 0; i < c.parameters.size(); ++i) {
       const std::string& type = c.parameters[i];
       // The result struct lives in the wrapper namespace.
       const std::string qualified =
           (!c.resultStruct.empty() && i == 0) ? "::" + ns + "::" + type : type;
       params += (i ? ", " : "") + qualified + " " + c.names[i];
-      args += (i ? ", " : "") + c.names[i];
     }
     if (!c.resultStruct.empty()) structs << "/// Results of " << fn.name << ", in order.\n" << c.resultStruct;
     externs << "/// " << fn.name << " : " << toString(fn.type) << "\n"
@@ -155,9 +255,16 @@ Expected<std::string> generateHeader(const std::vector<signature::FunctionSignat
     declare(metadata::kReflectionPrefix);
     if (fn.sip) declare(metadata::kSipPrefix);
     if (fn.resultAllocator) declare(metadata::kAllocatorPrefix);
-    wrappers << "/// Calls `" << ciface << "`: " << toString(fn.type) << "\n"
-             << "inline " << c.returnType << " " << fn.name << "(" << params << ") {\n  "
-             << (c.returnType == "void" ? "" : "return ") << ciface << "(" << args << ");\n}\n";
+    const CppWrapper w = lowerToCpp(fn, c);
+    std::string wparams, wargs;
+    for (std::size_t i = 0; i < w.parameters.size(); ++i) {
+      wparams += (i ? ", " : "") + w.parameters[i];
+      wargs += (i ? ", " : "") + w.arguments[i];
+    }
+    wrappers << "/// " << fn.name << " : " << toString(fn.type) << "\n"
+             << "inline " << w.returnType << " " << fn.name << "(" << wparams << ") {\n"
+             << "  return " << kRuntime << "TypedFunction<" << w.invokerType << ">::trusted(\n"
+             << "      reinterpret_cast<void*>(&" << ciface << "))(" << wargs << ");\n}\n";
     auto sym = [&](std::string_view prefix, bool present) {
       return present ? metadata::symbolName(prefix, fn.name) : std::string("nullptr");
     };
@@ -175,7 +282,9 @@ Expected<std::string> generateHeader(const std::vector<signature::FunctionSignat
       << "// Link the object with memjit::runtime (memjit_add_aot_library does): its kernels'\n"
       << "// parallel loops call memjit_parallel_for there, which runs on libgomp's pool.\n"
       << "#pragma once\n\n#include <complex>\n#include <cstddef>\n#include <cstdint>\n"
-      << "#include <string_view>\n\n#include \"memjit/runtime/half.h\"\n#include \"memjit/runtime/memref.h\"\n\n"
+      << "#include <string_view>\n#include <tuple>\n\n#include \"memjit/runtime/half.h\"\n#include \"memjit/runtime/memref.h\"\n"
+      << "#include \"memjit/runtime/memref_arg.h\"\n#include \"memjit/runtime/owned_memref.h\"\n"
+      << "#include \"memjit/runtime/typed_function.h\"\n\n"
       << "namespace " << ns << " {\n" << structs.str() << "}  // namespace " << ns << "\n\n"
       << "extern \"C\" {\n" << externs.str() << "}\n\n"
       << "namespace " << ns << " {\n\n"

@@ -27,8 +27,7 @@ int main() {
 
   std::vector<float> x(100000);
   std::iota(x.begin(), x.end(), 0.0f);
-  memjit::runtime::StridedMemRef<float, 1> dx{x.data(), x.data(), 0, {std::int64_t(x.size())}, {1}};
-  aot_parallel_kernels::scale(3.0f, &dx);
+  aot_parallel_kernels::scale(3.0f, x);  // the wrapper takes the vector as a view
   bool scaled = true;
   for (std::size_t i = 0; i < x.size(); ++i) scaled &= x[i] == 3.0f * static_cast<float>(i);
   check(scaled, "scale");
@@ -36,8 +35,7 @@ int main() {
   std::vector<std::int64_t> v(1000003);
   std::int64_t want = 0;
   for (std::size_t i = 0; i < v.size(); ++i) want += v[i] = (std::int64_t{1} << 40) + std::int64_t(i);
-  memjit::runtime::StridedMemRef<std::int64_t, 1> dv{v.data(), v.data(), 0, {std::int64_t(v.size())}, {1}};
-  check(aot_parallel_kernels::sum(&dv) == want, "sum");
+  check(aot_parallel_kernels::sum(v) == want, "sum");
   check(loops.load() == 2, "both kernels went through the scheduler");
   memjit::runtime::resetScheduler();
 

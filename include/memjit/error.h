@@ -1,11 +1,17 @@
 // memjit's error values: every fallible public call returns Expected<T> or Error.
 //
-// Like llvm::Expected and asmjit's Error, failures are values, never exceptions
-// or aborts. Unlike llvm::Expected, an unchecked failure does not abort the
-// process; [[nodiscard]] makes the compiler insist that results are looked at.
+// Like llvm::Expected and asmjit's Error, failures are values, never
+// exceptions; [[nodiscard]] makes the compiler insist that results are looked
+// at. Taking the value of a failed Expected (`*e`, `e->`, `e.value()`) or the
+// error of a successful one is a programming error: like llvm::cantFail, it
+// prints memjit's message to stderr and aborts, instead of ending in an
+// anonymous std::bad_variant_access. `cantFail(e)` says the same on purpose,
+// for code (examples, tools, tests) where a failure is a bug.
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +35,26 @@ enum class ErrorCode : int {
   Internal,         ///< a memjit bug; the message says where
 };
 
-/// Human-readable name of an error code, e.g. "parse error".
-std::string_view errorCodeName(ErrorCode code) noexcept;
+/// Human-readable name of an error code, e.g. "parse error". Inline, like
+/// Error::abortWith, so that every layer can name codes without a
+/// link-order dependency on memjit::core.
+inline std::string_view errorCodeName(ErrorCode code) noexcept {
+  switch (code) {
+    case ErrorCode::Ok: return "success";
+    case ErrorCode::ParseError: return "parse error";
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::TypeMismatch: return "type mismatch";
+    case ErrorCode::ArityMismatch: return "arity mismatch";
+    case ErrorCode::NotFound: return "not found";
+    case ErrorCode::Unsupported: return "unsupported";
+    case ErrorCode::CompileError: return "compile error";
+    case ErrorCode::IoError: return "I/O error";
+    case ErrorCode::Internal: return "internal error";
+  }
+  return "unknown error";
+}
+
+
 
 /// A failure: its kind, a message naming what was wrong and where, and for
 /// parse errors the byte offset into the input.
@@ -59,6 +83,20 @@ class [[nodiscard]] Error {
   /// callers that add where it happened (an argument, a file, a function).
   Error withContext(std::string_view context) const;
 
+  /// Prints "memjit: <what>: <str()>" to stderr and aborts: what a failure
+  /// that is a bug comes to (cantFail, a failed Expected's value). Inline so
+  /// that every layer can abort without a link-order dependency on memjit::core.
+  [[noreturn]] void abortWith(const char* what) const noexcept {
+    // One fputs, so that the line stays whole when other threads write too.
+    std::string line = ok() ? std::string("success") : std::string(errorCodeName(code_));
+    if (offset_) line += " at byte " + std::to_string(*offset_);
+    if (!ok()) line += ": " + message_;
+    line = std::string("memjit: ") + what + ": " + line + "\n";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    std::abort();
+  }
+
  private:
   ErrorCode code_ = ErrorCode::Ok;
   std::string message_;
@@ -78,24 +116,51 @@ class [[nodiscard]] Expected {
   explicit operator bool() const noexcept { return storage_.index() == 0; }
   bool ok() const noexcept { return storage_.index() == 0; }
 
-  T& operator*() & { return std::get<0>(storage_); }
-  const T& operator*() const& { return std::get<0>(storage_); }
-  T&& operator*() && { return std::get<0>(std::move(storage_)); }
-  T* operator->() { return &std::get<0>(storage_); }
-  const T* operator->() const { return &std::get<0>(storage_); }
-  T& value() & { return std::get<0>(storage_); }
-  const T& value() const& { return std::get<0>(storage_); }
-  T&& value() && { return std::get<0>(std::move(storage_)); }
+  /// The value. A failed Expected aborts with its message (see the top).
+  T& operator*() & { return checkedValue(); }
+  const T& operator*() const& { return checkedValue(); }
+  T&& operator*() && { return std::move(checkedValue()); }
+  T* operator->() { return &checkedValue(); }
+  const T* operator->() const { return &checkedValue(); }
+  T& value() & { return checkedValue(); }
+  const T& value() const& { return checkedValue(); }
+  T&& value() && { return std::move(checkedValue()); }
 
-  /// The failure; only valid when !ok().
-  const Error& error() const& { return std::get<1>(storage_); }
-  Error&& error() && { return std::get<1>(std::move(storage_)); }
+  /// The failure; a successful Expected aborts (see the top).
+  const Error& error() const& { return checkedError(); }
+  Error&& error() && { return std::move(checkedError()); }
   /// The failure, or success when a value is held.
   Error takeError() const { return ok() ? Error::success() : std::get<1>(storage_); }
 
  private:
+  T& checkedValue() {
+    if (T* v = std::get_if<0>(&storage_)) [[likely]]
+      return *v;
+    std::get<1>(storage_).abortWith("value of a failed Expected taken");
+  }
+  const T& checkedValue() const { return const_cast<Expected*>(this)->checkedValue(); }
+  Error& checkedError() {
+    if (Error* e = std::get_if<1>(&storage_)) [[likely]]
+      return *e;
+    Error().abortWith("error() of a successful Expected taken");
+  }
+  const Error& checkedError() const { return const_cast<Expected*>(this)->checkedError(); }
+
   std::variant<T, Error> storage_;
 };
+
+
+/// The value of an Expected whose failure would be a bug; aborts with the
+/// error's message otherwise (llvm::cantFail's contract, memjit's message).
+template <typename T>
+T cantFail(Expected<T> expected, const char* what = "unexpected failure") {
+  if (!expected) expected.error().abortWith(what);
+  return std::move(*expected);
+}
+/// The same for an Error that must be success.
+inline void cantFail(Error error, const char* what = "unexpected failure") {
+  if (error) error.abortWith(what);
+}
 
 }  // namespace memjit
 

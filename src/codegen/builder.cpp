@@ -128,6 +128,18 @@ Value FunctionBuilder::arg(std::size_t i) {
   return impl_->args[i];
 }
 
+Value FunctionBuilder::arg(std::string_view name) {
+  if (impl_->error) return {};
+  const auto& names = impl_->lowered.options.argumentNames;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return arg(i);
+  detail::fail(*this, Error(ErrorCode::NotFound,
+                            "operation 'arg': function '" + impl_->name + "' has no argument named '" +
+                                std::string(name) + "'" +
+                                (names.empty() ? " (no FunctionOptions::argumentNames were given)" : "")));
+  return {};
+}
+
 namespace {
 
 // "-5", "18446744073709551615": an integer literal for messages.

@@ -169,6 +169,11 @@ void fillExternalBody(llvm::Function* fn, llvm::Function* ciface, const Function
 Expected<signature::FunctionSignature> signatureFor(std::string_view name, const FunctionType& type,
                                                     const FunctionOptions& options) {
   if (options.signature) {
+    if (!options.argumentNames.empty())
+      return Error(ErrorCode::InvalidArgument,
+                   "function '" + std::string(name) +
+                       "': argument names are given both in FunctionOptions::argumentNames and by the "
+                       "signature (put them into the signature's reflection)");
     if (options.signature->name != name || !(options.signature->type == type))
       return Error(ErrorCode::InvalidArgument,
                    "function '" + std::string(name) + "': the given signature describes '" +
@@ -177,13 +182,15 @@ Expected<signature::FunctionSignature> signatureFor(std::string_view name, const
     return *options.signature;
   }
 #ifdef MEMJIT_HAVE_SIGNATURE
-  auto sig = signature::describe(std::string(name), type);
-  if (!sig) return sig.error().withContext("function '" + std::string(name) + "' metadata");
-  return *sig;
+  // Its errors (argument names) already name the function.
+  return signature::describe(std::string(name), type, options.argumentNames);
 #else
   signature::FunctionSignature sig;
   sig.name = std::string(name);
   sig.type = type;
+  if (!options.argumentNames.empty())
+    return Error(ErrorCode::Unsupported, "function '" + std::string(name) +
+                                             "': argument names need the signature layer (MEMJIT_HAVE_SIGNATURE)");
   return sig;
 #endif
 }

@@ -2,22 +2,6 @@
 
 namespace memjit {
 
-std::string_view errorCodeName(ErrorCode code) noexcept {
-  switch (code) {
-    case ErrorCode::Ok: return "success";
-    case ErrorCode::ParseError: return "parse error";
-    case ErrorCode::InvalidArgument: return "invalid argument";
-    case ErrorCode::TypeMismatch: return "type mismatch";
-    case ErrorCode::ArityMismatch: return "arity mismatch";
-    case ErrorCode::NotFound: return "not found";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::CompileError: return "compile error";
-    case ErrorCode::IoError: return "I/O error";
-    case ErrorCode::Internal: return "internal error";
-  }
-  return "unknown error";
-}
-
 std::string Error::str() const {
   if (ok()) return "success";
   std::string s(errorCodeName(code_));

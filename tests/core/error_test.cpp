@@ -60,5 +60,36 @@ TEST(Expected, HoldsMoveOnlyValues) {
   EXPECT_EQ(*taken, 4);
 }
 
+
+// Taking the value of a failed Expected is a bug in the caller; memjit's
+// message must survive it (it used to end in an anonymous bad_variant_access).
+TEST(ExpectedDeathTest, ValueOfAFailureAbortsWithTheMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto failed = [] { return Expected<int>(Error(ErrorCode::NotFound, "no function 'softmax' in module 'm'")); };
+  EXPECT_DEATH((void)*failed(),
+               "memjit: value of a failed Expected taken: not found: no function 'softmax' in module 'm'");
+  EXPECT_DEATH((void)failed().value(), "value of a failed Expected taken: not found");
+  struct Point { int x; };
+  Expected<Point> point(Error(ErrorCode::ParseError, "bad", 3));
+  EXPECT_DEATH((void)point->x, "value of a failed Expected taken: parse error at byte 3: bad");
+  const Expected<Point>& constPoint = point;
+  EXPECT_DEATH((void)constPoint.value(), "parse error at byte 3: bad");
+}
+
+TEST(ExpectedDeathTest, ErrorOfASuccessAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  Expected<int> fine(1);
+  EXPECT_DEATH((void)fine.error(), "memjit: error\\(\\) of a successful Expected taken: success");
+}
+
+TEST(ExpectedDeathTest, CantFailAbortsWithTheMessageAndPassesValuesThrough) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EQ(cantFail(Expected<int>(7)), 7);
+  cantFail(Error::success());
+  EXPECT_DEATH(cantFail(Expected<int>(Error(ErrorCode::IoError, "cannot read 'k.o'")), "loading kernels"),
+               "memjit: loading kernels: I/O error: cannot read 'k.o'");
+  EXPECT_DEATH(cantFail(Error(ErrorCode::Unsupported, "no AVX")), "memjit: unexpected failure: unsupported: no AVX");
+}
+
 }  // namespace
 }  // namespace memjit

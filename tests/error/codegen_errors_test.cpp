@@ -480,5 +480,38 @@ TEST(CodegenErrors, UnknownFastMathFlag) {
   EXPECT_EQ(flags.error().offset(), 5u);
 }
 
+TEST(CodegenErrors, ArgumentByAnUnknownName) {
+  Module m("e");
+  FunctionOptions options;
+  options.argumentNames = {"x"};
+  FunctionBuilder b(m, "f", fn("(f32) -> f32"), options);
+  b.ret({b.arg("y")});
+  expectError(b.finish(), ErrorCode::NotFound, {"arg", "function 'f'", "no argument named 'y'"});
+}
+
+TEST(CodegenErrors, ArgumentByNameWithoutNames) {
+  Module m("e");
+  FunctionBuilder b(m, "f", fn("(f32) -> f32"));
+  b.ret({b.arg("x")});
+  expectError(b.finish(), ErrorCode::NotFound, {"no argument named 'x'", "no FunctionOptions::argumentNames"});
+}
+
+TEST(CodegenErrors, ArgumentNamesBothInOptionsAndSignature) {
+  Module m("e");
+  FunctionOptions options;
+  options.argumentNames = {"x"};
+  options.signature = *signature::describe("f", fn("(f32) -> ()"));
+  FunctionBuilder b(m, "f", fn("(f32) -> ()"), options);
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "both in FunctionOptions::argumentNames"});
+}
+
+TEST(CodegenErrors, ArgumentNamesOfTheWrongCount) {
+  Module m("e");
+  FunctionOptions options;
+  options.argumentNames = {"x", "y"};
+  FunctionBuilder b(m, "f", fn("(f32) -> ()"), options);
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "2 argument names for 1 inputs"});
+}
+
 }  // namespace
 }  // namespace memjit::codegen

@@ -7,6 +7,8 @@
 #include "memjit/signature/raw_signature.h"
 #include "memjit/signature/reflection.h"
 #include "memjit/signature/sip_signature.h"
+#include "memjit/type_syntax.h"
+#include "support/expect_error.h"
 
 using namespace memjit;
 using namespace memjit::signature;
@@ -131,3 +133,21 @@ TEST(SignatureErrors, ReflectionArityResults) { expectError(checkArity(*parseRef
 
 // describe
 TEST(SignatureErrors, DescribeEmptyName) { expectError(describe("", FunctionType{}).takeError(), I, none, "non-empty name"); }
+
+TEST(SignatureErrors, ArgumentNamesMustMatchTheInputs) {
+  auto type = *parseFunctionType("(i32, f32) -> ()");
+  test::expectError(describe("f", type, {"a"}).takeError(), ErrorCode::InvalidArgument,
+                    {"function 'f'", "1 argument names for 2 inputs"});
+}
+
+TEST(SignatureErrors, ArgumentNamesMustBeNonEmpty) {
+  auto type = *parseFunctionType("(i32, f32) -> ()");
+  test::expectError(describe("f", type, {"a", ""}).takeError(), ErrorCode::InvalidArgument,
+                    {"function 'f'", "argument 1 has an empty name"});
+}
+
+TEST(SignatureErrors, ArgumentNamesMustBeDistinct) {
+  auto type = *parseFunctionType("(i32, f32) -> ()");
+  test::expectError(describe("f", type, {"a", "a"}).takeError(), ErrorCode::InvalidArgument,
+                    {"function 'f'", "argument 1 repeats the name 'a'"});
+}

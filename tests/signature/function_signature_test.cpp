@@ -41,3 +41,19 @@ TEST(Describe, RejectsEmptyName) {
   ASSERT_FALSE(sig);
   EXPECT_EQ(sig.error().code(), ErrorCode::InvalidArgument);
 }
+
+TEST(Describe, ArgumentNamesWrapTheInputRecords) {
+  auto type = parseFunctionType("(memref<?xf32>, i32) -> f32");
+  ASSERT_TRUE(type);
+  auto sig = describe("f", *type, {"values", "n"});
+  ASSERT_TRUE(sig) << sig.error().str();
+  EXPECT_EQ(sig->reflection, R"({"a":[["named","values",["ndarray","f32",1,null]],["named","n","i32"]],"r":["f32"],"v":1})");
+  EXPECT_EQ(sig->raw, describe("f", *type)->raw);  // names are not part of the raw ABI
+  EXPECT_EQ(argumentNames(*sig), (std::vector<std::string>{"values", "n"}));
+  // Unnamed functions, and reflection from elsewhere naming only some inputs.
+  EXPECT_EQ(argumentNames(*describe("f", *type)), (std::vector<std::string>{"", ""}));
+  sig->reflection = R"({"a":[["ndarray","f32",1,null],["named","n","i32"]],"r":["f32"]})";
+  EXPECT_EQ(argumentNames(*sig), (std::vector<std::string>{"", "n"}));
+  sig->reflection = "";
+  EXPECT_EQ(argumentNames(*sig), (std::vector<std::string>{"", ""}));
+}

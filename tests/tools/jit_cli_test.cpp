@@ -71,7 +71,8 @@ int main() {
   float data[3] = {1.0f, 7.0f, 9.0f};
   memjit::runtime::StridedMemRef<float, 1> m{data, data, 0, {3}, {1}};
   if (mk::scale(2.0f) != 5.0f) return 1;
-  if (mk::first(&m) != 7.0f) return 2;
+  if (mk::first(m) != 7.0f) return 2;  // the by-value wrapper
+  if (_mlir_ciface_first(&m) != 7.0f) return 4;  // the raw C interface
   const mk::FunctionInfo* info = mk::findFunction("first");
   if (!info || std::strcmp(info->type, "(memref<?xf32>) -> f32") != 0) return 3;
   return 0;

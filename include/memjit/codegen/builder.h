@@ -179,6 +179,8 @@ class FunctionBuilder {
   // --- arguments and constants ---
   /// Input #i in its in-function form (descriptor for memrefs).
   Value arg(std::size_t i);
+  /// The input named `name` in FunctionOptions::argumentNames.
+  Value arg(std::string_view name);
   /// A constant of scalar type `t` from any C++ integer or float. Integer
   /// and index types take integers exactly: a value outside the type's range
   /// (signless types accept the signed and the unsigned range, `si` only

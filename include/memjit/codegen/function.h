@@ -45,6 +45,11 @@ struct FunctionOptions {
   /// Metadata to embed instead of `signature::describe(name, type)`, e.g. with
   /// a SIP structure or a result allocator. Its name and type must match.
   std::optional<signature::FunctionSignature> signature;
+  /// Names of the inputs (empty, or one distinct non-empty name per input).
+  /// They become `named` records of the V1 reflection (keyword arguments for
+  /// the dynamic invoker), FunctionBuilder::arg(name), and the parameter names
+  /// of AOT headers. Give them here or in `signature`, not both.
+  std::vector<std::string> argumentNames;
   /// Fast-math flags of every floating-point operation the kernel builder
   /// emits in this function (see fast_math.h; default: exact IEEE). Also
   /// sets the function attributes clang sets for them ("no-nans-fp-math",

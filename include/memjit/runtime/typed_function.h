@@ -294,6 +294,15 @@ class TypedFunction<R(Args...)> {
     return f;
   }
 
+  /// Wraps a C interface known to have this type without a signature to
+  /// check it against: for generated code (AOT headers), where both come
+  /// from the same metadata.
+  static TypedFunction trusted(void* cInterface) noexcept {
+    TypedFunction f;
+    f.fn_ = cInterface;
+    return f;
+  }
+
   /// Calls the function; costs what a direct call costs.
   MEMJIT_NO_SANITIZE_FUNCTION R operator()(typename detail::ArgOf<Args>::Param... args) const {
     if constexpr (std::is_void_v<R>) {

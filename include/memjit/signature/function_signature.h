@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "memjit/error.h"
 #include "memjit/types.h"
@@ -21,7 +22,16 @@ struct FunctionSignature {
 };
 
 /// The default metadata of a function type: raw signature, default reflection,
-/// no SIP structure, no allocator.
-Expected<FunctionSignature> describe(std::string name, const FunctionType& type);
+/// no SIP structure, no allocator. With `argumentNames` (one per input), each
+/// input's reflection record is wrapped in `["named", name, record]`, so the
+/// dynamic invoker takes them as keyword arguments and AOT headers name their
+/// parameters after them. Names must be non-empty and distinct.
+Expected<FunctionSignature> describe(std::string name, const FunctionType& type,
+                                     const std::vector<std::string>& argumentNames = {});
+
+/// The input names a signature's reflection gives (its top-level `named`
+/// records): one entry per input, empty where an input has no name. All empty
+/// when the reflection is absent or does not describe each input by one record.
+std::vector<std::string> argumentNames(const FunctionSignature& signature);
 
 }  // namespace memjit::signature
