@@ -9,7 +9,8 @@
 namespace memjit::jit::detail {
 
 /// Adds a "memjit.runtime" symbol table to `jit`'s main table's link order
-/// (after the tables already there) defining memjit_parallel_for.
+/// (after the tables already there) defining memjit_parallel_for and checked
+/// mode's memjit_check_report, memjit_check_scratch and memjit_check_pending.
 Error defineRuntimeSymbols(llvm::orc::LLJIT& jit);
 
 }  // namespace memjit::jit::detail

@@ -27,6 +27,7 @@ enum class ErrorCode : int {
   CompileError,     ///< LLVM rejected a module or failed to generate code
   IoError,          ///< a file could not be read or written
   Internal,         ///< a memjit bug; the message says where
+  RuntimeCheckFailed,  ///< a checked-mode kernel stopped at a failed check (runtime/checks.h)
 };
 
 /// Human-readable name of an error code, e.g. "parse error".

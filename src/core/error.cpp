@@ -14,6 +14,7 @@ std::string_view errorCodeName(ErrorCode code) noexcept {
     case ErrorCode::CompileError: return "compile error";
     case ErrorCode::IoError: return "I/O error";
     case ErrorCode::Internal: return "internal error";
+    case ErrorCode::RuntimeCheckFailed: return "runtime check failed";
   }
   return "unknown error";
 }
