@@ -128,6 +128,18 @@ TEST(Checks, AFailedChunkSkipsTheChunksNotYetStarted) {
   EXPECT_EQ(take(), "kernel 'k': store of memref<3xf32> at [3] is out of bounds [3]");
 }
 
+TEST(Checks, AFailureLeftFromBeforeTheLoopSkipsNothing) {
+  clearCheckFailure();
+  report(MEMJIT_CHECK_DIVISION_BY_ZERO, "divsi", "", {}, {});  // never cleared by its caller
+  setScheduler(sequential);
+  static std::atomic<int> ran{0};
+  ran = 0;
+  parallelFor([](void*, std::int64_t, std::int64_t) { ran.fetch_add(1); }, nullptr, 0, 10, 1, ParallelSchedule::Static, 2);
+  resetScheduler();
+  EXPECT_EQ(ran.load(), 10);
+  EXPECT_EQ(take(), "kernel 'k': divsi by zero");
+}
+
 TEST(Checks, ChunksOnPoolThreadsReportToTheCaller) {
   clearCheckFailure();
   setNumThreads(4);

@@ -15,7 +15,9 @@
 // the thread that started the loop (whichever pool thread runs them), and a
 // failure there stops the chunks not yet started; chunks already running on
 // other threads finish their valid iterations. The first failure wins until
-// the record is cleared. Messages read like
+// the record is cleared; clear it before each call, as the invokers do: a
+// checked kernel looks for a pending failure after each parallel loop and
+// call, and one left from an earlier call would stop it there. Messages read like
 // `kernel 'conv': load of memref<?x?xf32> at [1024, 3] is out of bounds [1024, 1024]`.
 //
 // This header is also C: the C ABI below is all a C caller needs.
