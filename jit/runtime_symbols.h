@@ -8,8 +8,9 @@
 
 namespace memjit::jit::detail {
 
-/// Makes a "memjit.runtime" symbol table defining memjit_parallel_for, for
-/// every module's link order.
+/// Makes a "memjit.runtime" symbol table, for every module's link order,
+/// defining memjit_parallel_for and checked mode's memjit_check_report,
+/// memjit_check_scratch and memjit_check_pending.
 Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit);
 
 }  // namespace memjit::jit::detail

@@ -1,6 +1,7 @@
 // Runs parallel kernels compiled ahead of time, linking only the generated
 // library and memjit::runtime: the loops run on several threads (a custom
-// scheduler counts them) and no LLVM is loaded (checked below).
+// scheduler counts them), a checked kernel's failure is read back as a C
+// caller would, and no LLVM is loaded (checked below).
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "aot_parallel_kernels.h"  // generated
+#include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
 
 static std::atomic<int> loops{0};
@@ -38,6 +40,18 @@ int main() {
   check(aot_parallel_kernels::sum(v) == want, "sum");
   check(loops.load() == 2, "both kernels went through the scheduler");
   memjit::runtime::resetScheduler();
+
+  // A checked kernel reports a failed check to the calling thread, also from
+  // the pool's threads; a C caller reads it with memjit_check_message.
+  memjit_check_clear();
+  _mlir_ciface_scale_first(2.0f, &dx, 1000);
+  check(memjit_check_message() == nullptr && x[999] == 6.0f * 999.0f, "scale_first in bounds");
+  _mlir_ciface_scale_first(2.0f, &dx, std::int64_t(x.size()) + 1);
+  const char* failure = memjit_check_message();
+  check(failure && std::string(failure) ==
+                       "kernel 'scale_first': load of memref<?xf32> at [100000] is out of bounds [100000]",
+        failure ? failure : "scale_first out of bounds: no failure recorded");
+  memjit_check_clear();
 
   std::ifstream maps("/proc/self/maps");
   std::string line;

@@ -33,6 +33,7 @@ enum class ErrorCode : int {
   CompileError,     ///< LLVM rejected a module or failed to generate code
   IoError,          ///< a file could not be read or written
   Internal,         ///< a memjit bug; the message says where
+  RuntimeCheckFailed,  ///< a checked-mode kernel stopped at a failed check (runtime/checks.h)
 };
 
 /// Human-readable name of an error code, e.g. "parse error". Inline, like
@@ -50,6 +51,7 @@ inline std::string_view errorCodeName(ErrorCode code) noexcept {
     case ErrorCode::CompileError: return "compile error";
     case ErrorCode::IoError: return "I/O error";
     case ErrorCode::Internal: return "internal error";
+    case ErrorCode::RuntimeCheckFailed: return "runtime check failed";
   }
   return "unknown error";
 }

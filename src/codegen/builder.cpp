@@ -11,6 +11,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "builder_checks.h"
 #include "builder_impl.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
@@ -41,6 +42,7 @@ FunctionBuilder::FunctionBuilder(Module& module, std::string name, const Functio
   impl_->lowered = *lf;
   llvm::Function* f = lf->function;
   impl_->fastMath = options.fastMath;
+  impl_->checked = options.checked;
   impl_->ir.setFastMathFlags(detail::toLLVM(options.fastMath));
   detail::addFastMathAttributes(*f, options.fastMath);
   if (lf->cInterface) detail::addFastMathAttributes(*lf->cInterface, options.fastMath);
@@ -312,6 +314,7 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
     const bool uns = isUnsignedInteger(*t);
     // Index arithmetic addresses memory and cannot wrap in a valid program.
     const bool nsw = *t == ElementType::Index;
+    if (k == Arith::Div || k == Arith::Rem) detail::checkDivision(self, op, !uns, k == Arith::Rem, x, y);
     switch (k) {
       case Arith::Add: r = ir.CreateAdd(x, y, "", false, nsw); break;
       case Arith::Sub: r = ir.CreateSub(x, y, "", false, nsw); break;

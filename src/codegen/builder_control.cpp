@@ -2,6 +2,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
+#include "builder_checks.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
 #include "memjit/codegen/builder.h"
@@ -262,6 +263,8 @@ std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vecto
     fail(*this, results.error().withContext("operation '" + op + "'"));
     return std::vector<Value>(t.results.size());
   }
+  // A checked callee that failed returned zeros: leave before using them.
+  detail::emitPendingCheck(*this);
   std::vector<Value> out;
   for (std::size_t i = 0; i < results->size(); ++i) {
     if (isUnrankedMemRef(t.results[i]) && !I.scopes.empty()) I.scopes.back().allocates = true;

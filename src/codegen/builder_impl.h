@@ -1,6 +1,7 @@
 // Internal: the state of a FunctionBuilder, shared by builder*.cpp.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ struct FunctionBuilder::Impl {
   // Functions made for this one (outlined parallel bodies): removed with it
   // when it fails. Null once LLVM erased them.
   std::vector<llvm::WeakVH> helpers;
+  // Checked mode (builder_checks.h): whether operations emit checks now, the
+  // blocks a failed check leaves to (one per open parallel chunk, innermost
+  // last; empty: the function's early return), and constants made once.
+  bool checked = false;
+  std::vector<llvm::BasicBlock*> failTargets;
+  llvm::BasicBlock* earlyReturn = nullptr;
+  std::map<std::string, llvm::Constant*, std::less<>> checkStrings;
 
   explicit Impl(llvm::LLVMContext* ctx)
       : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}

@@ -4,6 +4,7 @@
 // it is named after; README's op table lists them.
 #include <llvm/IR/Intrinsics.h>
 
+#include "builder_checks.h"
 #include "builder_impl.h"
 #include "builder_util.h"
 #include "memjit/type_syntax.h"
@@ -20,6 +21,8 @@ Value divide(FunctionBuilder& self, const char* op, Division kind, const Value& 
   auto t = sameIntegerScalar(self, op, {&a, &b});
   if (!t) return {};
   auto& ir = BuilderOps::impl(self).ir;
+  detail::checkDivision(self, op, kind == Division::SignedDiv || kind == Division::SignedRem,
+                        kind == Division::SignedRem || kind == Division::UnsignedRem, a.llvm(), b.llvm());
   llvm::Value* r = nullptr;
   switch (kind) {
     case Division::SignedDiv: r = ir.CreateSDiv(a.llvm(), b.llvm()); break;
@@ -57,6 +60,7 @@ static Value roundedSignedDivision(FunctionBuilder& self, const char* op, bool u
   auto& ir = BuilderOps::impl(self).ir;
   llvm::Value* x = a.llvm();
   llvm::Value* y = b.llvm();
+  detail::checkDivision(self, op, true, false, x, y);
   llvm::Value* quotient = ir.CreateSDiv(x, y);
   llvm::Value* inexact = ir.CreateICmpNE(ir.CreateMul(quotient, y), x);
   llvm::Value* xNegative = ir.CreateICmpSLT(x, zero(x));
@@ -79,6 +83,7 @@ Value FunctionBuilder::ceildivui(const Value& a, const Value& b) {
   // a == 0 ? 0 : (a - 1) / b + 1, which cannot overflow.
   auto& ir = impl_->ir;
   llvm::Value* x = a.llvm();
+  detail::checkDivision(*this, "ceildivui", false, false, x, b.llvm());
   llvm::Value* one = llvm::ConstantInt::get(x->getType(), 1);
   llvm::Value* q = ir.CreateAdd(ir.CreateUDiv(ir.CreateSub(x, one), b.llvm()), one);
   return BuilderOps::make(*this, ir.CreateSelect(ir.CreateICmpEQ(x, zero(x)), zero(x), q), *t);

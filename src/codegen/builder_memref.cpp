@@ -4,6 +4,7 @@
 #include <llvm/IR/MemoryModelRelaxationAnnotations.h>
 #include <llvm/IR/Module.h>
 
+#include "builder_checks.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
 #include "memjit/codegen/builder.h"
@@ -82,6 +83,14 @@ llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Va
     }
   }
   llvm::Value* d = m.llvm();
+  if (detail::checking(self)) {
+    std::vector<llvm::Value*> at, sizes;
+    for (unsigned i = 0; i < t->rank(); ++i) {
+      at.push_back(indices[i].llvm());
+      sizes.push_back(sizeOf(I, *t, d, i));
+    }
+    detail::checkIndices(self, op, toString(m.type()), at, sizes);
+  }
   llvm::Value* linear = nullptr;
   for (unsigned i = 0; i < t->rank(); ++i) linear = iadd(I, linear, imul(I, strideOf(I, *t, d, i), indices[i].llvm()));
   linear = iadd(I, linear, offsetOf(I, *t, d));
@@ -251,6 +260,18 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
   }
   Impl& I = *impl_;
   llvm::Value* d = m.llvm();
+  if (detail::checking(*this)) {
+    std::vector<llvm::Value*> o(r), s(r), st(r), dims(r);
+    std::vector<bool> known(r);
+    for (unsigned i = 0; i < r; ++i) {
+      o[i] = operandValue(I, offsets[i]), s[i] = operandValue(I, sizes[i]), st[i] = operandValue(I, strides[i]);
+      dims[i] = sizeOf(I, *t, d, i);
+      // Fully static dims were checked above.
+      known[i] = operandStatic(offsets[i]) != kDynamic && operandStatic(sizes[i]) != kDynamic &&
+                 operandStatic(strides[i]) != kDynamic && t->dim(i) != kDynamic;
+    }
+    detail::checkSubview(*this, toString(m.type()), o, s, st, dims, known);
+  }
   const auto srcStrides = t->effectiveStrides();
   std::int64_t staticOffset = t->effectiveOffset();
   llvm::Value* offset = offsetOf(I, *t, d);
@@ -335,6 +356,21 @@ Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, I
     sizeV.push_back(operandValue(I, sizes[i]));
     strideV.push_back(operandValue(I, strides[i]));
   }
+  if (detail::checking(*this)) {
+    detail::Extent source;
+    if (const auto* t = std::get_if<MemRefType>(&m.type())) {
+      std::vector<llvm::Value*> srcSizes, srcStrides;
+      for (unsigned i = 0; i < t->rank(); ++i) {
+        srcSizes.push_back(sizeOf(I, *t, m.llvm(), i));
+        srcStrides.push_back(strideOf(I, *t, m.llvm(), i));
+      }
+      source = detail::rankedExtent(*this, offsetOf(I, *t, m.llvm()), srcSizes, srcStrides);
+    } else {
+      source = detail::unrankedExtent(*this, m.llvm());
+    }
+    detail::checkReinterpretCast(*this, toString(m.type()) + " to " + toString(type), source,
+                                 operandValue(I, offset), sizeV, strideV);
+  }
   return Value(this, buildDescriptor(I, type, allocated, aligned, operandValue(I, offset), sizeV, strideV), type);
 }
 
@@ -376,6 +412,11 @@ Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& d
   }
   std::uint64_t elemBytes = type.element() == ElementType::Index ? I.opts().indexBitwidth / 8
                                                                  : storageSize(type.element());
+  if (detail::checking(*this)) {
+    std::vector<bool> dynamic(r);
+    for (unsigned i = 0; i < r; ++i) dynamic[i] = type.dim(i) == kDynamic;
+    detail::checkAlloc(*this, toString(type), sizes, dynamic, elemBytes, alignment - 1);
+  }
   llvm::Value* bytes = imul(I, running, idxConst(I, static_cast<std::int64_t>(elemBytes)));
   llvm::Value* padded = iadd(I, bytes, idxConst(I, alignment - 1));
   llvm::Module& mod = *I.lowered.function->getParent();

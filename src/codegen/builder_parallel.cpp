@@ -16,8 +16,10 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/CodeExtractor.h>
 
+#include <optional>
 #include <unordered_set>
 
+#include "builder_checks.h"
 #include "builder_util.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
@@ -149,10 +151,16 @@ struct ParallelLowering {
     auto* entry = llvm::BasicBlock::Create(ctx, "par.region", f);
     ir.CreateBr(entry);
     ir.SetInsertPoint(entry);
+    // Made now, as the place a failed check in the chunk leaves to; placed
+    // after the chunk's blocks, where an unchecked loop has it too.
+    auto* exit = llvm::BasicBlock::Create(ctx, "par.exit");
     ++I.depth;
-    chunk(BuilderOps::make(self, begin, ElementType::Index), BuilderOps::make(self, end, ElementType::Index));
+    {
+      detail::ChunkFailTarget chunkEnd(self, exit);
+      chunk(BuilderOps::make(self, begin, ElementType::Index), BuilderOps::make(self, end, ElementType::Index));
+    }
     --I.depth;
-    auto* exit = llvm::BasicBlock::Create(ctx, "par.exit", f);
+    exit->insertInto(f);
     ir.CreateBr(exit);
     if (I.error) {
       ir.SetInsertPoint(exit);
@@ -267,6 +275,8 @@ struct ParallelLowering {
     // The context lives on the stack: inside a loop, scope it per iteration.
     if (!I.scopes.empty()) I.scopes.back().allocates = true;
     ir.SetInsertPoint(exit);
+    // A chunk stopped at a failed check: leave here too.
+    detail::emitPendingCheck(self);
     return true;
   }
 };
@@ -305,10 +315,15 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
     }
     // Flat iterations [begin, end) touch rows begin/n .. (end-1)/n of the last
     // dim (extent n); each row runs a serial inner loop over its part.
+    // The row split divides by trip counts that are positive whenever a
+    // chunk runs: no checks there, only in the body.
     const Value& last = trips[rank - 1];
+    std::optional<detail::Unchecked> unchecked(std::in_place, *this);
     Value rowBegin = div(begin, last);
     Value rowEnd = add(div(sub(end, index(1)), last), index(1));
+    unchecked.reset();
     forLoop(rowBegin, rowEnd, index(1), [&](Value row) {
+      unchecked.emplace(*this);
       Value base = mul(row, last);
       Value lo = max(sub(begin, base), index(0));
       Value hi = min(sub(end, base), last);
@@ -320,6 +335,7 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
       }
       std::vector<Value> ivs(rank);
       for (std::size_t d = 0; d + 1 < rank; ++d) ivs[d] = ivOf(d, outer[d]);
+      unchecked.reset();
       forLoop(lo, hi, index(1), [&](Value j) {
         ivs[rank - 1] = ivOf(rank - 1, j);
         body(ivs);

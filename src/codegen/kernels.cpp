@@ -25,6 +25,7 @@ MemRefType mat(const KernelOptions& o) { return MemRefType(o.element, {kDynamic,
 FunctionOptions functionOptions(const KernelOptions& o, std::size_t inputs) {
   FunctionOptions f;
   f.arguments.assign(inputs, ArgumentAttributes{o.noalias, o.alignment});
+  f.checked = o.checked;
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "memjit/runtime/checks.h"
 #include "memjit/runtime/oracle.h"
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
@@ -509,6 +510,11 @@ struct Invocation {
       } else {
         return mismatch(p, r, v.describe());
       }
+      // Checked or not, the callee would read through it.
+      if (!b->aligned() && b->numElements() != 0)
+        return Error(ErrorCode::InvalidArgument, p.path + " (raw #" + std::to_string(r) + "): " + b->describe() +
+                                                     " has a null data pointer but " +
+                                                     std::to_string(b->numElements()) + " elements");
       if (p.unranked) {
         if (!elementTypesCompatible(p.element, b->elementType())) return mismatch(p, r, b->describe());
         UnrankedMemRef<void>* u = st.unranked(numUnranked);
@@ -677,9 +683,12 @@ Expected<Value> Function::invoke(std::span<const Value> args, std::span<const st
   }
   if (layout.viaPointer) st.words[0] = reinterpret_cast<std::uintptr_t>(result);
   std::uint64_t ret = 0;
+  clearCheckFailure();  // checked mode: report only what this call fails (runtime/checks.h)
   call.call(plan.fn, st.words, &ret);
 
   for (const auto& [user, copy] : st.copyBacks) MEMJIT_TRY(user->copyFrom(*copy));
+  // A checked function stopped at a failed check; its results are zeros.
+  if (checkFailed()) return takeCheckFailure();
 
   const auto& results = plan.userType.results;
   if (results.empty()) return Value();

@@ -15,6 +15,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "check_record.h"
+
 extern "C" {
 void GOMP_parallel(void (*fn)(void*), void* data, unsigned numThreads, unsigned flags);
 int omp_get_thread_num();
@@ -53,13 +55,20 @@ int environmentThreads() noexcept {
 }
 
 // The chunk body every scheduler runs: marks the thread as inside a memjit
-// loop, so a loop nested in the body runs serially.
+// loop, so a loop nested in the body runs serially, and sends failed checks
+// (checked mode) to the record of the thread that started the loop; after a
+// failure in this loop, chunks not yet started are skipped (one recorded
+// before it, never cleared, changes nothing).
 struct Nested {
   ParallelBody body;
   void* context;
+  detail::CheckRecord* checks;
+  bool failedBefore;
 };
 void runNested(void* p, std::int64_t b, std::int64_t e) {
   auto* n = static_cast<Nested*>(p);
+  if (!n->failedBefore && detail::hasFailure(n->checks)) return;
+  detail::ReportTo report(n->checks);
   ++activeDepth;
   n->body(n->context, b, e);
   --activeDepth;
@@ -139,7 +148,8 @@ void parallelFor(ParallelBody body, void* context, std::int64_t begin, std::int6
     --activeDepth;
     return;
   }
-  Nested nested{body, context};
+  detail::CheckRecord* checks = detail::currentCheckRecord();
+  Nested nested{body, context, checks, detail::hasFailure(checks)};
   ParallelLoop loop;
   loop.body = runNested;
   loop.context = &nested;

@@ -35,6 +35,12 @@ TEST(Error, StrNamesCodeOffsetAndMessage) {
   EXPECT_EQ(Error(ErrorCode::NotFound, "no function 'f'").str(), "not found: no function 'f'");
 }
 
+TEST(Error, RuntimeCheckFailedHasItsName) {
+  EXPECT_EQ(errorCodeName(ErrorCode::RuntimeCheckFailed), "runtime check failed");
+  EXPECT_EQ(Error(ErrorCode::RuntimeCheckFailed, "kernel 'k': divsi by zero").str(),
+            "runtime check failed: kernel 'k': divsi by zero");
+}
+
 TEST(Error, WithContextPrefixesTheMessageAndKeepsTheRest) {
   Error e = Error(ErrorCode::TypeMismatch, "expected f32", 3).withContext("argument #1");
   EXPECT_EQ(e.code(), ErrorCode::TypeMismatch);

@@ -19,6 +19,9 @@
 // exact IEEE unless fast-math flags (fast_math.h) are given for the function
 // (FunctionOptions::fastMath) or a region (withFastMath).
 //
+// FunctionOptions::checked adds run-time checks of indices, divisions, alloc
+// sizes and view bounds (memjit/runtime/checks.h).
+//
 // Errors are sticky: the first misuse (wrong type, wrong index count, a value
 // of another function) is recorded with the operation and the types named,
 // later operations do nothing, and finish() returns it. finish() also runs
@@ -219,7 +222,8 @@ class FunctionBuilder {
   // --- arithmetic (operands of one scalar type) ---
   // Integers wrap (two's complement), as arith.addi/subi/muli; index
   // arithmetic is `nsw` (it addresses memory). Integer division by zero and
-  // INT_MIN / -1 are undefined behaviour, as in MLIR and C.
+  // INT_MIN / -1 are undefined behaviour, as in MLIR and C; in checked mode
+  // (FunctionOptions::checked) they stop the kernel with an error.
   Value add(const Value& a, const Value& b);
   Value sub(const Value& a, const Value& b);
   Value mul(const Value& a, const Value& b);

@@ -55,6 +55,15 @@ struct FunctionOptions {
   /// sets the function attributes clang sets for them ("no-nans-fp-math",
   /// ...), which some LLVM passes read instead of the instruction flags.
   FastMath fastMath = FastMath::None;
+  /// Checked mode (see memjit/runtime/checks.h): the kernel builder makes the
+  /// function verify at run time every load/store index against the memref's
+  /// sizes, integer division and remainder by zero and signed INT_MIN / -1,
+  /// alloc sizes, and subview/reinterpret_cast bounds. A failed check reports
+  /// through memjit_check_report (memjit::runtime) and the function returns
+  /// at once with zero results; the invokers turn that into an Error. Off:
+  /// not one instruction more. Code built through FunctionBuilder::ir() is
+  /// not checked.
+  bool checked = false;
 };
 
 /// A declared function: the lowered function and its C interface.

@@ -21,6 +21,8 @@ struct KernelOptions {
   bool nontemporal = false;
   /// Known alignment of every buffer's aligned pointer (0: unknown).
   unsigned alignment = 0;
+  /// Checked mode (FunctionOptions::checked).
+  bool checked = false;
 };
 
 /// `(memref<?xT>, memref<?xT>, memref<?xT>) -> ()`: out[i] = a[i] + b[i] over dim 0 of out.

@@ -127,6 +127,12 @@ class TypedFunction<R(Args...)> {
   decltype(auto) operator()(Ts&&... args) const {
     return fn_(std::forward<Ts>(args)...);
   }
+  /// Calls the function; a failed check of a checked function comes back as
+  /// an Error (see runtime::TypedFunction::call).
+  template <typename... Ts>
+  auto call(Ts&&... args) const {
+    return fn_.call(std::forward<Ts>(args)...);
+  }
   const runtime::TypedFunction<R(Args...)>& runtime() const noexcept { return fn_; }
 
  private:

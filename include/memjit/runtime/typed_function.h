@@ -13,7 +13,8 @@
 // std::tuple of those. f16/bf16 scalars cross the call in the registers the C
 // ABI gives half types (half.h, abi_type). Static dims and layouts are not
 // checked per call: use the dynamic invoker (or bufferDescriptionOracle) for
-// untrusted buffers.
+// untrusted buffers. call() is operator() plus checked mode's report: it
+// returns a failed check as an Error.
 #pragma once
 
 #include <array>
@@ -26,6 +27,7 @@
 #include <utility>
 
 #include "memjit/error.h"
+#include "memjit/runtime/checks.h"
 #include "memjit/runtime/function.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/owned_memref.h"
@@ -320,6 +322,25 @@ class TypedFunction<R(Args...)> {
       const void* bases[sizeof...(Args) + 1] = {detail::ArgOf<Args>::base(args)...};
       detail::OwnerCache cache{bases, sizeof...(Args)};
       return detail::Results<R>::convert(storage, cache);
+    }
+  }
+
+  /// What call() returns: an Error for a void function, else Expected<R>.
+  using Checked = std::conditional_t<std::is_void_v<R>, Error, Expected<R>>;
+
+  /// Calls the function like operator() and returns the failed check of a
+  /// checked-mode function (FunctionOptions::checked) as an
+  /// ErrorCode::RuntimeCheckFailed Error (see checks.h). Costs two reads of
+  /// a thread-local flag more than operator(), which ignores failed checks.
+  Checked call(typename detail::ArgOf<Args>::Param... args) const {
+    clearCheckFailure();
+    if constexpr (std::is_void_v<R>) {
+      (*this)(args...);
+      return takeCheckFailure();
+    } else {
+      R result = (*this)(args...);
+      if (checkFailed()) return takeCheckFailure();
+      return result;
     }
   }
 

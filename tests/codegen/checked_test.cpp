@@ -1,0 +1,214 @@
+// Checked mode (FunctionOptions::checked) on valid inputs: checked kernels
+// compute exactly what unchecked ones do (empty, odd-sized and strided
+// memrefs, parallel loops, allocations), and unchecked functions contain no
+// trace of the checks. The failures themselves: tests/error/checked_errors_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "memjit/codegen/builder.h"
+#include "memjit/codegen/kernels.h"
+#include "memjit/jit/jit.h"
+#include "memjit/runtime/checks.h"
+#include "memjit/runtime/memref.h"
+#include "memjit/type_syntax.h"
+
+namespace memjit::codegen {
+namespace {
+
+using runtime::StridedMemRef;
+using Vec = StridedMemRef<float, 1>;
+using Mat = StridedMemRef<float, 2>;
+
+// The same kernels compiled unchecked (index 0) and checked (index 1).
+struct Pair {
+  std::unique_ptr<jit::Jit> jit;
+  jit::LoadedModule modules[2];
+  template <typename F>
+  jit::TypedFunction<F> get(int checked, const std::string& name) {
+    auto fn = modules[checked].function(name);
+    EXPECT_TRUE(fn) << fn.error().str();
+    auto typed = fn->as<F>();
+    EXPECT_TRUE(typed) << typed.error().str();
+    return *typed;
+  }
+};
+
+Pair compileBoth(const std::function<void(Module&, bool checked, const std::string& suffix)>& build) {
+  auto j = jit::Jit::create();
+  EXPECT_TRUE(j) << j.error().str();
+  Pair p{std::make_unique<jit::Jit>(std::move(*j)), {}};
+  for (int checked = 0; checked < 2; ++checked) {
+    Module m(checked ? "checked" : "unchecked");
+    build(m, checked == 1, checked ? "_c" : "");
+    EXPECT_FALSE(m.verify());
+    auto mod = p.jit->add(std::move(m));
+    EXPECT_TRUE(mod) << mod.error().str();
+    if (mod) p.modules[checked] = std::move(*mod);
+  }
+  return p;
+}
+
+std::vector<float> randomFloats(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+Vec vec(std::vector<float>& v) { return {v.data(), v.data(), 0, {std::int64_t(v.size())}, {1}}; }
+Mat mat(std::vector<float>& v, std::int64_t rows, std::int64_t cols) {
+  return {v.data(), v.data(), 0, {rows, cols}, {cols, 1}};
+}
+
+TEST(Checked, KernelLibraryComputesTheSameOnValidInputs) {
+  Pair p = compileBoth([](Module& m, bool checked, const std::string& s) {
+    KernelOptions o;
+    o.checked = checked;
+    ASSERT_FALSE(addElementwiseAdd(m, "add" + s, o));
+    ASSERT_FALSE(addSaxpy(m, "saxpy" + s, o));
+    ASSERT_FALSE(addMatmul(m, "matmul" + s, o));
+    ASSERT_FALSE(addSum(m, "sum" + s, o));
+    ASSERT_FALSE(addTranspose(m, "transpose" + s, o));
+    ASSERT_FALSE(addScaledCopy(m, "scaled" + s, o));
+  });
+  for (std::int64_t n : {0, 1, 7, 33, 1000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto a = randomFloats(n, 1), b = randomFloats(n, 2);
+    std::vector<float> out[2] = {std::vector<float>(n), std::vector<float>(n)};
+    float sums[2];
+    for (int c = 0; c < 2; ++c) {
+      const std::string s = c ? "_c" : "";
+      auto add = p.get<void(Vec, Vec, Vec)>(c, "add" + s);
+      ASSERT_FALSE(add.call(vec(a), vec(b), vec(out[c])));
+      auto saxpy = p.get<void(float, Vec, Vec)>(c, "saxpy" + s);
+      ASSERT_FALSE(saxpy.call(0.5f, vec(a), vec(out[c])));
+      auto sum = p.get<float(Vec)>(c, "sum" + s);
+      auto total = sum.call(vec(out[c]));
+      ASSERT_TRUE(total) << total.error().str();
+      sums[c] = *total;
+      auto scaled = p.get<runtime::OwnedMemRef<float, 1>(Vec, float)>(c, "scaled" + s);
+      auto copy = scaled.call(vec(a), 3.0f);
+      ASSERT_TRUE(copy) << copy.error().str();
+      for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ((*copy)({i}), 3.0f * a[i]);
+    }
+    EXPECT_EQ(out[0], out[1]);
+    EXPECT_EQ(sums[0], sums[1]);
+  }
+  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{0, 5}, {1, 1}, {17, 33}, {40, 32}}) {
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols));
+    auto A = randomFloats(rows * cols, 3), B = randomFloats(cols * rows, 4);
+    std::vector<float> C[2] = {std::vector<float>(rows * rows), std::vector<float>(rows * rows)};
+    std::vector<float> T[2] = {std::vector<float>(rows * cols), std::vector<float>(rows * cols)};
+    for (int c = 0; c < 2; ++c) {
+      const std::string s = c ? "_c" : "";
+      auto matmul = p.get<void(Mat, Mat, Mat)>(c, "matmul" + s);
+      ASSERT_FALSE(matmul.call(mat(A, rows, cols), mat(B, cols, rows), mat(C[c], rows, rows)));
+      auto transpose = p.get<void(Mat, Mat)>(c, "transpose" + s);
+      ASSERT_FALSE(transpose.call(mat(A, rows, cols), mat(T[c], cols, rows)));
+    }
+    EXPECT_EQ(C[0], C[1]);
+    EXPECT_EQ(T[0], T[1]);
+  }
+}
+
+TEST(Checked, StridedViewsSubviewsAndParallelLoopsComputeTheSame) {
+  // strided(x, out, k): out[i] = sum over a k-wide subview of a row-major
+  // reinterpretation of x, in a 2-d parallel loop, plus a parallel reduction.
+  const char* type = "(memref<?xf32, strided<[?], offset: ?>>, memref<?x?xf32>, index) -> f32";
+  Pair p = compileBoth([&](Module& m, bool checked, const std::string& s) {
+    FunctionOptions o;
+    o.checked = checked;
+    FunctionBuilder b(m, "strided" + s, *parseFunctionType(type), o);
+    Value x = b.arg(0), out = b.arg(1), k = b.arg(2);
+    Value rows = b.dim(out, 0), cols = b.dim(out, 1);
+    Value stride = b.wrap(b.ir().CreateExtractValue(x.llvm(), {4, 0}), ElementType::Index);
+    Value offset = b.wrap(b.ir().CreateExtractValue(x.llvm(), {2}), ElementType::Index);
+    MemRefType view(ElementType::F32, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, kDynamic}});
+    Value grid = b.reinterpretCast(x, view, offset, {rows, cols + k}, {(cols + k) * stride, stride});
+    b.parallelFor({b.index(0), b.index(0)}, {rows, cols}, {b.index(1), b.index(1)}, {},
+                  [&](const std::vector<Value>& iv) {
+                    Value window = b.subview(grid, {iv[0], iv[1]}, {1, k}, {1, 1});
+                    auto acc = b.forLoop(b.index(0), k, b.index(1), {b.f32(0)},
+                                         [&](Value j, const std::vector<Value>& a) {
+                                           return std::vector<Value>{a[0] + b.load(window, {b.index(0), j})};
+                                         });
+                    b.store(acc[0], out, iv);
+                  });
+    auto total = b.parallelReduce(b.index(0), rows * cols, b.index(1), {}, {Reduction::sum(b.f32(0))}, [&](Value i) {
+      return std::vector<Value>{b.load(out, {b.div(i, cols), b.rem(i, cols)})};
+    });
+    b.ret({total[0]});
+    ASSERT_FALSE(b.finish()) << b.error().str();
+  });
+  for (auto [rows, cols, k] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{0, 3, 2}, {3, 0, 1}, {5, 7, 3}, {64, 9, 4}}) {
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + " k=" + std::to_string(k));
+    const std::int64_t n = rows * (cols + k);
+    auto storage = randomFloats(2 * n + 1, 5);
+    for (float& v : storage) v = static_cast<float>(static_cast<int>(v * 8));  // integral: exact sums in any order
+    Vec x{storage.data(), storage.data(), 1, {n}, {2}};  // every other element from 1
+    std::vector<float> out[2] = {std::vector<float>(rows * cols), std::vector<float>(rows * cols)};
+    float totals[2];
+    for (int c = 0; c < 2; ++c) {
+      auto f = p.get<float(Vec, Mat, std::int64_t)>(c, c ? "strided_c" : "strided");
+      auto t = f.call(x, mat(out[c], rows, cols), k);
+      ASSERT_TRUE(t) << t.error().str();
+      totals[c] = *t;
+    }
+    EXPECT_EQ(out[0], out[1]);
+    EXPECT_EQ(totals[0], totals[1]);
+    if (rows * cols > 0) {
+      float first = 0;
+      for (std::int64_t j = 0; j < k; ++j) first += storage[1 + 2 * j];
+      EXPECT_EQ(out[0][0], first);
+    }
+  }
+}
+
+// Every operation that has a check, unchecked or checked.
+std::string buildEveryCheckedOperation(bool checked) {
+  Module m("ops");
+  FunctionOptions o;
+  o.checked = checked;
+  FunctionBuilder b(m, "ops", *parseFunctionType("(memref<?x?xf32>, memref<*xf32>, i64, i64, index) -> i64"), o);
+  Value A = b.arg(0), U = b.arg(1), x = b.arg(2), y = b.arg(3), n = b.arg(4);
+  Value s = b.divsi(x, y) + b.divui(x, y) + b.remsi(x, y) + b.remui(x, y) + b.ceildivsi(x, y) + b.ceildivui(x, y) +
+            b.floordivsi(x, y) + x / y + x % y;
+  Value v = b.subview(A, {n, 0}, {n, 2}, {1, 1});
+  Value r = b.reinterpretCast(U, MemRefType(ElementType::F32, {kDynamic}), 0, {n}, {1});
+  Value al = b.alloc(MemRefType(ElementType::F32, {kDynamic}), {n});
+  b.store(b.load(v, {b.index(0), b.index(1)}) + b.load(r, {n}), al, {b.index(0)});
+  b.parallelFor(b.index(0), n, b.index(1), {}, [&](Value i) { b.store(b.load(al, {i}), A, {i, i}); });
+  b.dealloc(al);
+  b.ret({s});
+  EXPECT_FALSE(b.finish()) << b.error().str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.llvm().print(os, nullptr);
+  return os.str();
+}
+
+TEST(Checked, UncheckedFunctionsCarryNoCheck) {
+  const std::string off = buildEveryCheckedOperation(false), on = buildEveryCheckedOperation(true);
+  EXPECT_EQ(off.find("memjit_check"), std::string::npos) << off;
+  EXPECT_EQ(off.find("check."), std::string::npos);
+  for (const char* what : {"@memjit_check_report", "@memjit_check_scratch", "@memjit_check_pending", "check.fail",
+                           "check.return", "c\"divsi\\00\"", "c\"reinterpret_cast\\00\""})
+    EXPECT_NE(on.find(what), std::string::npos) << what;
+  // Building a checked function leaves the next unchecked one alone.
+  EXPECT_EQ(buildEveryCheckedOperation(false), off);
+}
+
+}  // namespace
+}  // namespace memjit::codegen

@@ -1,0 +1,450 @@
+// One test per checked-mode diagnostic (FunctionOptions::checked): each kernel
+// fails its check through the dynamic invoker, the typed invoker's call() and
+// the raw C interface read back with memjit_check_message, all with the exact
+// text. Also the dynamic invoker's refusal of a null data pointer.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "memjit/codegen/builder.h"
+#include "memjit/jit/jit.h"
+#include "memjit/runtime/checks.h"
+#include "memjit/runtime/memref.h"
+#include "memjit/type_syntax.h"
+#include "support/expect_error.h"
+
+namespace memjit {
+namespace {
+
+using codegen::FunctionBuilder;
+using codegen::Value;
+using runtime::StridedMemRef;
+using Vec = StridedMemRef<float, 1>;
+using Mat = StridedMemRef<float, 2>;
+
+// A checked function compiled in a Jit of its own (function names are global per Jit).
+struct Kernel {
+  std::unique_ptr<jit::Jit> jit;
+  jit::Function fn;
+};
+
+Kernel compile(const std::string& name, const char* type, const std::function<void(FunctionBuilder&)>& body) {
+  codegen::Module m(name + "_module");
+  codegen::FunctionOptions options;
+  options.checked = true;
+  {
+    FunctionBuilder b(m, name, *parseFunctionType(type), options);
+    body(b);
+    Error e = b.finish();
+    EXPECT_FALSE(e) << e.str();
+  }
+  auto j = jit::Jit::create();
+  EXPECT_TRUE(j) << j.error().str();
+  Kernel k{std::make_unique<jit::Jit>(std::move(*j)), {}};
+  auto mod = k.jit->add(std::move(m));
+  EXPECT_TRUE(mod) << mod.error().str();
+  auto fn = mod->function(name);
+  EXPECT_TRUE(fn) << fn.error().str();
+  k.fn = *fn;
+  return k;
+}
+
+void expectCheck(const Error& e, const std::string& message) {
+  test::expectError(e, ErrorCode::RuntimeCheckFailed, {});
+  EXPECT_EQ(e.message(), message);
+}
+
+// What a C caller reads after calling the C interface itself.
+void expectRawCheck(const std::string& message) {
+  const char* got = memjit_check_message();
+  ASSERT_NE(got, nullptr) << "no failure recorded, expected " << message;
+  EXPECT_EQ(std::string(got), message);
+  memjit_check_clear();
+  EXPECT_EQ(memjit_check_message(), nullptr);
+}
+
+// --- division and remainder: (T, T) -> T through all three paths ---
+
+using Binary = Value (FunctionBuilder::*)(const Value&, const Value&);
+
+template <typename T>
+void expectDivisionFails(const char* name, const char* type, Binary op, T a, T b, const std::string& message) {
+  Kernel k = compile(name, type, [&](FunctionBuilder& f) { f.ret({(f.*op)(f.arg(0), f.arg(1))}); });
+  auto dynamic = k.fn.invoke({runtime::Value(a), runtime::Value(b)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<T(T, T)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(a, b).takeError(), message);
+  memjit_check_clear();
+  EXPECT_EQ(k.fn.cInterfaceAs<T(T, T)>()(a, b), T{0});  // a failed kernel returns zeros
+  expectRawCheck(message);
+}
+
+constexpr std::int64_t kMin64 = INT64_MIN;
+
+TEST(CheckedErrors, DivsiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::divsi, 7, 0, "kernel 'k': divsi by zero");
+}
+TEST(CheckedErrors, DivsiOverflow) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::divsi, kMin64, -1,
+                                    "kernel 'k': divsi overflow (-9223372036854775808 / -1)");
+}
+TEST(CheckedErrors, DivuiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::divui, kMin64, 0,
+                                    "kernel 'k': divui by zero");
+}
+TEST(CheckedErrors, RemsiByZero) {
+  expectDivisionFails<std::int32_t>("k", "(i32, i32) -> i32", &FunctionBuilder::remsi, 5, 0, "kernel 'k': remsi by zero");
+}
+TEST(CheckedErrors, RemsiOverflow) {
+  expectDivisionFails<std::int32_t>("k", "(i32, i32) -> i32", &FunctionBuilder::remsi, INT32_MIN, -1,
+                                    "kernel 'k': remsi overflow (-2147483648 % -1)");
+}
+TEST(CheckedErrors, RemuiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::remui, 5, 0, "kernel 'k': remui by zero");
+}
+TEST(CheckedErrors, CeildivsiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::ceildivsi, 5, 0,
+                                    "kernel 'k': ceildivsi by zero");
+}
+TEST(CheckedErrors, CeildivsiOverflow) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::ceildivsi, kMin64, -1,
+                                    "kernel 'k': ceildivsi overflow (-9223372036854775808 / -1)");
+}
+TEST(CheckedErrors, CeildivuiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::ceildivui, 5, 0,
+                                    "kernel 'k': ceildivui by zero");
+}
+TEST(CheckedErrors, FloordivsiByZero) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::floordivsi, -5, 0,
+                                    "kernel 'k': floordivsi by zero");
+}
+TEST(CheckedErrors, FloordivsiOverflow) {
+  expectDivisionFails<std::int64_t>("k", "(i64, i64) -> i64", &FunctionBuilder::floordivsi, kMin64, -1,
+                                    "kernel 'k': floordivsi overflow (-9223372036854775808 / -1)");
+}
+TEST(CheckedErrors, OperatorDivisionOfI8Overflow) {
+  expectDivisionFails<std::int8_t>("k", "(i8, i8) -> i8", &FunctionBuilder::div, -128, -1,
+                                   "kernel 'k': div overflow (-128 / -1)");
+}
+TEST(CheckedErrors, UnsignedRemainderByZero) {
+  expectDivisionFails<std::uint32_t>("k", "(ui32, ui32) -> ui32", &FunctionBuilder::rem, 9, 0, "kernel 'k': rem by zero");
+}
+TEST(CheckedErrors, IndexDivisionByZero) {
+  expectDivisionFails<std::int64_t>("k", "(index, index) -> index", &FunctionBuilder::div, 9, 0,
+                                    "kernel 'k': div by zero");
+}
+
+// --- loads and stores ---
+
+TEST(CheckedErrors, LoadOutOfBounds) {
+  Kernel k = compile("conv", "(memref<?x?xf32>, index, index) -> f32",
+                     [](FunctionBuilder& b) { b.ret({b.load(b.arg(0), {b.arg(1), b.arg(2)})}); });
+  std::vector<float> data(6);
+  Mat m = runtime::makeView<float, 2>(data.data(), {2, 3});
+  const std::string message = "kernel 'conv': load of memref<?x?xf32> at [2, 1] is out of bounds [2, 3]";
+  auto dynamic = k.fn.invoke({runtime::Value(m), runtime::Value(2), runtime::Value(1)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<float(Mat, std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(m, 2, 1).takeError(), message);
+  memjit_check_clear();
+  EXPECT_EQ(k.fn.cInterfaceAs<float(Mat*, std::int64_t, std::int64_t)>()(&m, 2, 1), 0.0f);
+  expectRawCheck(message);
+  // A negative index and the last valid one.
+  expectCheck(typed->call(m, 0, -1).takeError(),
+              "kernel 'conv': load of memref<?x?xf32> at [0, -1] is out of bounds [2, 3]");
+  data[5] = 7.0f;
+  auto last = typed->call(m, 1, 2);
+  ASSERT_TRUE(last) << last.error().str();
+  EXPECT_EQ(*last, 7.0f);
+}
+
+TEST(CheckedErrors, StoreOutOfBoundsOfAStridedView) {
+  Kernel k = compile("k", "(memref<?xf32, strided<[?], offset: ?>>, index, f32) -> ()",
+                     [](FunctionBuilder& b) { b.store(b.arg(2), b.arg(0), {b.arg(1)}); });
+  std::vector<float> data(8, 1.0f);
+  Vec every2nd{data.data(), data.data(), 1, {4}, {2}};  // elements 1, 3, 5, 7
+  const std::string message =
+      "kernel 'k': store of memref<?xf32, strided<[?], offset: ?>> at [4] is out of bounds [4]";
+  auto dynamic = k.fn.invoke({runtime::Value(every2nd), runtime::Value(4), runtime::Value(5.0f)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<void(Vec, std::int64_t, float)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(every2nd, 4, 5.0f), message);
+  memjit_check_clear();
+  k.fn.cInterfaceAs<void(Vec*, std::int64_t, float)>()(&every2nd, 4, 5.0f);
+  expectRawCheck(message);
+  EXPECT_EQ(data, std::vector<float>(8, 1.0f));  // nothing written anywhere
+  EXPECT_FALSE(typed->call(every2nd, 3, 5.0f));
+  EXPECT_EQ(data[7], 5.0f);
+}
+
+TEST(CheckedErrors, LoadFromAnEmptyMemref) {
+  Kernel k = compile("k", "(memref<?xf32>) -> f32", [](FunctionBuilder& b) { b.ret({b.load(b.arg(0), {b.index(0)})}); });
+  Vec empty{nullptr, nullptr, 0, {0}, {1}};
+  auto typed = k.fn.as<float(Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(empty).takeError(), "kernel 'k': load of memref<?xf32> at [0] is out of bounds [0]");
+}
+
+// --- alloc ---
+
+Kernel allocKernel() {
+  return compile("k", "(index, index) -> memref<?x?xf32>",
+                 [](FunctionBuilder& b) { b.ret({b.alloc(MemRefType(ElementType::F32, {kDynamic, kDynamic}), {b.arg(0), b.arg(1)})}); });
+}
+
+TEST(CheckedErrors, AllocWithANegativeSize) {
+  Kernel k = allocKernel();
+  const std::string message = "kernel 'k': alloc of memref<?x?xf32> with sizes [3, -1]: negative size";
+  auto dynamic = k.fn.invoke({runtime::Value(3), runtime::Value(-1)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<runtime::OwnedMemRef<float, 2>(std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(3, -1).takeError(), message);
+  memjit_check_clear();
+  Mat result{};  // the C interface returns a struct through its first parameter
+  k.fn.cInterfaceAs<void(Mat*, std::int64_t, std::int64_t)>()(&result, 3, -1);
+  EXPECT_EQ(result.basePtr, nullptr);
+  expectRawCheck(message);
+  auto fine = typed->call(3, 2);
+  ASSERT_TRUE(fine) << fine.error().str();
+  EXPECT_EQ(fine->get().sizes[1], 2);
+  EXPECT_TRUE(fine->owning());
+}
+
+TEST(CheckedErrors, AllocWhoseByteSizeOverflows) {
+  Kernel k = allocKernel();
+  auto typed = k.fn.as<runtime::OwnedMemRef<float, 2>(std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(std::int64_t{1} << 31, std::int64_t{1} << 31).takeError(),
+              "kernel 'k': alloc of memref<?x?xf32> with sizes [2147483648, 2147483648]: the size in bytes "
+              "(elements of 4 bytes) overflows the index type");
+}
+
+// --- views ---
+
+TEST(CheckedErrors, SubviewOutOfBounds) {
+  Kernel k = compile("k", "(memref<?x?xf32>, index, index) -> f32", [](FunctionBuilder& b) {
+    Value v = b.subview(b.arg(0), {b.arg(1), 0}, {b.arg(2), 2}, {1, 1});
+    b.ret({b.load(v, {b.index(0), b.index(0)})});
+  });
+  std::vector<float> data(16);
+  Mat m = runtime::makeView<float, 2>(data.data(), {4, 4});
+  const std::string message =
+      "kernel 'k': subview of memref<?x?xf32> with offsets [3, 0], sizes [2, 2], strides [1, 1] is out of bounds [4, 4]";
+  auto dynamic = k.fn.invoke({runtime::Value(m), runtime::Value(3), runtime::Value(2)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<float(Mat, std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(m, 3, 2).takeError(), message);
+  memjit_check_clear();
+  k.fn.cInterfaceAs<float(Mat*, std::int64_t, std::int64_t)>()(&m, 3, 2);
+  expectRawCheck(message);
+  EXPECT_TRUE(typed->call(m, 2, 2));
+  EXPECT_TRUE(typed->call(m, 3, 1));
+  expectCheck(typed->call(m, -1, 1).takeError(),
+              "kernel 'k': subview of memref<?x?xf32> with offsets [-1, 0], sizes [1, 2], strides [1, 1] is out of "
+              "bounds [4, 4]");
+}
+
+TEST(CheckedErrors, ReinterpretCastOutOfBounds) {
+  Kernel k = compile("k", "(memref<?xf32>, index) -> f32", [](FunctionBuilder& b) {
+    Value v = b.reinterpretCast(b.arg(0), MemRefType(ElementType::F32, {kDynamic, 2}), 0, {b.arg(1), 2}, {2, 1});
+    b.ret({b.load(v, {b.index(0), b.index(0)})});
+  });
+  std::vector<float> data(5);
+  Vec x = runtime::makeView(std::span<float>(data));
+  const std::string message =
+      "kernel 'k': reinterpret_cast of memref<?xf32> to memref<?x2xf32> with offset 0, sizes [3, 2], strides [2, 1] "
+      "reaches elements [0, 5], outside [0, 4] of the source";
+  auto dynamic = k.fn.invoke({runtime::Value(x), runtime::Value(3)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  auto typed = k.fn.as<float(Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(x, 3).takeError(), message);
+  memjit_check_clear();
+  k.fn.cInterfaceAs<float(Vec*, std::int64_t)>()(&x, 3);
+  expectRawCheck(message);
+  EXPECT_TRUE(typed->call(x, 2));
+  // An empty result reaches nothing; from an empty source, a nonempty one fails.
+  Vec none{data.data(), data.data(), 0, {0}, {1}};
+  expectCheck(typed->call(none, 1).takeError(),
+              "kernel 'k': reinterpret_cast of memref<?xf32> to memref<?x2xf32> with offset 0, sizes [1, 2], strides "
+              "[2, 1] reaches elements [0, 1] of an empty source");
+}
+
+TEST(CheckedErrors, ReinterpretCastOfAnUnrankedSourceOutOfBounds) {
+  Kernel k = compile("k", "(memref<*xf32>, index) -> f32", [](FunctionBuilder& b) {
+    Value v = b.reinterpretCast(b.arg(0), MemRefType(ElementType::F32, {kDynamic}, StridedLayout{kDynamic, {1}}),
+                                b.arg(1), {2}, {1});
+    b.ret({b.load(v, {b.index(1)})});
+  });
+  std::vector<float> data{0, 1, 2, 3, 4, 5};
+  Mat m{data.data(), data.data(), 1, {2, 2}, {3, 1}};  // elements 1, 2, 4, 5
+  runtime::UnrankedMemRef<float> u{2, &m};
+  auto typed = k.fn.as<float(runtime::UnrankedMemRef<float>, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  auto inside = typed->call(u, 3);
+  ASSERT_TRUE(inside) << inside.error().str();
+  EXPECT_EQ(*inside, 4.0f);
+  expectCheck(typed->call(u, 5).takeError(),
+              "kernel 'k': reinterpret_cast of memref<*xf32> to memref<?xf32, strided<[1], offset: ?>> with offset 5, "
+              "sizes [2], strides [1] reaches elements [5, 6], outside [1, 5] of the source");
+}
+
+// --- parallel loops and calls ---
+
+TEST(CheckedErrors, LoadOutOfBoundsInAParallelLoopStopsTheKernel) {
+  // out[i] = in[i] for i < dim(out), then out[0] = -1 after the loop.
+  Kernel k = compile("par", "(memref<?xf32>, memref<?xf32>) -> ()", [](FunctionBuilder& b) {
+    Value in = b.arg(0), out = b.arg(1);
+    b.parallelFor(b.index(0), b.dim(out, 0), b.index(1), {1, codegen::ParallelSchedule::Dynamic, 0},
+                  [&](Value i) { b.store(b.load(in, {i}), out, {i}); });
+    b.store(b.f32(-1.0f), out, {b.index(0)});
+  });
+  std::vector<float> in(99, 2.0f), out(100, 0.0f);
+  Vec vin = runtime::makeView(std::span<float>(in)), vout = runtime::makeView(std::span<float>(out));
+  const std::string message = "kernel 'par': load of memref<?xf32> at [99] is out of bounds [99]";
+  auto typed = k.fn.as<void(Vec, Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(vin, vout), message);
+  EXPECT_EQ(out[99], 0.0f);
+  EXPECT_NE(out[0], -1.0f);  // the code after the loop did not run
+  auto dynamic = k.fn.invoke({runtime::Value(vin), runtime::Value(vout)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  memjit_check_clear();
+  k.fn.cInterfaceAs<void(Vec*, Vec*)>()(&vin, &vout);
+  expectRawCheck(message);
+}
+
+TEST(CheckedErrors, DivisionByZeroInATwoDimensionalParallelLoop) {
+  Kernel k = compile("par2", "(memref<?x?xi64>, i64) -> ()", [](FunctionBuilder& b) {
+    Value out = b.arg(0), n = b.arg(1);
+    b.parallelFor({b.index(0), b.index(0)}, {b.dim(out, 0), b.dim(out, 1)}, {b.index(1), b.index(1)}, {},
+                  [&](const std::vector<Value>& iv) { b.store(b.divsi(b.cast(iv[1], ElementType::I64), n), out, iv); });
+  });
+  std::vector<std::int64_t> data(12);
+  auto m = runtime::makeView<std::int64_t, 2>(data.data(), {3, 4});
+  auto typed = k.fn.as<void(StridedMemRef<std::int64_t, 2>, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(m, 0), "kernel 'par2': divsi by zero");
+  ASSERT_FALSE(typed->call(m, 2));
+  EXPECT_EQ(data[7], 1);
+}
+
+TEST(CheckedErrors, StoreOutOfBoundsInAParallelReduction) {
+  Kernel k = compile("red", "(memref<?xf64>, memref<?xf64>) -> f64", [](FunctionBuilder& b) {
+    Value x = b.arg(0), marks = b.arg(1);
+    auto sum = b.parallelReduce(b.index(0), b.dim(x, 0), b.index(1), {}, {codegen::Reduction::sum(b.f64(0))},
+                                [&](Value i) {
+                                  b.store(b.f64(1), marks, {i});
+                                  return std::vector<Value>{b.load(x, {i})};
+                                });
+    b.ret({sum[0]});
+  });
+  std::vector<double> x(10, 1.0), marks(10);
+  auto vx = runtime::makeView(std::span<double>(x));
+  auto vm = runtime::makeView(std::span<double>(marks).first(9));
+  auto typed = k.fn.as<double(StridedMemRef<double, 1>, StridedMemRef<double, 1>)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(vx, vm).takeError(), "kernel 'red': store of memref<?xf64> at [9] is out of bounds [9]");
+  EXPECT_EQ(marks[9], 0.0);
+  vm = runtime::makeView(std::span<double>(marks));
+  auto sum = typed->call(vx, vm);
+  ASSERT_TRUE(sum) << sum.error().str();
+  EXPECT_EQ(*sum, 10.0);
+}
+
+TEST(CheckedErrors, FailureInACalleeStopsTheCaller) {
+  codegen::Module m("calls");
+  codegen::FunctionOptions options;
+  options.checked = true;
+  {
+    FunctionBuilder b(m, "inner", *parseFunctionType("(memref<?xf32>, index) -> f32"), options);
+    b.ret({b.load(b.arg(0), {b.arg(1)})});
+    ASSERT_FALSE(b.finish());
+  }
+  {
+    FunctionBuilder b(m, "outer", *parseFunctionType("(memref<?xf32>, index) -> f32"), options);
+    Value v = b.call("inner", {b.arg(0), b.arg(1)})[0];
+    b.store(b.f32(9.0f), b.arg(0), {b.index(0)});  // not reached after a failure
+    b.ret({v});
+    ASSERT_FALSE(b.finish());
+  }
+  auto j = jit::Jit::create();
+  ASSERT_TRUE(j) << j.error().str();
+  auto mod = j->add(std::move(m));
+  ASSERT_TRUE(mod) << mod.error().str();
+  auto outer = mod->function("outer");
+  ASSERT_TRUE(outer) << outer.error().str();
+  std::vector<float> data{1, 2, 3};
+  auto typed = outer->as<float(Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView(std::span<float>(data)), 3).takeError(),
+              "kernel 'inner': load of memref<?xf32> at [3] is out of bounds [3]");
+  EXPECT_EQ(data[0], 1.0f);
+}
+
+TEST(CheckedErrors, TheFirstFailureWinsUntilCleared) {
+  Kernel k = compile("k", "(i64, i64) -> i64", [](FunctionBuilder& b) { b.ret({b.divsi(b.arg(0), b.arg(1))}); });
+  auto raw = k.fn.cInterfaceAs<std::int64_t(std::int64_t, std::int64_t)>();
+  memjit_check_clear();
+  raw(1, 0);
+  raw(kMin64, -1);
+  expectRawCheck("kernel 'k': divsi by zero");
+  // The invokers clear what a raw call left behind before their own call.
+  raw(1, 0);
+  auto typed = k.fn.as<std::int64_t(std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  auto fine = typed->call(6, 3);
+  ASSERT_TRUE(fine) << fine.error().str();
+  EXPECT_EQ(*fine, 2);
+  raw(1, 0);
+  auto dynamic = k.fn.invoke({runtime::Value(6), runtime::Value(3)});
+  ASSERT_TRUE(dynamic) << dynamic.error().str();
+  EXPECT_EQ(memjit_check_message(), nullptr);
+}
+
+// --- the dynamic invoker, checked or not ---
+
+TEST(CheckedErrors, NullDataPointerOfANonEmptyBuffer) {
+  codegen::Module m("plain");
+  {
+    FunctionBuilder b(m, "sum3", *parseFunctionType("(memref<?xf32>, memref<*xf32>) -> ()"));
+    b.ret();
+    ASSERT_FALSE(b.finish());
+  }
+  auto j = jit::Jit::create();
+  ASSERT_TRUE(j) << j.error().str();
+  auto mod = j->add(std::move(m));
+  ASSERT_TRUE(mod) << mod.error().str();
+  auto fn = mod->function("sum3");
+  ASSERT_TRUE(fn) << fn.error().str();
+  std::vector<float> data(2);
+  Vec good = runtime::makeView(std::span<float>(data)), null{nullptr, nullptr, 0, {5}, {1}}, empty{nullptr, nullptr, 0, {0}, {1}};
+  auto r = fn->invoke({runtime::Value(null), runtime::Value(good)});
+  ASSERT_FALSE(r);
+  test::expectError(r.error(), ErrorCode::InvalidArgument, {});
+  EXPECT_EQ(r.error().message(), "argument 0 (raw #0): float32[5] has a null data pointer but 5 elements");
+  r = fn->invoke({runtime::Value(good), runtime::Value(null)});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message(), "argument 1 (raw #1): float32[5] has a null data pointer but 5 elements");
+  r = fn->invoke({runtime::Value(empty), runtime::Value(empty)});
+  EXPECT_TRUE(r) << r.error().str();
+}
+
+}  // namespace
+}  // namespace memjit
