@@ -43,6 +43,7 @@ int main() {
 
   // A checked kernel reports a failed check to the calling thread, also from
   // the pool's threads; a C caller reads it with memjit_check_message.
+  memjit::runtime::StridedMemRef<float, 1> dx = memjit::runtime::makeView(x);
   memjit_check_clear();
   _mlir_ciface_scale_first(2.0f, &dx, 1000);
   check(memjit_check_message() == nullptr && x[999] == 6.0f * 999.0f, "scale_first in bounds");
