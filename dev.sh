@@ -7,6 +7,9 @@
 #                            each fuzzer briefly (--fast skips the sanitizers and fuzzers)
 #   ./dev.sh test --llvm 22  swap the machine's MLIR 19 for MLIR 22, run the whole suite,
 #                            conformance included, against LLVM+MLIR 22; swap MLIR 19 back
+#   ./dev.sh test --llvm 22 --private-mlir
+#                            the same, with MLIR 22's packages unpacked into build-llvm22
+#                            instead of installed: the system's MLIR 19 is left alone
 #   ./dev.sh bench           build and run every benchmark; JSON in build/bench/results.json
 #   ./dev.sh fuzz [seconds]  run every fuzzer (default 60 s each)
 #   ./dev.sh build           install and build only
@@ -151,7 +154,7 @@ llvm_next_pass() {
   install_packages "llvm-$LLVM_NEXT-dev"
   log "LLVM $LLVM_NEXT build (build-llvm$LLVM_NEXT): library and tests; MLIR $LLVM_NEXT is not installed"
   configure "build-llvm$LLVM_NEXT" -DLLVM_DIR="$(llvm_dir "$LLVM_NEXT")" \
-    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF -DMEMJIT_REQUIRE_MLIR=OFF
+    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF -DMEMJIT_REQUIRE_MLIR=OFF "${FORGET_PRIVATE_MLIR[@]}"
   cmake --build "build-llvm$LLVM_NEXT" -j "$JOBS"
   run_ctest "build-llvm$LLVM_NEXT"
 }
@@ -167,14 +170,49 @@ swap_mlir() {
   install_packages $(mlir_packages "$2")
 }
 
-# `test --llvm 22`: the whole suite, conformance included, against LLVM and MLIR
-# 22; MLIR 19 is put back however this ends.
+# A build folder that once used a private MLIR (below) forgets it when configured
+# otherwise, so only --private-mlir runs compare with it.
+FORGET_PRIVATE_MLIR=(-UMLIR_DIR -UMEMJIT_MLIR_OPT -UMEMJIT_MLIR_TRANSLATE -UMEMJIT_MLIR_RUNNER_UTILS_INCLUDE_DIR)
+
+# private_mlir <dir>: prints the prefix of MLIR $LLVM_NEXT's Debian packages,
+# downloaded and unpacked (not installed) into <dir>/mlir-<version>, the version
+# of the installed libLLVM, which the unpacked libMLIR links. No root needed; the
+# tools find their libMLIR through their RUNPATH ($ORIGIN/../lib).
+private_mlir() {
+  local version dir
+  version=$(dpkg-query -W -f='${Version}' "libllvm$LLVM_NEXT")
+  dir="$ROOT/$1/mlir-${version#*:}"
+  local prefix="$dir/root/usr/lib/llvm-$LLVM_NEXT"
+  if [ ! -x "$prefix/bin/mlir-opt" ] || [ ! -f "$prefix/include/mlir/ExecutionEngine/CRunnerUtils.h" ]; then
+    log "unpacking MLIR $version into $dir (not installed)"
+    rm -rf "$dir"
+    mkdir -p "$dir/debs"
+    local debs=()
+    for p in $(mlir_packages "$LLVM_NEXT") "libmlir-$LLVM_NEXT"; do debs+=("$p=$version"); done
+    # (set -e does not reach into the $(...) this runs in: each step says if it failed)
+    (cd "$dir/debs" && apt-get download -q "${debs[@]}") >&2 || return 1
+    for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir/root" || return 1; done
+  fi
+  echo "$prefix"
+}
+
+# `test --llvm 22 [--private-mlir]`: the whole suite, conformance included,
+# against LLVM and MLIR 22. Without --private-mlir the packages are swapped and
+# MLIR 19 is put back however this ends.
 llvm_next_full_pass() {
+  local private=$1 mlir=("${FORGET_PRIVATE_MLIR[@]}")
   install_packages "${BASE_PACKAGES[@]}" "llvm-$LLVM_NEXT-dev"
-  trap 'swap_mlir "$LLVM_NEXT" "$LLVM_MAJOR"' EXIT
-  swap_mlir "$LLVM_MAJOR" "$LLVM_NEXT"
+  if [ "$private" -eq 1 ]; then
+    local prefix
+    prefix=$(private_mlir "build-llvm$LLVM_NEXT")
+    mlir=(-DMLIR_DIR="$prefix/lib/cmake/mlir" -DMEMJIT_MLIR_OPT="$prefix/bin/mlir-opt"
+      -DMEMJIT_MLIR_TRANSLATE="$prefix/bin/mlir-translate" -DMEMJIT_MLIR_RUNNER_UTILS_INCLUDE_DIR="$prefix/include")
+  else
+    trap 'swap_mlir "$LLVM_NEXT" "$LLVM_MAJOR"' EXIT
+    swap_mlir "$LLVM_MAJOR" "$LLVM_NEXT"
+  fi
   configure "build-llvm$LLVM_NEXT" -DLLVM_DIR="$(llvm_dir "$LLVM_NEXT")" \
-    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=ON -DMEMJIT_REQUIRE_MLIR=ON
+    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=ON -DMEMJIT_REQUIRE_MLIR=ON "${mlir[@]}"
   log "building against LLVM and MLIR $LLVM_NEXT (build-llvm$LLVM_NEXT)"
   cmake --build "build-llvm$LLVM_NEXT" -j "$JOBS"
   run_ctest "build-llvm$LLVM_NEXT"
@@ -224,21 +262,23 @@ case "$cmd" in
     ./build/examples/quickstart
     ;;
   test)
-    fast=0 llvm=""
+    fast=0 llvm="" private_mlir=0
     while [ $# -gt 0 ]; do
       case "$1" in
         --fast) fast=1 ;;
         --llvm) llvm=${2:-}; shift ;;
+        --private-mlir) private_mlir=1 ;;
         *) log "unknown option $1"; exit 2 ;;
       esac
       shift
     done
     if [ -n "$llvm" ]; then
       [ "$llvm" = "$LLVM_NEXT" ] || { log "--llvm takes $LLVM_NEXT"; exit 2; }
-      llvm_next_full_pass
+      llvm_next_full_pass "$private_mlir"
       log "all tests passed against LLVM and MLIR $LLVM_NEXT"
       exit 0
     fi
+    [ $private_mlir -eq 0 ] || { log "--private-mlir goes with --llvm $LLVM_NEXT"; exit 2; }
     install_packages
     build_main
     run_ctest build
@@ -281,7 +321,7 @@ PY
     run_fuzzers "${1:-60}"
     ;;
   *)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac

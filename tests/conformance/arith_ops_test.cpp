@@ -1,7 +1,7 @@
-// The kernel language's integer operations against MLIR 19's own lowering of
-// the arith/math ops they are named after: the same function written in MLIR
-// (lowered by mlir-opt-19 --arith-expand --convert-math-to-llvm ... and
-// mlir-translate-19) and with memjit's builder, both JIT-compiled and called
+// The kernel language's integer operations against MLIR's own lowering (of
+// LLVM's version) of the arith/math ops they are named after: the same function
+// written in MLIR (lowered by mlir-opt --arith-expand --convert-math-to-llvm ...
+// and mlir-translate) and with memjit's builder, both JIT-compiled and called
 // on every pair of edge values where MLIR defines the result.
 #include <gtest/gtest.h>
 
@@ -19,6 +19,17 @@ namespace {
 
 using codegen::FunctionBuilder;
 using codegen::Value;
+
+// MLIR of LLVM's version (tests/CMakeLists.txt passes its major as a string).
+constexpr int mlirMajor() {
+  int v = 0;
+  for (const char* p = MEMJIT_MLIR_VERSION; *p; ++p) v = v * 10 + (*p - '0');
+  return v;
+}
+// MLIR 19's --arith-expand of ceildivsi is wrong at the edges below. MLIR 22's
+// is memjit's (a / b, plus one when inexact and the signs agree), so there the
+// edges are compared with MLIR too. (20 and 21 are untested: treated as 19.)
+constexpr bool kMlirCeildivsiIsExact = mlirMajor() >= 22;
 
 // The shift counts are masked to [0, 64), where MLIR defines shifts.
 constexpr const char* kMlir = R"(
@@ -90,7 +101,7 @@ TEST(ArithConformance, IntegerOpsMatchMlirsLowering) {
       if (c == 0 || (a == kMin && c == -1)) continue;  // undefined in MLIR and in memjit
       Twelve want{}, got{};
       mine(&got, a, c);
-      if (a == std::numeric_limits<std::int64_t>::max() && c == -1) {
+      if (!kMlirCeildivsiIsExact && a == std::numeric_limits<std::int64_t>::max() && c == -1) {
         // MLIR 19's ceildivsi expansion computes (a + 1) / b in both arms of a
         // select: INT64_MAX + 1 wraps to INT64_MIN, and INT64_MIN / -1 traps
         // (SIGFPE) on a defined input. memjit's answer is checked instead.
@@ -103,7 +114,7 @@ TEST(ArithConformance, IntegerOpsMatchMlirsLowering) {
         // MLIR 19's ceildivsi expansion is wrong for an INT_MIN dividend
         // (ceildivsi(INT64_MIN, 2) gives +2^62). memjit's expansion is exact
         // there: the exact value is checked here instead.
-        if (k == 0 && a == kMin) {
+        if (!kMlirCeildivsiIsExact && k == 0 && a == kMin) {
           const __int128 q = static_cast<__int128>(a) / c, r = static_cast<__int128>(a) % c;
           EXPECT_EQ(got.r[k], static_cast<std::int64_t>(r != 0 && ((r < 0) == (c < 0)) ? q + 1 : q)) << a << ", " << c;
           continue;
