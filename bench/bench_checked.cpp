@@ -29,6 +29,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "conv3x3_kernel.h"
 
 using namespace memjit;
 using codegen::Value;
@@ -63,21 +64,7 @@ const FunctionType& matrices3() {
 }
 
 Error addConv(codegen::Module& m, const std::string& name, bool checked, bool parallel) {
-  codegen::FunctionBuilder b(m, name, *parseFunctionType("(memref<?x?xf32>, memref<3x3xf32>, memref<?x?xf32>) -> ()"),
-                             options(checked));
-  Value in = b.arg(0), w = b.arg(1), out = b.arg(2), n = b.dim(out, 0), zero = b.index(0), one = b.index(1);
-  auto body = [&](Value i, Value j) {
-    Value acc = b.f32(0);
-    for (int di = 0; di < 3; ++di)
-      for (int dj = 0; dj < 3; ++dj)
-        acc = b.fma(b.load(w, {b.index(di), b.index(dj)}), b.load(in, {i + b.index(di), j + b.index(dj)}), acc);
-    b.store(acc, out, {i, j});
-  };
-  if (parallel)
-    b.parallelFor({zero, zero}, {n, n}, {one, one}, {}, [&](const std::vector<Value>& iv) { body(iv[0], iv[1]); });
-  else
-    b.forLoop(zero, n, one, [&](Value i) { b.forLoop(zero, n, one, [&](Value j) { body(i, j); }); });
-  return b.finish();
+  return bench::addConv3x3(m, name, options(checked), parallel);
 }
 
 // C = A * B in 32 x 128 tiles of i and k (bench_parallel's loop nest).

@@ -26,6 +26,7 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
+#include "conv3x3_kernel.h"
 #include "parallel_native.h"
 
 using namespace memjit;
@@ -97,20 +98,7 @@ Error build(codegen::Module& m, bool par) {
     if (Error e = b.finish()) return e;
   }
   {
-    codegen::FunctionBuilder b(m, "conv3x3" + s, *parseFunctionType("(memref<?x?xf32>, memref<3x3xf32>, memref<?x?xf32>) -> ()"), noalias(3));
-    Value in = b.arg(0), w = b.arg(1), out = b.arg(2), n = b.dim(out, 0), zero = b.index(0), one = b.index(1);
-    auto body = [&](Value i, Value j) {
-      Value acc = b.f32(0);
-      for (int di = 0; di < 3; ++di)
-        for (int dj = 0; dj < 3; ++dj)
-          acc = b.fma(b.load(w, {b.index(di), b.index(dj)}), b.load(in, {i + b.index(di), j + b.index(dj)}), acc);
-      b.store(acc, out, {i, j});
-    };
-    if (par)
-      b.parallelFor({zero, zero}, {n, n}, {one, one}, {}, [&](const std::vector<Value>& iv) { body(iv[0], iv[1]); });
-    else
-      b.forLoop(zero, n, one, [&](Value i) { b.forLoop(zero, n, one, [&](Value j) { body(i, j); }); });
-    if (Error e = b.finish()) return e;
+    if (Error e = bench::addConv3x3(m, "conv3x3" + s, noalias(3), par)) return e;
   }
   {
     codegen::FunctionBuilder b(m, "sum" + s, *parseFunctionType("(memref<?xf64>) -> f64"), noalias(1));
