@@ -17,6 +17,7 @@
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/type_syntax.h"
 #include "memjit/jit/aot.h"
+#include "memjit/jit/aot_command.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 
@@ -127,12 +128,25 @@ TEST(JitErrors, LinkAgainstAnEmptyHandle) {
 
 TEST(JitErrors, InvalidModuleIsReportedByTheVerifier) {
   Jit jit = makeJit();
-  // The return type disagrees with the function type.
+  // Built in memory, so no parser sees it: `ret i64` in a function returning
+  // i32 reaches the verifier, which names the module and the mismatch.
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("mistyped", *context);
+  auto* type = llvm::FunctionType::get(llvm::Type::getInt32Ty(*context), false);
+  auto* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "f", *module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(*context, "entry", f));
+  b.CreateRet(b.getInt64(0));
+  auto mod = jit.add(std::move(context), std::move(module));
+  ASSERT_FALSE(mod.ok());
+  expectError(mod.error(), ErrorCode::CompileError, {"invalid module 'mistyped'", "return"});
+}
+
+TEST(JitErrors, MistypedReturnInTextIsAParseError) {
+  Jit jit = makeJit();
+  // The same mistake in text is caught by the IR parser, with its position.
   auto mod = jit.addIR("define i32 @f() {\n  ret i64 0\n}\n", "bad");
   ASSERT_FALSE(mod.ok());
-  // Parsing catches this one; a module built in memory reaches the verifier.
-  EXPECT_TRUE(mod.error().code() == ErrorCode::ParseError ||
-              mod.error().code() == ErrorCode::CompileError);
+  expectError(mod.error(), ErrorCode::ParseError, {"invalid LLVM IR in 'bad'", "bad:2:"});
 }
 
 TEST(JitErrors, VerifierFailureNamesTheModule) {
@@ -236,7 +250,32 @@ TEST(JitErrors, CacheDirectoryCannotBeCreated) {
   ASSERT_FALSE(cache.ok());
   EXPECT_EQ(cache.error().code(), ErrorCode::IoError);
   EXPECT_TRUE(contains(cache.error(), "/proc/memjit-cannot-create/cache")) << cache.error().str();
-  EXPECT_EQ(ObjectCache::onDisk("").error().code(), ErrorCode::InvalidArgument);
+}
+
+TEST(JitErrors, CacheDirectoryIsEmpty) {
+  auto cache = ObjectCache::onDisk("");
+  ASSERT_FALSE(cache.ok());
+  expectError(cache.error(), ErrorCode::InvalidArgument, {"object cache directory is empty"});
+}
+
+TEST(JitErrors, AotOptionWithoutItsValue) {
+  for (const char* option : {"-o", "--header", "--emit-asm", "--emit-ll", "--emit-bc", "--namespace", "--target",
+                             "--cpu", "--features"}) {
+    auto command = parseAotCommand({"in.ll", option});
+    ASSERT_FALSE(command.ok()) << option;
+    expectError(command.error(), ErrorCode::InvalidArgument,
+                {(std::string("option '") + option + "' needs a value").c_str()});
+  }
+}
+
+TEST(JitErrors, MovedFromJitRefusesToAdd) {
+  Jit jit = makeJit();
+  Jit other = std::move(jit);
+  codegen::Module m("after_move");
+  auto mod = jit.add(std::move(m));  // NOLINT(bugprone-use-after-move): the diagnostic under test
+  ASSERT_FALSE(mod.ok());
+  expectError(mod.error(), ErrorCode::InvalidArgument, {"moved-from Jit"});
+  EXPECT_EQ(other.moduleCount(), 0u);
 }
 
 TEST(JitErrors, DumpDirectoryCannotBeCreated) {

@@ -191,6 +191,13 @@ TEST(SipParser, ExtremelyDeepGarbageDoesNotOverflowTheStack) {
   for (int i = 0; i < 2000; ++i) v = SignatureBuilder().span(std::string("k0").append(v), 'S').encoded();
   auto s = parseSipSignature(SignatureBuilder().span(v, 'I').span("", 'R').encoded());
   ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::ParseError) << s.error().str();
+  EXPECT_NE(s.error().message().find("structure nests deeper than " + std::to_string(kMaxNestingDepth) + " levels"),
+            std::string::npos)
+      << s.error().str();
+  // The offset is that of the first span past the limit, not of the end.
+  ASSERT_TRUE(s.error().offset());
+  EXPECT_LT(*s.error().offset(), v.size());
 }
 
 struct BadCase {
