@@ -57,11 +57,22 @@ install_packages() {
 
 # configure <dir> [cmake args...]: configures once, and again when the arguments
 # change (they are kept in <dir>/.dev-args); otherwise later runs only rebuild.
+# Changed arguments configure with --fresh: a flag dropped from the list must
+# not linger in CMakeCache.txt. CMake's output goes to <dir>/configure.log and
+# is shown when configuring fails.
 configure() {
   local dir=$1; shift
   local args="-G Ninja -DCMAKE_BUILD_TYPE=Release $*"
   if [ ! -f "$dir/build.ninja" ] || [ "$(cat "$dir/.dev-args" 2>/dev/null)" != "$args" ]; then
-    cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+    local fresh=()
+    [ -f "$dir/CMakeCache.txt" ] && fresh=(--fresh)
+    mkdir -p "$dir"
+    rm -f "$dir/.dev-args"
+    if ! cmake "${fresh[@]}" -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >"$dir/configure.log" 2>&1; then
+      cat "$dir/configure.log" >&2
+      log "configuring $dir failed (output above, also in $dir/configure.log)"
+      return 1
+    fi
     echo "$args" > "$dir/.dev-args"
   fi
 }
@@ -72,7 +83,8 @@ llvm_dir() { echo "/usr/lib/llvm-$1/lib/cmake/llvm"; }
 
 build_main() {
   # MLIR 19 is installed with everything else: its tests must run, not skip.
-  configure build -DLLVM_DIR="$(llvm_dir "$LLVM_MAJOR")" -DMEMJIT_REQUIRE_MLIR=ON
+  # -Werror on memjit's own code: the g++ builds are warning-free and stay so.
+  configure build -DLLVM_DIR="$(llvm_dir "$LLVM_MAJOR")" -DMEMJIT_REQUIRE_MLIR=ON -DMEMJIT_WERROR=ON
   log "building (Release, $JOBS jobs)"
   cmake --build build -j "$JOBS"
 }
@@ -154,7 +166,8 @@ llvm_next_pass() {
   install_packages "llvm-$LLVM_NEXT-dev"
   log "LLVM $LLVM_NEXT build (build-llvm$LLVM_NEXT): library and tests; MLIR $LLVM_NEXT is not installed"
   configure "build-llvm$LLVM_NEXT" -DLLVM_DIR="$(llvm_dir "$LLVM_NEXT")" \
-    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF -DMEMJIT_REQUIRE_MLIR=OFF "${FORGET_PRIVATE_MLIR[@]}"
+    -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF -DMEMJIT_REQUIRE_MLIR=OFF -DMEMJIT_WERROR=ON \
+    "${FORGET_PRIVATE_MLIR[@]}"
   cmake --build "build-llvm$LLVM_NEXT" -j "$JOBS"
   run_ctest "build-llvm$LLVM_NEXT"
 }
