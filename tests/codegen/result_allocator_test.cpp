@@ -336,3 +336,33 @@ TEST(ResultAllocator, ThroughMemjitJit) {
   EXPECT_TRUE(d->buffer().owning());
 }
 #endif
+
+#ifdef MEMJIT_HAVE_JIT
+// The allocator's sizes come from the ranked inputs by their raw position,
+// also when a scalar comes first (the invoker once read them from the list of
+// passed buffers, which skips scalars: the size came from the wrong buffer).
+TEST(ResultAllocator, ScalarBeforeTheMemrefTheSizeComesFrom) {
+  auto jit = jit::Jit::create();
+  ASSERT_TRUE(jit) << jit.error().str();
+  Module m("fbr_scalar_first");
+  {
+    FunctionBuilder b(m, "scale", fn("(f32, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
+    Value s = b.arg(0), x = b.arg(1);
+    Value n = b.dim(x, 0);
+    Value out = destinationOrAlloc(b, b.arg(2), {n});
+    b.forLoop(b.index(0), n, b.index(1), [&](Value i) { b.store(b.load(x, {i}) * s, out, {i}); });
+    b.ret({out});
+    ASSERT_FALSE(b.finish());
+  }
+  ASSERT_TRUE(addResultAllocator(m, "scale", {ResultShape::of({ResultDim::inputDim(1, 0)})}));
+  auto mod = jit->add(std::move(m));
+  ASSERT_TRUE(mod) << mod.error().str();
+  auto scale = mod->function("scale");
+  ASSERT_TRUE(scale) << scale.error().str();
+  std::vector<float> x{1, 2, 3, 4, 5};
+  auto r = scale->invoke({runtime::Value(2.0f), runtime::makeView(std::span<float>(x))});
+  ASSERT_TRUE(r) << r.error().str();
+  ASSERT_EQ(r->buffer().size(0), 5);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(static_cast<float*>(r->buffer().data())[i], 2.0f * x[i]) << i;
+}
+#endif
