@@ -16,6 +16,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "code_emitter.h"
+#include "function_record.h"
 #include "memjit/jit/jit.h"
 
 namespace memjit::jit::detail {

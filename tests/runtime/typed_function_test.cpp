@@ -1,4 +1,5 @@
 // The typed invoker: checked once against the metadata, then direct calls.
+#include "memjit/runtime/function.h"
 #include "memjit/runtime/typed_function.h"
 
 #include <gtest/gtest.h>

@@ -7,10 +7,8 @@
 // its module was removed from the Jit.
 #pragma once
 
-#include <functional>
 #include <initializer_list>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -21,27 +19,7 @@
 namespace memjit::jit {
 
 namespace detail {
-/// An address found on first use: the expanded entry point of a codegen
-/// module, compiled when somebody first asks for it.
-struct LazyAddress {
-  std::once_flag once;
-  void* address = nullptr;
-  std::function<void*()> resolve;  ///< null when the entry cannot be compiled
-  void* get() noexcept {
-    std::call_once(once, [this] { address = resolve(); });
-    return address;
-  }
-};
-
-/// What a Function points at; owned by its module's state.
-struct FunctionRecord {
-  signature::FunctionSignature signature;
-  void* cInterface = nullptr;  ///< `_mlir_ciface_<name>`, null when the module has none
-  void* expanded = nullptr;    ///< `<name>`, the expanded (3+2N) function
-  std::shared_ptr<LazyAddress> lazyExpanded;  ///< instead of `expanded` when compiled on first use
-  void* resultAllocator = nullptr;  ///< `_mlir_ciface_<fbr>` when the signature names one
-  runtime::Function invoker;   ///< the runtime's call plan, made once
-};
+struct FunctionRecord;  // what a handle points at (jit/function_record.h)
 }  // namespace detail
 
 template <typename F>
@@ -57,25 +35,22 @@ class Function {
 
   explicit operator bool() const noexcept { return record_ != nullptr; }
   /// The function's name (without `_mlir_ciface_`).
-  const std::string& name() const noexcept { return record_->signature.name; }
+  const std::string& name() const noexcept;
   /// Its signature metadata: MLIR type, raw ABI, reflection, SIP, allocator.
-  const signature::FunctionSignature& signature() const noexcept { return record_->signature; }
+  const signature::FunctionSignature& signature() const noexcept;
   /// Address of `_mlir_ciface_<name>` (null when the module defines none).
-  void* cInterface() const noexcept { return record_->cInterface; }
+  void* cInterface() const noexcept;
   /// Address of the expanded function `<name>`. With
   /// JitOptions::compileExpandedOnFirstUse, the first call compiles that entry
   /// (a few hundred microseconds); null if LLVM could not (the error is in
   /// LoadedModule::symbol(name)).
-  void* expanded() const noexcept {
-    if (record_->expanded || !record_->lazyExpanded) return record_->expanded;
-    return record_->lazyExpanded->get();
-  }
+  void* expanded() const noexcept;
 
   /// The C interface as a function pointer of type `F` (for example
   /// `void(StridedMemRefType<float,1>*, ...)`); the caller vouches for `F`.
   template <typename F>
   F* cInterfaceAs() const noexcept {
-    return reinterpret_cast<F*>(record_->cInterface);
+    return reinterpret_cast<F*>(cInterface());
   }
   /// The expanded function as a function pointer of type `F`.
   template <typename F>
@@ -85,7 +60,7 @@ class Function {
 
   /// The runtime's handle (typed and dynamic invokers) for this function. It
   /// does not keep the code loaded: keep this Function (or keepAlive()) too.
-  const runtime::Function& runtime() const noexcept { return record_->invoker; }
+  const runtime::Function& runtime() const noexcept;
 
   /// A typed invoker for `F` = R(Args...), checked against the metadata once;
   /// it keeps the code loaded. See memjit/runtime/typed_function.h.
@@ -94,23 +69,23 @@ class Function {
 
   /// A dynamic call (arguments checked against the signature on every call).
   Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args) const {
-    return record_->invoker.invoke(args);
+    return runtime().invoke(args);
   }
   /// A dynamic call with keyword arguments, e.g. `f.invoke({x}, {{"scale", 2.0f}})`.
   Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args,
                                   const runtime::KeywordArgs& kwargs,
                                   const runtime::InvokeOptions& options = {}) const {
-    return record_->invoker.invoke(args, kwargs, options);
+    return runtime().invoke(args, kwargs, options);
   }
   Expected<runtime::Value> invoke(std::span<const runtime::Value> args,
                                   std::span<const std::pair<std::string, runtime::Value>> kwargs = {},
                                   const runtime::InvokeOptions& options = {}) const {
-    return record_->invoker.invoke(args, kwargs, options);
+    return runtime().invoke(args, kwargs, options);
   }
 
   /// An owner that keeps the function's code loaded for as long as it lives,
   /// for wrappers (such as runtime invokers) that only keep the pointers.
-  std::shared_ptr<const void> keepAlive() const noexcept { return record_; }
+  std::shared_ptr<const void> keepAlive() const noexcept;
 
  private:
   std::shared_ptr<const detail::FunctionRecord> record_;
@@ -143,9 +118,9 @@ class TypedFunction<R(Args...)> {
 template <typename F>
 Expected<TypedFunction<F>> Function::as() const {
   if (!record_) return Error(ErrorCode::InvalidArgument, "empty function handle");
-  auto typed = record_->invoker.template as<F>();
-  if (!typed) return typed.error().withContext("function '" + record_->signature.name + "'");
-  return TypedFunction<F>(std::move(*typed), record_);
+  auto typed = runtime().template as<F>();
+  if (!typed) return typed.error().withContext("function '" + name() + "'");
+  return TypedFunction<F>(std::move(*typed), keepAlive());
 }
 
 }  // namespace memjit::jit

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "memjit/error.h"
+#include "memjit/runtime/typed_function.h"
 #include "memjit/runtime/value.h"
 #include "memjit/signature/function_signature.h"
 
@@ -25,9 +26,6 @@ namespace memjit::runtime {
 namespace detail {
 struct Plan;
 }
-
-template <typename F>
-class TypedFunction;
 
 /// Options of one dynamic call.
 struct InvokeOptions {
@@ -83,6 +81,10 @@ class Function {
   std::shared_ptr<const detail::Plan> plan_;
 };
 
-}  // namespace memjit::runtime
+template <typename F>
+Expected<TypedFunction<F>> Function::as() const {
+  if (!valid()) return Error(ErrorCode::InvalidArgument, "typed invoker: empty function handle");
+  return TypedFunction<F>::make(cInterface(), signature());
+}
 
-#include "memjit/runtime/typed_function.h"
+}  // namespace memjit::runtime

@@ -28,7 +28,7 @@
 
 #include "memjit/error.h"
 #include "memjit/runtime/checks.h"
-#include "memjit/runtime/function.h"
+#include "memjit/signature/function_signature.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/owned_memref.h"
 
@@ -280,6 +280,10 @@ inline constexpr bool kDirectResult = std::is_void_v<R> || kScalarResult<R>;
 
 }  // namespace detail
 
+/// The typed invoker of a function of C++ type `F` = R(Args...).
+template <typename F>
+class TypedFunction;
+
 template <typename R, typename... Args>
 class TypedFunction<R(Args...)> {
  public:
@@ -354,11 +358,5 @@ class TypedFunction<R(Args...)> {
   }
   void* fn_ = nullptr;
 };
-
-template <typename F>
-Expected<TypedFunction<F>> Function::as() const {
-  if (!valid()) return Error(ErrorCode::InvalidArgument, "typed invoker: empty function handle");
-  return TypedFunction<F>::make(cInterface(), signature());
-}
 
 }  // namespace memjit::runtime
