@@ -224,12 +224,17 @@ TEST(RunnerUtils, VerifyMemRefLayoutMismatch) {
   auto one = makeView<double, 1>(e.data(), {6});
   auto ua = makeUnranked(ma);
   auto uo = makeUnranked(one);
-  EXPECT_EQ(_mlir_ciface_verifyMemRefF64(&ua, &uo), -1);
+  EXPECT_EQ(err([&] { result = _mlir_ciface_verifyMemRefF64(&ua, &uo); }),
+            "base@ = " + hexAddress(a.data()) + " rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1]" +
+                "base@ = " + hexAddress(e.data()) + " rank = 1 offset = 0 sizes = [6] strides = [1]");
+  EXPECT_EQ(result, -1);
   auto s0 = makeView<double, 0>(a.data(), {}, {}, 0);
   auto s1 = makeView<double, 0>(e.data(), {}, {}, 1);
   auto us0 = makeUnranked(s0);
   auto us1 = makeUnranked(s1);
-  EXPECT_EQ(err([&] { result = _mlir_ciface_verifyMemRefF64(&us0, &us1); }).empty(), false);
+  EXPECT_EQ(err([&] { result = _mlir_ciface_verifyMemRefF64(&us0, &us1); }),
+            "base@ = " + hexAddress(a.data()) + " rank = 0 offset = 0 sizes = [] strides = []" +
+                "base@ = " + hexAddress(e.data()) + " rank = 0 offset = 1 sizes = [] strides = []");
   EXPECT_EQ(result, -1);
 }
 

@@ -22,7 +22,11 @@
 //    power of two (MLIR passes it on to aligned_alloc);
 //  - memrefCopy copies overlapping views element by element in row-major
 //    order, each element with memmove (MLIR's memcpy of overlapping bytes is
-//    undefined); its result for overlaps is then MLIR's where MLIR's is defined.
+//    undefined), so overlaps give MLIR's result where MLIR's is defined; a
+//    negative size copies nothing (MLIR's loop never ends);
+//  - verifyMemRef* returns -1 (with the metadata) for a rank-0 `actual` whose
+//    rank or offset differs from `expected`'s (MLIR checks the layout only
+//    for rank >= 1, then compares the element at actual's offset in both).
 //
 // Element types follow MLIR: `index` is std::uint64_t (printed unsigned), i8
 // is std::int8_t and, as in MLIR, printed as a character by printMemrefI8

@@ -5,7 +5,7 @@
 
 namespace memjit::runtime::runner {
 
-float truncFloatToBF16(float x) noexcept {
+float truncFloatToBF16(float x) {
   const auto bits = std::bit_cast<std::uint32_t>(x);
   std::uint32_t result;
   if (std::isnan(x)) {
@@ -19,6 +19,6 @@ float truncFloatToBF16(float x) noexcept {
   return std::bit_cast<float>(result);
 }
 
-float truncDoubleToBF16(double x) noexcept { return truncFloatToBF16(static_cast<float>(x)); }
+float truncDoubleToBF16(double x) { return truncFloatToBF16(static_cast<float>(x)); }
 
 }  // namespace memjit::runtime::runner
