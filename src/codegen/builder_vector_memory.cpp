@@ -52,6 +52,12 @@ std::optional<Access> access(FunctionBuilder& self, std::string_view op, const V
                                                   "with integer, index or float elements, got " + m.typeName()));
     return std::nullopt;
   }
+  if (t->element() == ElementType::I1) {
+    // LLVM stores <N x i1> as N bits, a memref of i1 holds a byte per element.
+    fail(self, Error(ErrorCode::Unsupported, "operation '" + std::string(op) + "': vectors of i1 cannot move to or " +
+                                                 "from " + m.typeName() + " (one byte per element; use i8)"));
+    return std::nullopt;
+  }
   llvm::Value* address = detail::elementAddress(self, op, m, indices, false);
   if (!address) return std::nullopt;
   Impl& I = BuilderOps::impl(self);
