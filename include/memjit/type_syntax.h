@@ -11,6 +11,7 @@
 
 #include "memjit/error.h"
 #include "memjit/types.h"
+#include "memjit/vector_type.h"
 
 namespace memjit {
 
@@ -18,11 +19,16 @@ Expected<ElementType> parseElementType(std::string_view text);
 /// A scalar, ranked or unranked memref type.
 Expected<Type> parseType(std::string_view text);
 Expected<FunctionType> parseFunctionType(std::string_view text);
+/// `vector<16xf32>`. MLIR's multi-dimensional (`vector<4x16xf32>`), 0-d
+/// (`vector<f32>`) and scalable (`vector<[4]xf32>`) forms are refused with
+/// an error saying so: memjit's vectors have one fixed dimension.
+Expected<VectorType> parseVectorType(std::string_view text);
 
 std::string toString(ElementType t);
 std::string toString(const MemRefType& t);
 std::string toString(const UnrankedMemRefType& t);
 std::string toString(const Type& t);
 std::string toString(const FunctionType& t);
+std::string toString(const VectorType& t);
 
 }  // namespace memjit

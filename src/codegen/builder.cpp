@@ -23,6 +23,21 @@ namespace memjit::codegen {
 
 using detail::describeOperands;
 
+Value::Value(FunctionBuilder* b, llvm::Value* v, Type t) : builder_(b), value_(v), type_(std::move(t)) {
+  if (v)
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType())) lanes_ = vt->getNumElements();
+}
+
+std::optional<VectorType> Value::vectorType() const {
+  if (!isVector()) return std::nullopt;
+  return VectorType{std::get<ElementType>(type_), lanes_};
+}
+
+std::string Value::typeName() const {
+  if (auto v = vectorType()) return toString(*v);
+  return toString(type_);
+}
+
 FunctionBuilder::FunctionBuilder(Module& module, std::string name, const FunctionType& type,
                                  const FunctionOptions& options) {
   if (Error live = ModuleAccess::checkLive(module)) {
@@ -362,9 +377,12 @@ Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b) {
 }
 
 Value FunctionBuilder::select(const Value& c, const Value& a, const Value& b) {
-  if (!detail::checkOperands(*this, "select", {&c, &a, &b})) return {};
-  if (!(c.type() == Type(ElementType::I1)) || !(a.type() == b.type())) {
-    detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'select': needs (i1, T, T), got " +
+  if (!detail::checkOperands(*this, "select", {&c, &a, &b}, true)) return {};
+  // The condition is one i1 for all lanes or one per lane (arith.select).
+  if (!(c.type() == Type(ElementType::I1)) || !(a.type() == b.type()) || a.lanes() != b.lanes() ||
+      (c.isVector() && c.lanes() != a.lanes())) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'select': needs (i1, T, T) or (vector<Nxi1>, "
+                                                       "vector<NxT>, vector<NxT>), got " +
                                                            describeOperands({&c, &a, &b})));
     return {};
   }
@@ -375,7 +393,12 @@ Value FunctionBuilder::cast(const Value& v, ElementType to) {
   auto from = detail::scalarOperand(*this, "cast", v);
   if (!from) return {};
   auto& ir = impl_->ir;
-  llvm::Type* lt = lowerElementType(ir.getContext(), to, impl_->opts());
+  if (v.isVector() && !isVectorElement(to)) {
+    detail::fail(*this, Error(ErrorCode::Unsupported, "operation 'cast': cannot convert " + v.typeName() +
+                                                          " to a vector of " + toString(to)));
+    return {};
+  }
+  llvm::Type* lt = detail::shapedLike(lowerElementType(ir.getContext(), to, impl_->opts()), v.llvm()->getType());
   auto intLike = [](ElementType t) { return isInteger(t) || t == ElementType::Index; };
   auto unsignedLike = [](ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; };
   llvm::Value* x = v.llvm();
@@ -389,8 +412,9 @@ Value FunctionBuilder::cast(const Value& v, ElementType to) {
   } else if (isFloat(*from) && intLike(to)) {
     r = isUnsignedInteger(to) ? ir.CreateFPToUI(x, lt) : ir.CreateFPToSI(x, lt);
   } else if (isFloat(*from) && isFloat(to)) {
-    if (bitWidth(*from) == bitWidth(to)) x = ir.CreateFPExt(x, ir.getFloatTy());  // f16 <-> bf16
-    r = x->getType()->getPrimitiveSizeInBits() < lt->getPrimitiveSizeInBits() ? ir.CreateFPExt(x, lt)
+    if (bitWidth(*from) == bitWidth(to))  // f16 <-> bf16
+      x = ir.CreateFPExt(x, detail::shapedLike(ir.getFloatTy(), x->getType()));
+    r = x->getType()->getScalarSizeInBits() < lt->getScalarSizeInBits() ? ir.CreateFPExt(x, lt)
                                                                               : detail::truncateFloat(ir, x, lt);
   } else if (*from == ElementType::Ptr && intLike(to)) {
     r = ir.CreatePtrToInt(x, lt);
@@ -461,6 +485,17 @@ llvm::IRBuilderBase& FunctionBuilder::ir() { return impl_->ir; }
 llvm::Function* FunctionBuilder::function() { return impl_->lowered.function; }
 Module& FunctionBuilder::module() noexcept { return *impl_->module; }
 const LoweredFunction& FunctionBuilder::lowered() const noexcept { return impl_->lowered; }
+
+Value FunctionBuilder::wrap(llvm::Value* v, const VectorType& t) {
+  if (impl_->error) return {};
+  llvm::Type* lt = llvm::FixedVectorType::get(lowerElementType(impl_->ir.getContext(), t.element, impl_->opts()), t.lanes);
+  if (!v || v->getType() != lt || !isVectorElement(t.element)) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch,
+                              "operation 'wrap': the LLVM value does not have the lowered type of " + toString(t)));
+    return {};
+  }
+  return Value(this, v, t.element);
+}
 
 Value FunctionBuilder::wrap(llvm::Value* v, const Type& t) {
   if (impl_->error) return {};

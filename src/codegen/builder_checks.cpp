@@ -116,20 +116,25 @@ void checkDivision(FunctionBuilder& self, std::string_view op, bool isSigned, bo
                    llvm::Value* b) {
   if (!checking(self)) return;
   auto& ir = BuilderOps::impl(self).ir;
-  emitCheck(self, ir.CreateICmpNE(b, llvm::Constant::getNullValue(b->getType())), MEMJIT_CHECK_DIVISION_BY_ZERO, op,
-            "", {});
+  // Vector operands: every lane must pass; the report names no values (a
+  // check reports scalars).
+  const bool vector = a->getType()->isVectorTy();
+  auto all = [&](llvm::Value* lanes) { return vector ? ir.CreateAndReduce(lanes) : lanes; };
+  emitCheck(self, all(ir.CreateICmpNE(b, llvm::Constant::getNullValue(b->getType()))), MEMJIT_CHECK_DIVISION_BY_ZERO,
+            op, "", {});
   if (!isSigned) return;
-  const unsigned width = a->getType()->getIntegerBitWidth();
+  const unsigned width = a->getType()->getScalarSizeInBits();
   // A constant operand other than INT_MIN / -1 rules the overflow out here
   // (the builder folds only when both are constant).
   auto* ca = llvm::dyn_cast<llvm::ConstantInt>(a);
   auto* cb = llvm::dyn_cast<llvm::ConstantInt>(b);
   if ((ca && !ca->getValue().isMinSignedValue()) || (cb && !cb->isMinusOne())) return;
   llvm::Value* overflow =
-      ir.CreateAnd(ir.CreateICmpEQ(a, ir.getInt(llvm::APInt::getSignedMinValue(width))),
+      ir.CreateAnd(ir.CreateICmpEQ(a, llvm::ConstantInt::get(a->getType(), llvm::APInt::getSignedMinValue(width))),
                    ir.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(b->getType())));
-  emitCheck(self, ir.CreateNot(overflow),
-            isRemainder ? MEMJIT_CHECK_REMAINDER_OVERFLOW : MEMJIT_CHECK_DIVISION_OVERFLOW, op, "", {a, b});
+  emitCheck(self, all(ir.CreateNot(overflow)),
+            isRemainder ? MEMJIT_CHECK_REMAINDER_OVERFLOW : MEMJIT_CHECK_DIVISION_OVERFLOW, op, "",
+            vector ? std::vector<llvm::Value*>{} : std::vector<llvm::Value*>{a, b});
 }
 
 ChunkFailTarget::ChunkFailTarget(FunctionBuilder& self, llvm::BasicBlock* chunkEnd) : impl_(BuilderOps::impl(self)) {

@@ -23,21 +23,23 @@ std::string typeList(const std::vector<Value>& vs) {
   std::string s = "(";
   for (std::size_t i = 0; i < vs.size(); ++i) {
     if (i) s += ", ";
-    s += vs[i].valid() ? toString(vs[i].type()) : "<invalid>";
+    s += vs[i].valid() ? vs[i].typeName() : "<invalid>";
   }
   return s + ")";
 }
 
-bool checkAll(FunctionBuilder& self, std::string_view op, const std::vector<Value>& vs) {
+// Loop-carried values and branch results may be vectors (the accumulators
+// of a register-blocked kernel); call arguments and returns may not.
+bool checkAll(FunctionBuilder& self, std::string_view op, const std::vector<Value>& vs, bool allowVectors = false) {
   for (const Value& v : vs)
-    if (!checkOperands(self, op, {&v})) return false;
+    if (!checkOperands(self, op, {&v}, allowVectors)) return false;
   return true;
 }
 
 bool sameTypes(const std::vector<Value>& a, const std::vector<Value>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (!a[i].valid() || !b[i].valid() || !(a[i].type() == b[i].type())) return false;
+    if (!a[i].valid() || !b[i].valid() || !(a[i].type() == b[i].type()) || a[i].lanes() != b[i].lanes()) return false;
   return true;
 }
 
@@ -99,7 +101,7 @@ std::vector<Value> FunctionBuilder::forLoop(
     const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
   Impl& I = *impl_;
   const std::vector<Value> invalid(init.size());
-  if (!checkOperands(*this, "for", {&lb, &ub, &step}) || !checkAll(*this, "for", init)) return invalid;
+  if (!checkOperands(*this, "for", {&lb, &ub, &step}) || !checkAll(*this, "for", init, true)) return invalid;
   if (!isIndex(lb) || !isIndex(ub) || !isIndex(step)) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': bounds and step must be index, got " +
                                                    describeOperands({&lb, &ub, &step})));
@@ -144,7 +146,7 @@ std::vector<Value> FunctionBuilder::forLoop(
     ir.SetInsertPoint(exit);
     return invalid;
   }
-  if (!checkAll(*this, "for", next)) return invalid;
+  if (!checkAll(*this, "for", next, true)) return invalid;
   if (!sameTypes(next, init)) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': the body yields " + typeList(next) +
                                                    " but the loop carries " + typeList(init)));
@@ -213,7 +215,7 @@ std::vector<Value> FunctionBuilder::ifElse(const Value& cond, const std::functio
   --I.depth;
   ir.SetInsertPoint(merge);
   if (I.error) return std::vector<Value>(tv.size());
-  if (!checkAll(*this, "if", tv) || !checkAll(*this, "if", ev)) return std::vector<Value>(tv.size());
+  if (!checkAll(*this, "if", tv, true) || !checkAll(*this, "if", ev, true)) return std::vector<Value>(tv.size());
   if (!sameTypes(tv, ev)) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'if': the then branch yields " + typeList(tv) +
                                                    " but the else branch " + typeList(ev)));

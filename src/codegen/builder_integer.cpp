@@ -36,7 +36,7 @@ Value divide(FunctionBuilder& self, const char* op, Division kind, const Value& 
 llvm::Value* allOnes(llvm::Value* like) { return llvm::Constant::getAllOnesValue(like->getType()); }
 llvm::Value* zero(llvm::Value* like) { return llvm::Constant::getNullValue(like->getType()); }
 llvm::Value* width(llvm::Value* like) {
-  return llvm::ConstantInt::get(like->getType(), like->getType()->getIntegerBitWidth());
+  return llvm::ConstantInt::get(like->getType(), like->getType()->getScalarSizeInBits());
 }
 
 bool isUnsignedLike(ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; }
@@ -94,8 +94,8 @@ Value FunctionBuilder::mulhi(const Value& a, const Value& b) {
   if (!t) return {};
   auto& ir = impl_->ir;
   llvm::Type* type = a.llvm()->getType();
-  const unsigned w = type->getIntegerBitWidth();
-  llvm::Type* wide = ir.getIntNTy(2 * w);
+  const unsigned w = type->getScalarSizeInBits();
+  llvm::Type* wide = detail::shapedLike(ir.getIntNTy(2 * w), type);
   const bool uns = isUnsignedLike(*t);
   auto extend = [&](llvm::Value* v) { return uns ? ir.CreateZExt(v, wide) : ir.CreateSExt(v, wide); };
   llvm::Value* product = ir.CreateMul(extend(a.llvm()), extend(b.llvm()));
@@ -145,7 +145,7 @@ Value FunctionBuilder::shrsi(const Value& a, const Value& n) {
   if (!t) return {};
   auto& ir = impl_->ir;
   // Shifting by width - 1 already fills every bit with the sign.
-  llvm::Value* last = llvm::ConstantInt::get(a.llvm()->getType(), a.llvm()->getType()->getIntegerBitWidth() - 1);
+  llvm::Value* last = llvm::ConstantInt::get(a.llvm()->getType(), a.llvm()->getType()->getScalarSizeInBits() - 1);
   llvm::Value* count = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n.llvm(), last);
   return BuilderOps::make(*this, ir.CreateAShr(a.llvm(), count), *t);
 }
@@ -193,7 +193,7 @@ Value FunctionBuilder::bitcast(const Value& v, ElementType to) {
                                                            " (needs integer or float types of one width)"));
     return {};
   }
-  llvm::Type* lt = lowerElementType(impl_->ir.getContext(), to, impl_->opts());
+  llvm::Type* lt = detail::shapedLike(lowerElementType(impl_->ir.getContext(), to, impl_->opts()), v.llvm()->getType());
   return BuilderOps::make(*this, impl_->ir.CreateBitCast(v.llvm(), lt), to);
 }
 

@@ -46,15 +46,29 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
   llvm::Type* type = (*vs.begin())->llvm()->getType();
   llvm::Type* compute = type;
   if (*t == ElementType::F16 || *t == ElementType::BF16)
-    compute = fn.wideHalf ? ir.getDoubleTy() : ir.getFloatTy();
+    compute = detail::shapedLike(fn.wideHalf ? ir.getDoubleTy() : ir.getFloatTy(), type);
   if (fn.callsLibrary && !I.scopes.empty()) I.scopes.back().callsMath = true;
   std::vector<llvm::Value*> args;
   for (const Value* v : vs) args.push_back(compute == type ? v->llvm() : ir.CreateFPExt(v->llvm(), compute));
   llvm::Value* r;
-  if (fn.intrinsic != kLibm)
+  if (fn.intrinsic != kLibm) {
     r = ir.CreateIntrinsic(fn.intrinsic, {compute}, args);
-  else
-    r = callLibm(I, compute->isDoubleTy() ? std::string(fn.libm) : std::string(fn.libm) + "f", compute, args);
+  } else {
+    // libm takes scalars: a vector calls it once per lane (what LLVM's
+    // scalarisation of a vector intrinsic does too).
+    llvm::Type* scalar = compute->getScalarType();
+    const std::string name = scalar->isDoubleTy() ? std::string(fn.libm) : std::string(fn.libm) + "f";
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(compute)) {
+      r = llvm::PoisonValue::get(vt);
+      for (unsigned lane = 0; lane < vt->getNumElements(); ++lane) {
+        std::vector<llvm::Value*> laneArgs;
+        for (llvm::Value* a : args) laneArgs.push_back(ir.CreateExtractElement(a, lane));
+        r = ir.CreateInsertElement(r, callLibm(I, name, scalar, laneArgs), lane);
+      }
+    } else {
+      r = callLibm(I, name, compute, args);
+    }
+  }
   if (compute != type) r = detail::truncateFloat(ir, r, type);
   return BuilderOps::make(self, r, *t);
 }
@@ -149,7 +163,7 @@ Value FunctionBuilder::powi(const Value& a, const Value& n) {
   auto& ir = impl_->ir;
   llvm::Type* type = a.llvm()->getType();
   const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
-  llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), ir.getFloatTy()) : a.llvm();
+  llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), detail::shapedLike(ir.getFloatTy(), type)) : a.llvm();
   llvm::Value* r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
   if (half) r = ir.CreateFPTrunc(r, type);
   return BuilderOps::make(*this, r, *t);

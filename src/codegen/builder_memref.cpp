@@ -7,6 +7,7 @@
 #include "builder_checks.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
+#include "memref_access.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
@@ -62,9 +63,23 @@ llvm::Value* offsetOf(Impl& I, const MemRefType& t, llvm::Value* d) {
   return o == kDynamic ? I.ir.CreateExtractValue(d, {2}) : idxConst(I, o);
 }
 
+}  // namespace
+
+namespace detail {
+
+const MemRefType* rankedOperand(FunctionBuilder& self, std::string_view op, const Value& m) {
+  return codegen::rankedOperand(self, op, m);
+}
+llvm::Value* memrefSize(FunctionBuilder& self, const MemRefType& t, llvm::Value* d, unsigned i) {
+  return sizeOf(BuilderOps::impl(self), t, d, i);
+}
+llvm::Value* memrefStride(FunctionBuilder& self, const MemRefType& t, llvm::Value* d, unsigned i) {
+  return strideOf(BuilderOps::impl(self), t, d, i);
+}
+
 // The element's address: aligned + offset + sum(index_i * stride_i).
 llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Value& m,
-                            const std::vector<Value>& indices) {
+                            const std::vector<Value>& indices, bool checkLast) {
   Impl& I = BuilderOps::impl(self);
   const MemRefType* t = rankedOperand(self, op, m);
   if (!t) return nullptr;
@@ -85,7 +100,7 @@ llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Va
   llvm::Value* d = m.llvm();
   if (detail::checking(self)) {
     std::vector<llvm::Value*> at, sizes;
-    for (unsigned i = 0; i < t->rank(); ++i) {
+    for (unsigned i = 0; i < t->rank() - (checkLast ? 0 : 1); ++i) {
       at.push_back(indices[i].llvm());
       sizes.push_back(sizeOf(I, *t, d, i));
     }
@@ -99,6 +114,12 @@ llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Va
   if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(linear); c && c->isZero()) return aligned;
   return I.ir.CreateInBoundsGEP(elem, aligned, linear);
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::elementAddress;
 
 std::int64_t identityStrideOrDynamic(const std::vector<std::int64_t>& shape, std::size_t i) {
   std::int64_t s = 1;

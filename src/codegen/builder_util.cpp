@@ -1,5 +1,6 @@
 #include "builder_util.h"
 
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/FMF.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -22,37 +23,44 @@ llvm::FastMathFlags toLLVM(FastMath flags) {
 }
 
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {
-  if (!(x->getType()->isDoubleTy() && to->isBFloatTy())) return ir.CreateFPTrunc(x, to);
+  if (!(x->getType()->isDoubleTy() && to->isBFloatTy()) &&
+      !(x->getType()->isVectorTy() && x->getType()->getScalarType()->isDoubleTy() && to->getScalarType()->isBFloatTy()))
+    return ir.CreateFPTrunc(x, to);
+  llvm::Type* f32 = shapedLike(ir.getFloatTy(), x->getType());
+  llvm::Type* i32 = shapedLike(ir.getInt32Ty(), x->getType());
   // Round to odd: truncate towards zero, then set the last bit if inexact.
-  llvm::Value* nearest = ir.CreateFPTrunc(x, ir.getFloatTy());
-  llvm::Value* bits = ir.CreateBitCast(nearest, ir.getInt32Ty());
+  llvm::Value* nearest = ir.CreateFPTrunc(x, f32);
+  llvm::Value* bits = ir.CreateBitCast(nearest, i32);
   llvm::Value* absX = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
   llvm::Value* absBack = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, ir.CreateFPExt(nearest, x->getType()));
   // Rounded away from zero: step the magnitude back by one ulp.
   llvm::Value* away = ir.CreateFCmpOGT(absBack, absX);
-  bits = ir.CreateSub(bits, ir.CreateZExt(away, ir.getInt32Ty()));
+  bits = ir.CreateSub(bits, ir.CreateZExt(away, i32));
   llvm::Value* inexact = ir.CreateFCmpONE(absBack, absX);
-  bits = ir.CreateOr(bits, ir.CreateZExt(inexact, ir.getInt32Ty()));
-  return ir.CreateFPTrunc(ir.CreateBitCast(bits, ir.getFloatTy()), to);
+  bits = ir.CreateOr(bits, ir.CreateZExt(inexact, i32));
+  return ir.CreateFPTrunc(ir.CreateBitCast(bits, f32), to);
 }
 
 llvm::Value* integerToFloat(llvm::IRBuilderBase& ir, llvm::Value* x, bool isSigned, llvm::Type* to) {
-  const unsigned width = x->getType()->getIntegerBitWidth();
-  if (!to->isBFloatTy() || width <= 24)
+  const unsigned width = x->getType()->getScalarSizeInBits();
+  if (!to->getScalarType()->isBFloatTy() || width <= 24)
     return isSigned ? ir.CreateSIToFP(x, to) : ir.CreateUIToFP(x, to);
   // The magnitude as a 64-bit unsigned integer (INT_MIN's too).
-  llvm::Type* i64 = ir.getInt64Ty();
-  llvm::Value* negative = isSigned ? ir.CreateICmpSLT(x, llvm::ConstantInt::get(x->getType(), 0)) : ir.getFalse();
+  llvm::Type* i64 = shapedLike(ir.getInt64Ty(), x->getType());
+  auto k = [&](std::uint64_t v) { return llvm::ConstantInt::get(i64, v); };
+  llvm::Value* negative = isSigned ? ir.CreateICmpSLT(x, llvm::Constant::getNullValue(x->getType()))
+                                   : llvm::Constant::getNullValue(shapedLike(ir.getInt1Ty(), x->getType()));
   llvm::Value* wide = isSigned ? ir.CreateSExt(x, i64) : ir.CreateZExt(x, i64);
   llvm::Value* magnitude = ir.CreateSelect(negative, ir.CreateNeg(wide), wide);
   // Bits below the 53 most significant ones: drop them, keeping a sticky bit.
-  llvm::Value* bits = ir.CreateSub(ir.getInt64(64), ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude, ir.getFalse()));
-  llvm::Value* drop = ir.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ir.CreateSub(bits, ir.getInt64(53)), ir.getInt64(0));
-  llvm::Value* mask = ir.CreateSub(ir.CreateShl(ir.getInt64(1), drop), ir.getInt64(1));
-  llvm::Value* inexact = ir.CreateICmpNE(ir.CreateAnd(magnitude, mask), ir.getInt64(0));
+  llvm::Value* bits = ir.CreateSub(k(64), ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude, ir.getFalse()));
+  llvm::Value* drop = ir.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ir.CreateSub(bits, k(53)), k(0));
+  llvm::Value* mask = ir.CreateSub(ir.CreateShl(k(1), drop), k(1));
+  llvm::Value* inexact = ir.CreateICmpNE(ir.CreateAnd(magnitude, mask), k(0));
   llvm::Value* kept = ir.CreateAnd(magnitude, ir.CreateNot(mask));
-  llvm::Value* odd = ir.CreateSelect(inexact, ir.CreateOr(kept, ir.CreateShl(ir.getInt64(1), drop)), kept);
-  llvm::Value* asDouble = ir.CreateUIToFP(odd, ir.getDoubleTy());  // exact: at most 53 significant bits
+  llvm::Value* odd = ir.CreateSelect(inexact, ir.CreateOr(kept, ir.CreateShl(k(1), drop)), kept);
+  llvm::Type* f64 = shapedLike(ir.getDoubleTy(), x->getType());
+  llvm::Value* asDouble = ir.CreateUIToFP(odd, f64);  // exact: at most 53 significant bits
   asDouble = ir.CreateSelect(negative, ir.CreateFNeg(asDouble), asDouble);
   return truncateFloat(ir, asDouble, to);
 }
@@ -80,12 +88,18 @@ std::string describeOperands(std::initializer_list<const Value*> vs) {
   for (const Value* v : vs) {
     if (!first) s += ", ";
     first = false;
-    s += v->valid() ? toString(v->type()) : "<invalid>";
+    s += v->valid() ? v->typeName() : "<invalid>";
   }
   return s + ")";
 }
 
-bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_list<const Value*> vs) {
+llvm::Type* shapedLike(llvm::Type* scalar, llvm::Type* like) {
+  if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(like)) return llvm::FixedVectorType::get(scalar, v->getNumElements());
+  return scalar;
+}
+
+bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_list<const Value*> vs,
+                   bool allowVectors) {
   auto& I = BuilderOps::impl(self);
   if (I.error) return false;
   if (I.returned) {
@@ -103,7 +117,13 @@ bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_
     if (v->builder() != &self) {
       fail(self, Error(ErrorCode::InvalidArgument,
                        "operation '" + std::string(op) + "': operand #" + std::to_string(k) + " of type " +
-                           toString(v->type()) + " is a value of another function, not of '" + I.name + "'"));
+                           v->typeName() + " is a value of another function, not of '" + I.name + "'"));
+      return false;
+    }
+    if (v->isVector() && !allowVectors) {
+      fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': operand #" +
+                                                    std::to_string(k) + " is a vector (" + v->typeName() +
+                                                    "); the operation takes no vectors"));
       return false;
     }
     ++k;
@@ -112,7 +132,7 @@ bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_
 }
 
 std::optional<ElementType> scalarOperand(FunctionBuilder& self, std::string_view op, const Value& v) {
-  if (!checkOperands(self, op, {&v})) return std::nullopt;
+  if (!checkOperands(self, op, {&v}, true)) return std::nullopt;
   if (!isScalar(v.type())) {
     fail(self, Error(ErrorCode::TypeMismatch,
                      "operation '" + std::string(op) + "': needs a scalar, got " + toString(v.type())));
@@ -135,12 +155,12 @@ std::optional<ElementType> numericScalar(FunctionBuilder& self, std::string_view
 
 std::optional<ElementType> sameNumericScalar(FunctionBuilder& self, std::string_view op, const Value& a,
                                              const Value& b) {
-  if (!checkOperands(self, op, {&a, &b})) return std::nullopt;
+  if (!checkOperands(self, op, {&a, &b}, true)) return std::nullopt;
   auto ta = numericScalar(self, op, a);
   if (!ta) return ta;
   auto tb = numericScalar(self, op, b);
   if (!tb) return tb;
-  if (*ta != *tb) {
+  if (*ta != *tb || a.lanes() != b.lanes()) {
     fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': operand types differ " +
                                                   describeOperands({&a, &b})));
     return std::nullopt;
@@ -154,10 +174,11 @@ template <typename Accepts>
 std::optional<ElementType> sameScalarOf(FunctionBuilder& self, std::string_view op,
                                         std::initializer_list<const Value*> vs, const char* what,
                                         Accepts accepts) {
-  if (!checkOperands(self, op, vs)) return std::nullopt;
+  if (!checkOperands(self, op, vs, true)) return std::nullopt;
   const Value& first = **vs.begin();
   for (const Value* v : vs) {
-    if (!isScalar(v->type()) || !accepts(std::get<ElementType>(v->type())) || !(v->type() == first.type())) {
+    if (!isScalar(v->type()) || !accepts(std::get<ElementType>(v->type())) || !(v->type() == first.type()) ||
+        v->lanes() != first.lanes()) {
       fail(self, Error(ErrorCode::TypeMismatch, "operation '" + std::string(op) + "': needs " + what +
                                                     " operands of one type, got " + describeOperands(vs)));
       return std::nullopt;

@@ -45,10 +45,21 @@ void fail(FunctionBuilder& self, Error e);
 std::string describeOperands(std::initializer_list<const Value*> vs);
 
 /// False (with an error recorded) when an error is pending, an operand is
-/// invalid or from another builder, or the function already returned.
-bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_list<const Value*> vs);
+/// invalid or from another builder, or the function already returned; and,
+/// unless `allowVectors`, when an operand is a vector: operations that do not
+/// lift element-wise refuse vectors here, so none takes one by mistake.
+bool checkOperands(FunctionBuilder& self, std::string_view op, std::initializer_list<const Value*> vs,
+                   bool allowVectors = false);
 
-/// The scalar type of `v` or an error.
+/// `scalar` (an LLVM scalar type) shaped as `like`: the vector of as many
+/// lanes when `like` is a vector value, else `scalar` itself.
+llvm::Type* shapedLike(llvm::Type* scalar, llvm::Type* like);
+
+// The helpers below take scalars and vectors alike (the element-wise lifted
+// operations) and return the element type; operands of several must have
+// the same lanes.
+
+/// The scalar type of `v` (a vector's element type) or an error.
 std::optional<ElementType> scalarOperand(FunctionBuilder& self, std::string_view op, const Value& v);
 /// A scalar with arithmetic (integer, index or float).
 std::optional<ElementType> numericScalar(FunctionBuilder& self, std::string_view op, const Value& v);

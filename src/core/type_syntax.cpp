@@ -361,7 +361,39 @@ Expected<FunctionType> parseFunctionType(std::string_view text) {
   return fn;
 }
 
+Expected<VectorType> parseVectorType(std::string_view text) {
+  Reader r(text);
+  r.peek();
+  if (!r.acceptWord("vector")) return r.errorHere("expected 'vector<'");
+  MEMJIT_TRY(r.expect("<", "'<' after 'vector'"));
+  r.peek();
+  if (r.peek() == '[') return r.errorHere("scalable vectors are not supported (memjit's vectors have fixed lanes)");
+  if (!std::isdigit(static_cast<unsigned char>(r.peek())))
+    return r.errorHere("expected the lane count (0-d vectors are not supported)");
+  std::size_t at = r.pos();
+  auto lanes = r.integer("lane count");
+  if (!lanes) return lanes.error();
+  MEMJIT_TRY(r.expect("x", "'x' after the lane count"));
+  r.peek();
+  if (std::isdigit(static_cast<unsigned char>(r.peek())) || r.peek() == '[')
+    return r.errorHere("multi-dimensional vectors are not supported (memjit's vectors have one dimension)");
+  std::size_t elementAt = r.pos();
+  auto element = readElementType(r);
+  if (!element) return element.error();
+  MEMJIT_TRY(r.expect(">", "'>' closing vector<"));
+  MEMJIT_TRY(expectEnd(r, "vector type"));
+  if (!isVectorElement(*element))
+    return r.errorAt(elementAt, "vector element type " + toString(*element) + " is not an integer, index or float type");
+  auto t = VectorType::get(*element, *lanes);
+  if (!t) return r.errorAt(at, t.error().message());
+  return t;
+}
+
 std::string toString(ElementType t) { return std::string(spelling(t)); }
+
+std::string toString(const VectorType& t) {
+  return "vector<" + std::to_string(t.lanes) + "x" + std::string(spelling(t.element)) + ">";
+}
 
 std::string toString(const MemRefType& t) {
   std::string s = "memref<";

@@ -1,4 +1,5 @@
 #include "memjit/types.h"
+#include "memjit/vector_type.h"
 
 #include <string>
 
@@ -140,6 +141,24 @@ std::optional<std::int64_t> MemRefType::numElements() const noexcept {
     n *= d;
   }
   return n;
+}
+
+}  // namespace memjit
+
+// --- vector types (vector_type.h) ---
+
+namespace memjit {
+
+bool isVectorElement(ElementType t) noexcept { return isInteger(t) || isFloat(t) || t == ElementType::Index; }
+
+Expected<VectorType> VectorType::get(ElementType element, std::int64_t lanes) {
+  if (!isVectorElement(element))
+    return Error(ErrorCode::InvalidArgument, "vector element type " + std::string(spelling(element)) +
+                                                 " is not an integer, index or float type");
+  if (lanes < 1 || lanes > kMaxLanes)
+    return Error(ErrorCode::InvalidArgument, "vector of " + std::to_string(lanes) + " lanes (memjit takes 1 to " +
+                                                 std::to_string(kMaxLanes) + ")");
+  return VectorType{element, static_cast<std::uint32_t>(lanes)};
 }
 
 }  // namespace memjit

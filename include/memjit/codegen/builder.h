@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -43,6 +44,7 @@
 #include "memjit/codegen/module.h"
 #include "memjit/error.h"
 #include "memjit/types.h"
+#include "memjit/vector_type.h"
 
 namespace llvm {
 class Function;
@@ -56,24 +58,37 @@ namespace memjit::codegen {
 class FunctionBuilder;
 struct BuilderOps;
 
-/// A value of the function being built: a scalar, a ranked memref (its
-/// descriptor) or an unranked memref (`{rank, ptr}`). Default-constructed or
-/// produced after an error, it is invalid.
+/// A value of the function being built: a scalar, a vector (`vector<16xf32>`,
+/// see "vectors" below), a ranked memref (its descriptor) or an unranked
+/// memref (`{rank, ptr}`). Default-constructed or produced after an error, it
+/// is invalid.
 class Value {
  public:
   Value() = default;
   bool valid() const noexcept { return value_ != nullptr; }
+  /// The type; for a vector, its element type (see isVector()).
   const Type& type() const noexcept { return type_; }
+  /// Whether this is a vector of lanes() elements of type().
+  bool isVector() const noexcept { return lanes_ != 0; }
+  /// Lanes of a vector; 0 for scalars and memrefs.
+  std::uint32_t lanes() const noexcept { return lanes_; }
+  /// The vector type, or nullopt for scalars and memrefs.
+  std::optional<VectorType> vectorType() const;
+  /// MLIR's spelling of the value's type: "f32", "vector<16xf32>", "memref<?xf32>".
+  std::string typeName() const;
   llvm::Value* llvm() const noexcept { return value_; }
   FunctionBuilder* builder() const noexcept { return builder_; }
 
  private:
   friend class FunctionBuilder;
   friend struct BuilderOps;
-  Value(FunctionBuilder* b, llvm::Value* v, Type t) : builder_(b), value_(v), type_(std::move(t)) {}
+  // Vector values are told apart by their LLVM type (no memjit scalar or
+  // memref lowers to an LLVM vector).
+  Value(FunctionBuilder* b, llvm::Value* v, Type t);
   FunctionBuilder* builder_ = nullptr;
   llvm::Value* value_ = nullptr;
   Type type_ = ElementType::I1;
+  std::uint32_t lanes_ = 0;
 };
 
 /// Comparison predicates; signedness and float ordering come from the type
@@ -93,6 +108,17 @@ struct StoreOptions {
   /// Streaming store: bypass caches for data not read soon. Emitted as a tag
   /// (see metadata_symbols.h) that memjit's pipeline turns into `!nontemporal`
   /// after vectorisation, so loops of such stores still vectorise.
+  bool nontemporal = false;
+};
+
+/// Options of vector loads and stores.
+struct VectorMemoryOptions {
+  /// Alignment in bytes the caller guarantees for the first lane's address
+  /// (a power of two); 0: the element's alignment, as MLIR's lowering gives
+  /// (LLVM raises it where it can prove more, e.g. from an argument's
+  /// ArgumentAttributes::alignment).
+  unsigned alignment = 0;
+  /// Stores only: a streaming store, as StoreOptions::nontemporal.
   bool nontemporal = false;
 };
 
@@ -203,15 +229,18 @@ class FunctionBuilder {
   }
   /// A constant of `like`'s scalar type, converted exactly: as constant(),
   /// but a float that the type cannot hold exactly is an error too. What
-  /// the operators use for a C++ literal next to a Value.
+  /// the operators use for a C++ literal next to a Value; next to a vector,
+  /// the constant is splat to its lanes.
   template <Literal T>
   Value constantLike(const Value& like, T v) {
     auto t = literalType(like);
     if (!t) return {};
+    Value c;
     if constexpr (std::is_floating_point_v<T>)
-      return constantFromFloat(*t, static_cast<double>(v), true);
+      c = constantFromFloat(*t, static_cast<double>(v), true);
     else
-      return constant(*t, v);
+      c = constant(*t, v);
+    return like.isVector() ? this->splat(c, like.lanes()) : c;
   }
   Value index(std::int64_t v);
   Value i32(std::int32_t v);
@@ -398,6 +427,88 @@ class FunctionBuilder {
   /// Unranked to ranked `type` (the caller vouches for the rank).
   Value castToRanked(const Value& m, const MemRefType& type);
 
+  // --- vectors (builder_vector.cpp, builder_vector_memory.cpp) ---
+  // MLIR's `vector` dialect over one-dimensional vectors (vector_type.h) of
+  // integer, index or float elements. Every scalar operation above also
+  // takes vectors of one shape and works lane by lane (arithmetic, math,
+  // bit operations, compares giving vector<Nxi1>, select with an i1 or a
+  // per-lane condition, casts, fma); operators and literals too (`v * 2.0f`
+  // splats the literal). Loop-carried values and ifElse results may be
+  // vectors; memref indices, loop bounds, calls and returns may not.
+  /// Lanes of `t` in one of the host's vector registers (16 f32 with
+  /// AVX-512, 8 with AVX2, 4 with SSE or NEON). See vector_target.h.
+  std::uint32_t nativeLanes(ElementType t) const;
+  /// `scalar` in every lane (vector.broadcast / vector.splat).
+  Value splat(const Value& scalar, std::uint32_t lanes);
+  /// A vector of the given lanes, each converted exactly as constant() does
+  /// (arith.constant dense<[...]>).
+  template <Literal T>
+  Value constantVector(ElementType t, const std::vector<T>& lanes) {
+    std::vector<Value> parts;
+    for (T v : lanes) parts.push_back(constant(t, v));
+    return fromElements(parts);
+  }
+  /// The vector of the given scalars of one type (vector.from_elements).
+  Value fromElements(const std::vector<Value>& scalars);
+  /// [0, 1, ..., lanes - 1] of integer or index type `t` (vector.step).
+  Value laneIndices(ElementType t, std::uint32_t lanes);
+  /// Lane `lane` of `v` (vector.extract); the Value form takes an index and
+  /// gives poison past the last lane (checked mode stops there instead).
+  Value extract(const Value& v, std::uint32_t lane);
+  Value extract(const Value& v, const Value& lane);
+  /// `v` with lane `lane` replaced by `scalar` (vector.insert).
+  Value insert(const Value& v, const Value& scalar, std::uint32_t lane);
+  Value insert(const Value& v, const Value& scalar, const Value& lane);
+  /// Combining all lanes into one scalar (vector.reduction <kind>). Float Add
+  /// and Mul reduce in lane order unless the fast-math flags include
+  /// Reassoc; float Min/Max ignore NaN as minnumf/maxnumf, Minimumf/Maximumf
+  /// propagate it; integer Min/Max are signed or unsigned by type; And, Or
+  /// and Xor take integers only.
+  enum class VectorReduction { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
+  Value reduce(VectorReduction kind, const Value& v);
+  /// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1) by the static
+  /// `mask`; the result has mask.size() lanes (vector.shuffle).
+  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask);
+  /// a0 b0 a1 b1 ... (vector.interleave); deinterleave is its inverse
+  /// (vector.deinterleave): the even lanes and the odd lanes.
+  Value interleave(const Value& a, const Value& b);
+  std::pair<Value, Value> deinterleave(const Value& v);
+  /// vector<Nxi1> with lanes [0, n) set (vector.create_mask; n is an index,
+  /// clamped to [0, lanes]); the tail mask of a loop over n elements.
+  Value createMask(std::uint32_t lanes, const Value& n);
+
+  // Vector memory operations address a ranked memref at `indices` (one
+  // index per dim) and move lanes along its last dim. Checked mode checks
+  // every lane that is accessed (masked-off lanes are not).
+  /// `lanes` consecutive elements (vector.load). The last dim's stride must
+  /// be 1 in the type (as MLIR requires); use transferRead otherwise.
+  Value vectorLoad(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
+                   VectorMemoryOptions options = {});
+  void vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices,
+                   VectorMemoryOptions options = {});
+  /// Lanes where `mask` (vector<Nxi1>) is set are loaded, the others taken
+  /// from `passThru` (vector.maskedload); nothing is read at masked-off lanes.
+  Value maskedLoad(const Value& m, const std::vector<Value>& indices, const Value& mask, const Value& passThru,
+                   VectorMemoryOptions options = {});
+  /// Stores the lanes where `mask` is set (vector.maskedstore).
+  void maskedStore(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& mask,
+                   VectorMemoryOptions options = {});
+  /// Lane k reads m[indices..., last + offsets[k]] where `mask` is set, else
+  /// passThru[k] (vector.gather); `offsets` is a vector of integer or index
+  /// type, in elements of the last dim (scaled by its stride).
+  Value gather(const Value& m, const std::vector<Value>& indices, const Value& offsets, const Value& mask,
+               const Value& passThru);
+  /// Lane k of `v` to m[indices..., last + offsets[k]] where `mask` is set
+  /// (vector.scatter); with repeated offsets the highest lane wins.
+  void scatter(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& offsets,
+               const Value& mask);
+  /// `lanes` elements along the last dim from `indices`, at any stride;
+  /// lanes past the dim's end read `padding` (vector.transfer_read with the
+  /// minor identity map, not in_bounds): the tail of a row needs no mask.
+  Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding);
+  /// Writes the lanes that fall within the last dim (vector.transfer_write).
+  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices);
+
   // --- calls and return ---
   /// Calls a function declared in this module (defined or external).
   std::vector<Value> call(std::string_view name, const std::vector<Value>& args);
@@ -412,6 +523,7 @@ class FunctionBuilder {
   Module& module() noexcept;
   /// Wraps an LLVM value built through ir() as a Value of type `t` (checked).
   Value wrap(llvm::Value* v, const Type& t);
+  Value wrap(llvm::Value* v, const VectorType& t);
   const LoweredFunction& lowered() const noexcept;
 
  private:

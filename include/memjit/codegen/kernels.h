@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "memjit/codegen/module.h"
+#include "memjit/codegen/vector_target.h"
 #include "memjit/error.h"
 #include "memjit/types.h"
 
@@ -44,5 +45,39 @@ Error addScaledCopy(Module& m, std::string_view name, const KernelOptions& o = {
 /// `(memref<?xT>, T) -> memref<*xT>`: the same returned as an unranked memref;
 /// the caller frees the descriptor and the data's allocated pointer.
 Error addScaledCopyUnranked(Module& m, std::string_view name, const KernelOptions& o = {});
+
+/// Options of the blocked matrix multiply (addSgemm).
+struct SgemmOptions {
+  /// f32 (sgemm) or f64.
+  ElementType element = ElementType::F32;
+  /// The vector unit the micro-kernel is sized for.
+  VectorTarget target = VectorTarget::host();
+  /// Micro-kernel: `rows` rows of A times `vectors` vectors of B columns,
+  /// rows * vectors accumulators in registers. 0 derives them from the
+  /// target: two vectors, and as many rows as the registers hold besides
+  /// the B vectors and a broadcast (14 with 32 registers, 6 with 16).
+  unsigned rows = 0;
+  unsigned vectors = 0;
+  /// Cache blocks: kc (the depth of a packed panel pair, sized so a B
+  /// micro-panel stays in L1), mc rows of packed A (L2), nc columns of
+  /// packed B (L3). 0 picks defaults; mc and nc are rounded to the
+  /// micro-kernel's rows and columns.
+  std::int64_t kc = 0, mc = 0, nc = 0;
+  /// Spread the column panels (packing B) and the row blocks over the
+  /// thread pool (parallelFor).
+  bool parallel = false;
+  /// Checked mode (FunctionOptions::checked).
+  bool checked = false;
+};
+
+/// `(A, B, C) -> ()` with A, B, C of type `memref<?x?xT, strided<[?, 1],
+/// offset: ?>>` (row-major views with unit column stride, e.g. subviews):
+/// C = A * B for any M, N, K (C is overwritten; K == 0 zeroes it). Written
+/// with the builder's vector ops as BLIS structures a GEMM: B packed into
+/// kc x NR panels, A into MR x kc panels (through a transposed view, rows
+/// past M zero-padded), a register-blocked MR x NR micro-kernel of FMAs,
+/// and C's edges written with masks. Mismatched shapes fail: in checked
+/// mode with an error, else they are undefined.
+Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o = {});
 
 }  // namespace memjit::codegen

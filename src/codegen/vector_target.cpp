@@ -1,0 +1,54 @@
+#include "memjit/codegen/vector_target.h"
+
+#include <string>
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/TargetParser/SubtargetFeature.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
+
+namespace memjit::codegen {
+
+namespace {
+
+// Whether `features` enables `name` ("+name" present and not later "-name").
+bool enabled(std::string_view features, std::string_view name) {
+  bool on = false;
+  std::size_t start = 0;
+  while (start <= features.size()) {
+    std::size_t end = features.find(',', start);
+    if (end == std::string_view::npos) end = features.size();
+    std::string_view f = features.substr(start, end - start);
+    if (f.size() == name.size() + 1 && f.substr(1) == name) on = f[0] == '+';
+    start = end + 1;
+  }
+  return on;
+}
+
+}  // namespace
+
+VectorTarget VectorTarget::fromFeatures(std::string_view triple, std::string_view features) noexcept {
+  VectorTarget t;
+  llvm::Triple tt{llvm::StringRef(triple.data(), triple.size())};
+  if (tt.isX86()) {
+    t.registerBits = enabled(features, "avx512f") ? 512 : enabled(features, "avx") ? 256 : 128;
+    t.registers = enabled(features, "avx512f") ? 32 : 16;
+    t.fma = enabled(features, "fma") || enabled(features, "avx512f");
+  } else if (tt.isAArch64()) {
+    t.registerBits = 128;
+    t.registers = 32;
+    t.fma = true;
+  }
+  return t;
+}
+
+const VectorTarget& VectorTarget::host() {
+  static const VectorTarget target = [] {
+    llvm::SubtargetFeatures features;
+    for (const auto& f : llvm::sys::getHostCPUFeatures()) features.AddFeature(f.first(), f.second);
+    return fromFeatures(llvm::sys::getProcessTriple(), features.getString());
+  }();
+  return target;
+}
+
+}  // namespace memjit::codegen
