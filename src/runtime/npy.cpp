@@ -273,15 +273,21 @@ Expected<NpyHeader> parseNpyHeader(std::span<const unsigned char> bytes, std::st
   std::string descr;
   MEMJIT_TRY(HeaderParser(text, what).parse(descr, h.fortranOrder, h.shape));
   MEMJIT_ASSIGN_OR_RETURN(h.element, elementTypeFromNpyDescr(descr, h.bigEndian, what));
+  // The nonzero dims count too: an empty array's strides are their products.
   std::size_t total = storageSize(h.element);
+  bool empty = false;
   const std::size_t limit = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
   for (std::int64_t d : h.shape) {
-    if (d != 0 && total > limit / static_cast<std::size_t>(d))
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (total > limit / static_cast<std::size_t>(d))
       return Error(ErrorCode::InvalidArgument, std::string(what) + ": shape " + shapeText(h.shape) + " of " + descr +
                                                    " is too large: its byte size overflows");
     total *= static_cast<std::size_t>(d);
   }
-  h.dataBytes = total;
+  h.dataBytes = empty ? 0 : total;
   return h;
 }
 

@@ -352,6 +352,10 @@ TEST(NpyErrors, UnsupportedDtypes) {
 TEST(NpyErrors, ShapeTimesItemSizeOverflows) {
   auto r = decodeNpy(npyFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4)}"), "'x.npy'");
   expectError(r.error(), ErrorCode::InvalidArgument, {"'x.npy'", "(4611686018427387904, 4)", "overflows"});
+  // Also when another dim is 0: an empty array's strides multiply the others.
+  auto empty = decodeNpy(npyFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4)}"),
+                         "'x.npy'");
+  expectError(empty.error(), ErrorCode::InvalidArgument, {"'x.npy'", "(0, 4611686018427387904, 4)", "overflows"});
 }
 
 TEST(NpyErrors, BoolThatIsNeitherZeroNorOne) {
