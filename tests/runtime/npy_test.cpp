@@ -48,8 +48,16 @@ T elementAt(const Buffer& b, std::initializer_list<std::int64_t> idx) {
   return v;
 }
 
+// A file in the current test's own folder (ctest runs tests in parallel processes).
 std::filesystem::path scratch(const std::string& name) {
-  static const auto dir = test::freshDir("runtime/npy");
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests/runtime/npy" / test;
+  static std::string cleaned;
+  if (cleaned != test) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    cleaned = test;
+  }
   return dir / name;
 }
 

@@ -29,10 +29,9 @@ namespace {
 using test::runCli;
 namespace fs = std::filesystem;
 
-const fs::path& dir() {
-  static const fs::path d = test::freshDir("tools/run_cli");
-  return d;
-}
+// Each test has a folder of its own: ctest runs the tests in parallel processes.
+fs::path testDir;
+const fs::path& dir() { return testDir; }
 std::string file(const std::string& name) { return (dir() / name).string(); }
 
 void writeModule(codegen::Module& m, const std::string& name, bool stripMetadata = false) {
@@ -97,7 +96,9 @@ void addIntegerSum(codegen::Module& m) {
 
 class RunCli : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  void SetUp() override {
+    testDir = test::freshDir(std::string("tools/run_cli/") +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     codegen::Module kernels("kernels");
     addAxpy(kernels);
     addSipAdd(kernels);
