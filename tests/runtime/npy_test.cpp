@@ -52,7 +52,7 @@ T elementAt(const Buffer& b, std::initializer_list<std::int64_t> idx) {
 std::filesystem::path scratch(const std::string& name) {
   const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   const auto dir = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests/runtime/npy" / test;
-  static std::string cleaned;
+  static std::string cleaned;  // the test whose folder was emptied
   if (cleaned != test) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);

@@ -139,7 +139,8 @@ const char* const kFunctionModeHelp =
   --output ...             has that key, input KEY (in-place outputs) after the call
   --print KEY              print input KEY (or result KEY) after the call
   --no-print               print no results
-  --print-results          print results even when --out writes them
+  --print-results          print results even when --out writes them (and select
+                           function mode for a function without inputs)
   --benchmark[=N]          after the call: --warmup calls, then N timed calls (default
                            10); prints min, median and max time and GB/s (bytes of
                            all memref inputs and results over the median time)
