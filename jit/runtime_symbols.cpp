@@ -1,10 +1,22 @@
 #include "runtime_symbols.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 
 #include "llvm_error.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
+
+// INTEGRATION POINT (branch rutils): memjit's own runner utilities. Until
+// that branch is merged the header is missing and modules asking for them get
+// an Unsupported error (mlir-cpu-runner's --shared-libs still work).
+#if __has_include("memjit/runtime/runner_utils.h")
+#include "memjit/runtime/runner_utils.h"
+#define MEMJIT_HAVE_RUNNER_UTILITIES 1
+#endif
 
 namespace memjit::jit::detail {
 
@@ -23,6 +35,50 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
   return &*dylib;
+}
+
+bool haveRunnerUtilities() noexcept {
+#ifdef MEMJIT_HAVE_RUNNER_UTILITIES
+  return true;
+#else
+  return false;
+#endif
+}
+
+Expected<llvm::orc::JITDylib*> defineRunnerUtilitySymbols(llvm::orc::LLJIT& jit) {
+#ifdef MEMJIT_HAVE_RUNNER_UTILITIES
+  auto dylib = jit.getExecutionSession().createJITDylib("memjit.runner_utils");
+  if (!dylib) return fromLLVM(dylib.takeError(), ErrorCode::Internal, "cannot create the runner utilities' symbol table");
+  llvm::orc::SymbolMap symbols;
+  for (const runtime::RunnerSymbol& symbol : runtime::runnerUtilitySymbols())
+    symbols[jit.mangleAndIntern(symbol.name)] = {llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+                                                 llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runner utilities");
+  return &*dylib;
+#else
+  (void)jit;
+  return Error(ErrorCode::Unsupported,
+               "this memjit has no built-in runner utilities (printMemref*, printF32, ...): "
+               "pass MLIR's libmlir_c_runner_utils.so and libmlir_runner_utils.so as shared libraries");
+#endif
+}
+
+Expected<llvm::orc::JITDylib*> loadSharedLibrary(llvm::orc::LLJIT& jit, const std::string& path) {
+  // dlopen's own message for a missing file is only "cannot open shared object
+  // file"; say which one and why in the usual words.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error(ErrorCode::NotFound, "shared library '" + path + "' does not exist");
+  auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
+      path.c_str(), jit.getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return fromLLVM(generator.takeError(), ErrorCode::IoError, "cannot load shared library '" + path + "'");
+  auto& session = jit.getExecutionSession();
+  // JITDylib names must be unique; the same path is loaded once per Jit by the caller.
+  auto& dylib = session.createBareJITDylib("memjit.library." + path);
+  dylib.addGenerator(std::move(*generator));
+  return &dylib;
 }
 
 }  // namespace memjit::jit::detail
