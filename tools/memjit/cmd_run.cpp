@@ -170,6 +170,9 @@ int run(const Args& args) {
 
   jit::JitOptions jitOptions;
   jitOptions.vectorMath = false;  // MLIR's pipeline calls the scalar libm: same bits
+  // LLVM's "Cannot select" and the like become one line naming the file, not
+  // an abort (the process ends right after anyway, so what recovery leaks is moot).
+  jitOptions.recoverFromLlvmCrashes = true;
   auto jit = jit::Jit::create(jitOptions);
   if (!jit) return fail(kName, jit.error());
   jit::ProgramOptions options;
