@@ -172,7 +172,8 @@ swap_mlir() {
 
 # A build folder that once used a private MLIR (below) forgets it when configured
 # otherwise, so only --private-mlir runs compare with it.
-FORGET_PRIVATE_MLIR=(-UMLIR_DIR -UMEMJIT_MLIR_OPT -UMEMJIT_MLIR_TRANSLATE -UMEMJIT_MLIR_RUNNER_UTILS_INCLUDE_DIR)
+FORGET_PRIVATE_MLIR=(-UMLIR_DIR -UMEMJIT_MLIR_OPT -UMEMJIT_MLIR_TRANSLATE -UMEMJIT_MLIR_RUNNER_UTILS_INCLUDE_DIR
+  -UMEMJIT_MLIR_C_RUNNER_UTILS_LIB -UMEMJIT_MLIR_RUNNER_UTILS_LIB)
 
 # private_mlir <dir>: prints the prefix of MLIR $LLVM_NEXT's Debian packages,
 # downloaded and unpacked (not installed) into <dir>/mlir-<version>, the version

@@ -9,7 +9,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "global_structors.h"
-#include "runtime_symbols.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/signature/function_signature.h"
 #include "memjit/type_syntax.h"
@@ -104,9 +103,7 @@ Expected<Program> loadProgram(Jit& jit, const std::string& path, ProgramOptions 
   if (!buffer) return Error(ErrorCode::IoError, "cannot read '" + path + "': " + buffer.getError().message());
   AddOptions add;
   add.sharedLibraries = std::move(options.sharedLibraries);
-  // INTEGRATION POINT (branch rutils): without memjit's runner utilities a
-  // program that calls them needs MLIR's libraries in sharedLibraries.
-  add.runnerUtilities = options.runnerUtilities && detail::haveRunnerUtilities();
+  add.runnerUtilities = options.runnerUtilities;
   // mlir-cpu-runner's code generator works at the default level whatever -O
   // says below -O3 (its objects at -O0 and without -O are the same bytes).
   add.optLevel = options.optLevel.value_or(OptLevel::O2);

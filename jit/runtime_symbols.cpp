@@ -9,14 +9,7 @@
 #include "llvm_error.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
-
-// INTEGRATION POINT (branch rutils): memjit's own runner utilities. Until
-// that branch is merged the header is missing and modules asking for them get
-// an Unsupported error (mlir-cpu-runner's --shared-libs still work).
-#if __has_include("memjit/runtime/runner_utils.h")
 #include "memjit/runtime/runner_utils.h"
-#define MEMJIT_HAVE_RUNNER_UTILITIES 1
-#endif
 
 namespace memjit::jit::detail {
 
@@ -37,16 +30,7 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   return &*dylib;
 }
 
-bool haveRunnerUtilities() noexcept {
-#ifdef MEMJIT_HAVE_RUNNER_UTILITIES
-  return true;
-#else
-  return false;
-#endif
-}
-
 Expected<llvm::orc::JITDylib*> defineRunnerUtilitySymbols(llvm::orc::LLJIT& jit) {
-#ifdef MEMJIT_HAVE_RUNNER_UTILITIES
   auto dylib = jit.getExecutionSession().createJITDylib("memjit.runner_utils");
   if (!dylib) return fromLLVM(dylib.takeError(), ErrorCode::Internal, "cannot create the runner utilities' symbol table");
   llvm::orc::SymbolMap symbols;
@@ -56,12 +40,6 @@ Expected<llvm::orc::JITDylib*> defineRunnerUtilitySymbols(llvm::orc::LLJIT& jit)
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runner utilities");
   return &*dylib;
-#else
-  (void)jit;
-  return Error(ErrorCode::Unsupported,
-               "this memjit has no built-in runner utilities (printMemref*, printF32, ...): "
-               "pass MLIR's libmlir_c_runner_utils.so and libmlir_runner_utils.so as shared libraries");
-#endif
 }
 
 Expected<llvm::orc::JITDylib*> loadSharedLibrary(llvm::orc::LLJIT& jit, const std::string& path) {

@@ -17,11 +17,8 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit);
 
 /// Makes a "memjit.runner_utils" symbol table defining MLIR's runner
 /// utilities (printMemrefF32, printF32, memrefCopy, ...) from memjit's runtime,
-/// for modules added with AddOptions::runnerUtilities. Unsupported when this
-/// build of memjit has no runner utilities.
+/// (memjit::runner_utils) for modules added with AddOptions::runnerUtilities.
 Expected<llvm::orc::JITDylib*> defineRunnerUtilitySymbols(llvm::orc::LLJIT& jit);
-/// Whether this build has them (false until branch rutils is merged).
-bool haveRunnerUtilities() noexcept;
 
 /// Makes a symbol table resolving to the exported symbols of the shared
 /// library at `path` and of its dependencies (loaded with dlopen, and kept

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "memjit/runtime/half.h"
+#include "memref_text.h"
 
 namespace memjit::runtime {
 namespace {
@@ -36,47 +37,6 @@ void printElement(std::ostream& os, ElementType t, const char* p) {
   }
 }
 
-void spaces(std::ostream& os, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) os << ' ';
-}
-
-// Mirrors MemRefDataPrinter<T>::print/printFirst/printLast in RunnerUtils.h.
-struct DataPrinter {
-  std::ostream& os;
-  ElementType type;
-  const char* base;
-  std::int64_t rank;
-  std::size_t esize;
-
-  void print(std::int64_t dim, std::int64_t offset, const std::int64_t* sizes, const std::int64_t* strides) {
-    if (dim == 0) {
-      printElement(os, type, base + offset * static_cast<std::int64_t>(esize));
-      return;
-    }
-    if (sizes[0] == 0) {
-      os << "[]";
-      return;
-    }
-    os << "[";
-    print(dim - 1, offset, sizes + 1, strides + 1);
-    if (sizes[0] <= 1) {
-      os << "]";
-      return;
-    }
-    os << ", ";
-    if (dim > 1) os << "\n";
-    for (std::int64_t i = 1; i + 1 < sizes[0]; ++i) {
-      spaces(os, rank - dim + 1);
-      print(dim - 1, offset + i * strides[0], sizes + 1, strides + 1);
-      os << ", ";
-      if (dim > 1) os << "\n";
-    }
-    spaces(os, rank - dim + 1);
-    print(dim - 1, offset + (sizes[0] - 1) * strides[0], sizes + 1, strides + 1);
-    os << "]";
-  }
-};
-
 }  // namespace
 
 void printMemref(std::ostream& os, const Buffer& b, const char* prefix) {
@@ -84,21 +44,31 @@ void printMemref(std::ostream& os, const Buffer& b, const char* prefix) {
     os << prefix << "<empty>\n";
     return;
   }
-  auto join = [&](std::span<const std::int64_t> v) {
-    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-  };
-  os << prefix << "base@ = " << std::hex << std::showbase
-     << reinterpret_cast<std::intptr_t>(b.aligned()) << std::dec << std::noshowbase
-     << " rank = " << b.rank() << " offset = " << b.offset() << " sizes = [";
-  join(b.sizes());
-  os << "] strides = [";
-  join(b.strides());
-  os << "] data = \n";
+  os << prefix;
+  detail::writeMemrefMetadata(os, b.aligned(), b.rank(), b.offset(), b.sizes().data(), b.strides().data());
+  os << " data = \n";
   if (b.rank() == 0) os << "[";
-  DataPrinter p{os, b.elementType(), static_cast<const char*>(b.aligned()), b.rank(), b.elementSize()};
-  p.print(b.rank(), b.offset(), b.sizes().data(), b.strides().data());
+  const auto* base = static_cast<const char*>(b.aligned());
+  const auto esize = static_cast<std::int64_t>(b.elementSize());
+  detail::writeMemrefData(os, b.rank(), b.offset(), b.sizes().data(), b.strides().data(),
+                          [&](std::ostream& out, std::int64_t offset) {
+                            printElement(out, b.elementType(), base + offset * esize);
+                          });
   if (b.rank() == 0) os << "]";
   os << '\n';
+}
+
+void detail::writeMemrefMetadata(std::ostream& os, const void* aligned, std::int64_t rank, std::int64_t offset,
+                                 const std::int64_t* sizes, const std::int64_t* strides) {
+  auto join = [&](const std::int64_t* v) {
+    for (std::int64_t i = 0; i < rank; ++i) os << (i ? ", " : "") << v[i];
+  };
+  os << "base@ = " << std::hex << std::showbase << reinterpret_cast<std::intptr_t>(aligned) << std::dec
+     << std::noshowbase << " rank = " << rank << " offset = " << offset << " sizes = [";
+  join(sizes);
+  os << "] strides = [";
+  join(strides);
+  os << "]";
 }
 
 std::string formatMemref(const Buffer& b, const char* prefix) {

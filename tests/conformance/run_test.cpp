@@ -137,14 +137,10 @@ TEST_P(RunConformance, SameStdoutAsMlirCpuRunner) {
     SCOPED_TRACE("memjit run with MLIR's runner utility libraries");
     expectSameAsMlir(memjitRun(ir_, sharedLibs_));
   }
-#if __has_include("memjit/runtime/runner_utils.h")
   {
     SCOPED_TRACE("memjit run with its own runner utilities");
     expectSameAsMlir(memjitRun(ir_, ""));
   }
-#else
-  std::printf("[ SKIPPED  ] without --shared-libs: memjit's own runner utilities (branch rutils) are not in this build\n");
-#endif
   // An object file: llc compiles at -O2 whatever the flags say and has no
   // matrix lowering; an object's .init_array is not run (see jit::Program).
   const std::string program = c.program;

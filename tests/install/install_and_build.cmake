@@ -47,7 +47,7 @@ function(consumer name expected llvm)
   message(STATUS "${name}: built and ran against ${prefix} (LLVM: ${found})")
 endfunction()
 
-consumer(runtime_consumer "memref<\\?x4xf32>\ndot typed=32 dynamic=32" none)
+consumer(runtime_consumer "memref<\\?x4xf32>\ndot typed=32 dynamic=32\nMemref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \\[3\\] strides = \\[1\\] data = \n\\[1,  2,  3\\]\n" none)
 if(EXPECTED_LLVM_DIR)
   consumer(jit_consumer "jit dot typed=32 dynamic=32" ${EXPECTED_LLVM_DIR})
   consumer(aot_consumer "aot saxpy 3 5 7 \\(f32, memref<\\?xf32>, memref<\\?xf32>\\) -> \\(\\)" ${EXPECTED_LLVM_DIR})

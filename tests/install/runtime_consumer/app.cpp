@@ -1,11 +1,13 @@
-// A program built against an installed memjit with only memjit::runtime: it
-// calls a function in MLIR's C-interface convention through both invokers,
-// with no LLVM in the process.
+// A program built against an installed memjit with only memjit::runtime (and
+// memjit::runner_utils): it calls a function in MLIR's C-interface convention
+// through both invokers, and prints a memref with MLIR's printMemref, with no
+// LLVM or MLIR in the process.
 #include <cstdio>
 #include <vector>
 
 #include "memjit/runtime/function.h"
 #include "memjit/runtime/memref.h"
+#include "memjit/runtime/runner_utils.h"
 #include "memjit/type_syntax.h"
 
 using memjit::runtime::StridedMemRef;
@@ -34,5 +36,7 @@ int main() {
   auto b = fn->invoke({memjit::runtime::makeView(std::span(u)), memjit::runtime::makeView(std::span(v))});
   if (!b) return std::fprintf(stderr, "%s\n", b.error().str().c_str()), 1;
   std::printf("dot typed=%g dynamic=%g\n", a, b->toDouble());
+  auto view = memjit::runtime::makeView(std::span(u));
+  _mlir_ciface_printMemref1dF32(&view);  // what a lowered program's printMemref call runs
   return a == 32.0f && b->toDouble() == 32.0 ? 0 : 1;
 }
