@@ -97,6 +97,10 @@ struct JitCore {
   /// registered symbols, memjit's runtime and libmvec, then LLJIT's defaults
   /// (its platform's and the process's symbols). Fixed once created.
   llvm::orc::JITDylibSearchOrder sharedLinks;
+  /// AddOptions::sharedLibraries loaded so far, by path (under `mutex`).
+  std::map<std::string, llvm::orc::JITDylib*> libraries;
+  /// AddOptions::runnerUtilities' table, made on first use (under `mutex`).
+  llvm::orc::JITDylib* runnerUtilities = nullptr;
 
   mutable std::mutex mutex;
   std::unordered_map<ModuleState*, std::shared_ptr<ModuleState>> modules;

@@ -10,6 +10,7 @@
 #include <llvm/ExecutionEngine/Orc/Debugging/PerfSupportPlugin.h>
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -22,6 +23,7 @@
 #include "crash_recovery.h"
 #include "deferred_entries.h"
 #include "engine.h"
+#include "global_structors.h"
 #include "llvm_error.h"
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/jit/object_cache.h"
@@ -506,96 +508,64 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
   return addModule(std::move(context), std::move(module), options, nullptr);
 }
 
-Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> contextArg,
-                                      std::unique_ptr<llvm::Module> moduleArg, AddOptions addOptions,
-                                      detail::DeferredEntries* deferred) {
-  // Own both in locals so the module always dies before its context (the
-  // order parameters are destroyed in is up to the compiler).
-  std::unique_ptr<llvm::LLVMContext> context = std::move(contextArg);
-  std::unique_ptr<llvm::Module> module = std::move(moduleArg);
-  if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
-  JitCore& core = *core_;
-  const std::string name = module->getModuleIdentifier();
-  std::vector<std::shared_ptr<ModuleState>> links;
-  {
-    std::lock_guard<std::mutex> lock(core.mutex);
-    for (const LoadedModule& link : addOptions.linkAgainst) {
-      if (!link)
-        return Error(ErrorCode::InvalidArgument,
-                     "module '" + name + "': AddOptions::linkAgainst holds an empty module handle");
-      if (!core.modules.count(link.state().get()))
-        return Error(ErrorCode::InvalidArgument, "module '" + name + "' cannot link against module '" +
-                                                     link.name() + "': it is not loaded in this JIT");
-      links.push_back(link.state());
-    }
-  }
-  MEMJIT_TRY(detail::verify(*module));
-  const OptLevel level = addOptions.optLevel.value_or(core.options.optLevel);
-  const TargetSpec& host = TargetSpec::host();
+namespace {
 
-  // Names the module defines, known before compiling (needed on cache hits too).
-  std::vector<std::string> defined;
-  for (const llvm::GlobalValue& value : module->global_values())
-    if (!value.isDeclaration() && !value.hasLocalLinkage() && value.hasName())
-      defined.push_back(value.getName().str());
+// What a new module links against besides its own definitions and the
+// Jit's shared links: AddOptions::linkAgainst (checked to be loaded here),
+// its shared libraries and the runner utilities.
+struct ModuleLinks {
+  std::vector<std::shared_ptr<ModuleState>> modules;
+  llvm::orc::JITDylibSearchOrder tables;
+};
 
-  std::string key;
-  std::shared_ptr<const std::string> object;
-  bool fromCache = false;
-  if (core.options.cache) {
-    const std::string bitcode = detail::writeBitcode(*module);
-    key = cacheKey({bitcode, host.triple, host.cpu, host.features, static_cast<int>(level), MEMJIT_VERSION,
-                    core.options.vectorMath ? "vector-math" : "no-vector-math"});
-    if (auto hit = core.options.cache->get(key)) {
-      object = *hit;
-      fromCache = true;
+Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options) {
+  ModuleLinks links;
+  std::lock_guard<std::mutex> lock(core.mutex);
+  for (const LoadedModule& link : options.linkAgainst) {
+    if (!link)
+      return Error(ErrorCode::InvalidArgument,
+                   "module '" + name + "': AddOptions::linkAgainst holds an empty module handle");
+    if (!core.modules.count(link.state().get()))
+      return Error(ErrorCode::InvalidArgument, "module '" + name + "' cannot link against module '" +
+                                                   link.name() + "': it is not loaded in this JIT");
+    links.modules.push_back(link.state());
+  }
+  constexpr auto kExported = llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly;
+  for (const std::string& path : options.sharedLibraries) {
+    auto it = core.libraries.find(path);
+    if (it == core.libraries.end()) {
+      auto dylib = detail::loadSharedLibrary(*core.lljit, path);
+      if (!dylib) return dylib.error().withContext("module '" + name + "'");
+      it = core.libraries.emplace(path, *dylib).first;
     }
+    links.tables.push_back({it->second, kExported});
   }
-  const std::string& dumps = core.options.dumpDirectory;
-  std::string dumpStem;
-  if (!dumps.empty()) {
-    std::string tag = key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(module.get())) : key.substr(0, 16);
-    dumpStem = dumps + "/" + name + "." + tag;
-  }
-  if (!object) {
-    MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(level));
-    std::string code;
-    auto compile = [&]() -> Error {
-      detail::prepareModule(*module, *lease);
-      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
-      detail::optimize(*module, *lease, {level, core.options.skipVectorEpilogue, core.options.vectorMath});
-      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
-      MEMJIT_ASSIGN_OR_RETURN(code, lease.emitObject(*module));
-      return Error::success();
-    };
-    if (core.options.recoverFromLlvmCrashes) {
-      bool crashed = false;
-      Error error = detail::runRecoveringFromCrashes(name, compile, crashed);
-      if (crashed) {
-        // Whatever LLVM was working on is in an unknown state: leak it rather
-        // than reuse or destroy it (see crash_recovery.h).
-        lease.discard();
-        (void)module.release();
-        (void)context.release();
-      }
-      MEMJIT_TRY(std::move(error));
-    } else {
-      MEMJIT_TRY(compile());
+  if (options.runnerUtilities) {
+    if (!core.runnerUtilities) {
+      auto dylib = detail::defineRunnerUtilitySymbols(*core.lljit);
+      if (!dylib) return dylib.error().withContext("module '" + name + "'");
+      core.runnerUtilities = *dylib;
     }
-    if (core.options.cache) core.options.cache->put(key, code);
-    object = std::make_shared<const std::string>(std::move(code));
+    links.tables.push_back({core.runnerUtilities, kExported});
   }
-  if (!dumpStem.empty()) detail::writeFile(dumpStem + ".o", *object);
-  module.reset();
-  context.reset();
+  return links;
+}
 
+// Links a compiled object into a new module namespace and resolves the
+// symbols it defines now, so that a missing external or a duplicate
+// definition is reported here.
+Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& corePtr, const std::string& name,
+                                  const std::string& object, const std::vector<std::string>& defined,
+                                  ModuleLinks links, std::string key, bool fromCache,
+                                  detail::DeferredEntries* deferred) {
+  JitCore& core = *corePtr;
   auto& lljit = *core.lljit;
   auto& session = lljit.getExecutionSession();
   auto state = std::make_shared<ModuleState>();
-  state->core = core_;
-  state->links = std::move(links);
+  state->core = corePtr;
+  state->links = std::move(links.modules);
   state->name = name;
-  state->cacheKey = key;
+  state->cacheKey = std::move(key);
   state->fromCache = fromCache;
   {
     std::lock_guard<std::mutex> lock(core.mutex);
@@ -610,10 +580,11 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   llvm::orc::JITDylibSearchOrder linkOrder;
   for (const auto& link : state->links)
     linkOrder.push_back({link->dylib, llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  linkOrder.insert(linkOrder.end(), links.tables.begin(), links.tables.end());
   linkOrder.insert(linkOrder.end(), core.sharedLinks.begin(), core.sharedLinks.end());
   state->dylib->setLinkOrder(std::move(linkOrder), /*LinkAgainstThisJITDylibFirst=*/true);
 
-  if (auto err = lljit.addObjectFile(*state->dylib, llvm::MemoryBuffer::getMemBufferCopy(*object, name)))
+  if (auto err = lljit.addObjectFile(*state->dylib, llvm::MemoryBuffer::getMemBufferCopy(object, name)))
     return detail::fromOrc(std::move(err), "cannot add module '" + name + "'");
 
   // Link now: unresolved externals and relocation problems surface here.
@@ -654,6 +625,107 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     for (const std::string& entry : state->deferred) core.owners[entry].push_back(state.get());
   }
   return LoadedModule(std::move(state));
+}
+
+}  // namespace
+
+Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> contextArg,
+                                      std::unique_ptr<llvm::Module> moduleArg, AddOptions addOptions,
+                                      detail::DeferredEntries* deferred) {
+  // Own both in locals so the module always dies before its context (the
+  // order parameters are destroyed in is up to the compiler).
+  std::unique_ptr<llvm::LLVMContext> context = std::move(contextArg);
+  std::unique_ptr<llvm::Module> module = std::move(moduleArg);
+  if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
+  JitCore& core = *core_;
+  const std::string name = module->getModuleIdentifier();
+  MEMJIT_ASSIGN_OR_RETURN(ModuleLinks links, resolveLinks(core, name, addOptions));
+  MEMJIT_TRY(detail::verify(*module));
+  const OptLevel level = addOptions.optLevel.value_or(core.options.optLevel);
+  const OptLevel codegenLevel = addOptions.codegenLevel.value_or(level);
+  const TargetSpec& host = TargetSpec::host();
+  detail::lowerGlobalStructors(*module);
+
+  // Names the module defines, known before compiling (needed on cache hits too).
+  std::vector<std::string> defined;
+  for (const llvm::GlobalValue& value : module->global_values())
+    if (!value.isDeclaration() && !value.hasLocalLinkage() && value.hasName())
+      defined.push_back(value.getName().str());
+
+  std::string key;
+  std::shared_ptr<const std::string> object;
+  bool fromCache = false;
+  if (core.options.cache) {
+    const std::string bitcode = detail::writeBitcode(*module);
+    std::string pipeline = core.options.vectorMath ? "vector-math" : "no-vector-math";
+    if (!addOptions.runIRPasses) pipeline += "/no-ir-passes";
+    if (codegenLevel != level) pipeline += std::string("/codegen-") + optLevelName(codegenLevel);
+    key = cacheKey({bitcode, host.triple, host.cpu, host.features, static_cast<int>(level), MEMJIT_VERSION, pipeline});
+    if (auto hit = core.options.cache->get(key)) {
+      object = *hit;
+      fromCache = true;
+    }
+  }
+  const std::string& dumps = core.options.dumpDirectory;
+  std::string dumpStem;
+  if (!dumps.empty()) {
+    std::string tag = key.empty() ? std::to_string(reinterpret_cast<std::uintptr_t>(module.get())) : key.substr(0, 16);
+    dumpStem = dumps + "/" + name + "." + tag;
+  }
+  if (!object) {
+    MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(codegenLevel));
+    std::string code;
+    auto compile = [&]() -> Error {
+      detail::prepareModule(*module, *lease);
+      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".before.ll", detail::printIR(*module));
+      if (addOptions.runIRPasses)
+        detail::optimize(*module, *lease, {level, core.options.skipVectorEpilogue, core.options.vectorMath});
+      if (!dumpStem.empty()) detail::writeFile(dumpStem + ".after.ll", detail::printIR(*module));
+      MEMJIT_ASSIGN_OR_RETURN(code, lease.emitObject(*module));
+      return Error::success();
+    };
+    if (core.options.recoverFromLlvmCrashes) {
+      bool crashed = false;
+      Error error = detail::runRecoveringFromCrashes(name, compile, crashed);
+      if (crashed) {
+        // Whatever LLVM was working on is in an unknown state: leak it rather
+        // than reuse or destroy it (see crash_recovery.h).
+        lease.discard();
+        (void)module.release();
+        (void)context.release();
+      }
+      MEMJIT_TRY(std::move(error));
+    } else {
+      MEMJIT_TRY(compile());
+    }
+    if (core.options.cache) core.options.cache->put(key, code);
+    object = std::make_shared<const std::string>(std::move(code));
+  }
+  if (!dumpStem.empty()) detail::writeFile(dumpStem + ".o", *object);
+  module.reset();
+  context.reset();
+  return linkObject(core_, name, *object, defined, std::move(links), std::move(key), fromCache, deferred);
+}
+
+Expected<LoadedModule> Jit::addObject(std::string_view objectBytes, std::string_view moduleName,
+                                      AddOptions options) {
+  const std::string name(moduleName);
+  MEMJIT_ASSIGN_OR_RETURN(ModuleLinks links, resolveLinks(*core_, name, options));
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(objectBytes.data(), objectBytes.size()), name,
+                                                 /*RequiresNullTerminator=*/false);
+  auto& lljit = *core_->lljit;
+  // ORC's own reading of the object: what it defines, as the linker will see it.
+  auto interface = llvm::orc::getObjectFileInterface(lljit.getExecutionSession(), buffer->getMemBufferRef());
+  if (!interface)
+    return detail::fromLLVM(interface.takeError(), ErrorCode::ParseError,
+                            "'" + name + "' is not an object file memjit can load");
+  std::vector<std::string> defined;
+  for (const auto& [symbol, flags] : interface->SymbolFlags)
+    // The init symbol ORC makes up for an object with .init_array is no definition.
+    if (symbol != interface->InitSymbol && !flags.hasMaterializationSideEffectsOnly())
+      defined.push_back((*symbol).str());
+  std::sort(defined.begin(), defined.end());
+  return linkObject(core_, name, std::string(objectBytes), defined, std::move(links), "", false, nullptr);
 }
 
 Error Jit::remove(LoadedModule& module) {

@@ -1,10 +1,15 @@
 #include "runtime_symbols.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 
 #include "llvm_error.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
+#include "memjit/runtime/runner_utils.h"
 
 namespace memjit::jit::detail {
 
@@ -23,6 +28,35 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
   return &*dylib;
+}
+
+Expected<llvm::orc::JITDylib*> defineRunnerUtilitySymbols(llvm::orc::LLJIT& jit) {
+  auto dylib = jit.getExecutionSession().createJITDylib("memjit.runner_utils");
+  if (!dylib) return fromLLVM(dylib.takeError(), ErrorCode::Internal, "cannot create the runner utilities' symbol table");
+  llvm::orc::SymbolMap symbols;
+  for (const runtime::RunnerSymbol& symbol : runtime::runnerUtilitySymbols())
+    symbols[jit.mangleAndIntern(symbol.name)] = {llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+                                                 llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runner utilities");
+  return &*dylib;
+}
+
+Expected<llvm::orc::JITDylib*> loadSharedLibrary(llvm::orc::LLJIT& jit, const std::string& path) {
+  // dlopen's own message for a missing file is only "cannot open shared object
+  // file"; say which one and why in the usual words.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error(ErrorCode::NotFound, "shared library '" + path + "' does not exist");
+  auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
+      path.c_str(), jit.getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return fromLLVM(generator.takeError(), ErrorCode::IoError, "cannot load shared library '" + path + "'");
+  auto& session = jit.getExecutionSession();
+  // JITDylib names must be unique; the same path is loaded once per Jit by the caller.
+  auto& dylib = session.createBareJITDylib("memjit.library." + path);
+  dylib.addGenerator(std::move(*generator));
+  return &dylib;
 }
 
 }  // namespace memjit::jit::detail

@@ -6,9 +6,9 @@
 #include <iostream>
 #include <sstream>
 
-#include <llvm/Support/DynamicLibrary.h>
 
 #include "memjit/jit/jit.h"
+#include "memjit/jit/program.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/runtime/npy.h"
 #include "memjit/runtime/print.h"
@@ -23,30 +23,6 @@ namespace memjit::cli {
 namespace {
 
 constexpr std::string_view kName = "run";
-
-// Loads a program file into `jit`. .ll and .bc only for now (LLVM's parseIR
-// reads both); the lead switches this to the program loader of `memjit run`'s
-// mlir-cpu-runner mode, which also takes objects.
-Expected<jit::LoadedModule> loadProgram(jit::Jit& jit, const std::string& path) {
-  const bool ir = path.ends_with(".ll") || path.ends_with(".bc");
-  if (!ir)
-    return Error(ErrorCode::Unsupported, "'" + path + "': function mode loads .ll and .bc files (LLVM IR or bitcode)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(ErrorCode::IoError, "cannot read '" + path + "'");
-  std::stringstream contents;
-  contents << in.rdbuf();
-  std::string name = path.substr(path.find_last_of('/') + 1);
-  return jit.addIR(contents.str(), name.substr(0, name.find('.')));
-}
-
-Error loadSharedLibraries(const std::vector<std::string>& libs) {
-  for (const std::string& lib : libs) {
-    std::string message;
-    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(lib.c_str(), &message))
-      return Error(ErrorCode::IoError, "--shared-libs: cannot load '" + lib + "': " + message);
-  }
-  return Error::success();
-}
 
 // The function to call: its signature, C interface and result allocator.
 struct Callee {
@@ -231,9 +207,13 @@ std::uint64_t memrefBytes(const std::vector<runtime::Value>& values) {
 }
 
 Error run(const RunOptions& o, std::ostream& out) {
-  MEMJIT_TRY(loadSharedLibraries(o.sharedLibs));
   MEMJIT_ASSIGN_OR_RETURN(jit::Jit jit, jit::Jit::create({.optLevel = o.optLevel}));
-  MEMJIT_ASSIGN_OR_RETURN(jit::LoadedModule module, loadProgram(jit, o.file));
+  // The same loader as the mlir-cpu-runner mode: .ll, .bc and objects, the
+  // shared libraries searched in order before memjit's runner utilities.
+  MEMJIT_ASSIGN_OR_RETURN(jit::Program program,
+                          jit::loadProgram(jit, o.file, {.optLevel = o.optLevel, .sharedLibraries = o.sharedLibs}));
+  program.runConstructors();
+  const jit::LoadedModule& module = program.module();
   MEMJIT_ASSIGN_OR_RETURN(std::string entry, chooseEntry(o, module));
   MEMJIT_ASSIGN_OR_RETURN(Callee callee, resolveCallee(o, jit, module, entry));
   MEMJIT_ASSIGN_OR_RETURN(CallLabels labels, callLabels(callee.signature, callee.userType));

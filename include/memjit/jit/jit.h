@@ -12,8 +12,13 @@
 // Every module has a symbol namespace of its own (an ORC JITDylib): two
 // modules may both define `kernel`, and `LoadedModule::function("kernel")`
 // is that module's. A module's undefined symbols resolve, in this order, to
-// the modules listed in AddOptions::linkAgainst, the symbols given to
-// registerSymbol, memjit's runtime (parallel loops), libmvec and the process.
+// its own definitions, the modules listed in AddOptions::linkAgainst, the
+// shared libraries in AddOptions::sharedLibraries (and their dependencies),
+// memjit's runner utilities when AddOptions::runnerUtilities asks, the
+// symbols given to registerSymbol, memjit's runtime (parallel loops), libmvec
+// and the process (libc, libm). Calls LLVM itself emits (memcpy, fmodf, a
+// libm function for an intrinsic) resolve the same way, so a module that
+// defines `sinf` itself gets its own, as with any static link of one object.
 // Jit::lookup(name) finds the one module defining `name` and is an error
 // naming the modules when several do.
 //
@@ -59,6 +64,22 @@ struct AddOptions {
   /// symbols. Each listed module stays loaded while this one is, even after
   /// Jit::remove of it. Modules see nothing of each other without this.
   std::vector<LoadedModule> linkAgainst{};
+  /// Shared libraries (paths, dlopen'ed once per Jit and never unloaded)
+  /// whose exported symbols, and those of the libraries they depend on, this
+  /// module's undefined symbols resolve to, after linkAgainst, in this order.
+  /// A path that does not exist is NotFound; one dlopen refuses is IoError.
+  std::vector<std::string> sharedLibraries{};
+  /// Resolve MLIR's runner utilities (printMemrefF32, printF32, printNewline,
+  /// memrefCopy, verifyMemRefF32, rtclock, ...) to memjit's own, after
+  /// sharedLibraries (so a library passed there, e.g. MLIR's
+  /// libmlir_c_runner_utils.so, wins) and before everything else.
+  bool runnerUtilities = false;
+  /// false: run no IR optimisation pass at all, not even O0's, and compile
+  /// the module as it is (mlir-cpu-runner without -O). Ignored by addObject.
+  bool runIRPasses = true;
+  /// The code generator's level, when it should differ from optLevel (which
+  /// then sets only the IR pipeline). Ignored by addObject.
+  std::optional<OptLevel> codegenLevel{};
 };
 
 /// A C or C++ function registered for kernels to call.
@@ -94,6 +115,13 @@ class Jit {
   /// The same for textual LLVM IR, such as what `mlir-translate --mlir-to-llvmir` prints.
   Expected<LoadedModule> addIR(std::string_view irText, std::string_view moduleName,
                                AddOptions options = {});
+
+  /// The same for a relocatable object file (ELF on Linux), e.g. from
+  /// `llc -filetype=obj -relocation-model=pic` or `memjit compile`. Nothing is
+  /// optimised or compiled; its .init_array/.fini_array are not run (see
+  /// Program for IR modules' constructors).
+  Expected<LoadedModule> addObject(std::string_view objectBytes, std::string_view moduleName,
+                                   AddOptions options = {});
 
   /// Removes a module: its symbols disappear from lookups and its code and
   /// data are freed as soon as no Function from it is alive. `module` is
