@@ -8,6 +8,7 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "function_record.h"
 #include "global_structors.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/signature/function_signature.h"

@@ -210,7 +210,8 @@ int run(const Args& args) {
 Registrar registrar({kName,
                      "memjit run <file.ll|file.bc|file.o> [-e <entry>] [--entry-point-result=void|i32|i64|f32] "
                      "[--shared-libs=a.so,b.so] [-O0..-O3] [LLVM options]",
-                     "run a program's entry like mlir-cpu-runner (LLVM IR from mlir-translate, or an object)", run});
+                     "run a program's entry like mlir-cpu-runner (LLVM IR from mlir-translate, or an object), "
+                     "or call any function with --arg values (.npy, literals, generators) and time it (run --help)", run});
 
 }  // namespace
 }  // namespace memjit::cli
