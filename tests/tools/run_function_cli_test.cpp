@@ -169,6 +169,20 @@ TEST_F(RunCli, ArgumentsByV1Name) {
   EXPECT_LT(yAt, xAt) << r.out;
 }
 
+// An object from `memjit compile` describes its functions as well as the IR
+// did: function mode calls it by V1 name the same way.
+TEST_F(RunCli, ObjectFileFromMemjitCompile) {
+  auto compiled = runCli({"compile", file("kernels.ll"), "-o", file("kernels.o")});
+  ASSERT_EQ(compiled.status, 0) << compiled.err;
+  auto r = runCli({"run", file("kernels.o"), "-e", "axpy", "--arg", "y=ones:4", "--arg", "alpha=0.5", "--arg",
+                   "x=iota:4", "--print", "y"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<float> y{1, 1.5f, 2, 2.5f};
+  auto ys = runtime::Buffer::view(ElementType::F32, y.data(), {4});
+  EXPECT_EQ(r.out.substr(0, 2), "1\n");
+  EXPECT_NE(r.out.find(dataPart(runtime::formatMemref(*ys))), std::string::npos) << r.out;
+}
+
 TEST_F(RunCli, ArgumentsBySipKey) {
   auto r = runCli({"run", file("kernels.ll"), "-e", "addsip", "--arg", "out=zeros", "--arg", "rhs=ones:3", "--arg",
                    "lhs=iota", "--out", "out=" + file("sum.npy")});
