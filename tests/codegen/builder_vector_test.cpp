@@ -369,8 +369,9 @@ void checkReductions(ElementType t, const std::vector<std::vector<T>>& rows) {
           continue;
         }
       EXPECT_EQ(out[0], want) << "kind " << static_cast<int>(k) << " on " << toString(t);
-      if constexpr (std::is_floating_point_v<T>)
+      if constexpr (std::is_floating_point_v<T>) {
         EXPECT_EQ(std::signbit(out[0]), std::signbit(want)) << "kind " << static_cast<int>(k);
+      }
     }
 }
 
