@@ -277,6 +277,10 @@ struct ParallelLowering {
                               ir.getInt64(static_cast<std::uint64_t>(o.chunk)),
                               ir.getInt32(o.schedule == ParallelSchedule::Dynamic ? 1 : 0),
                               ir.getInt32(static_cast<std::uint32_t>(o.maxThreads))});
+    // The extractor's branch next to the call has no location of its own.
+    if (I.debug)
+      for (llvm::Instruction& inst : *site->getParent())
+        if (!inst.getDebugLoc()) inst.setDebugLoc(here);
     site->eraseFromParent();
     body->eraseFromParent();
     llvm::cast<llvm::Instruction>(begin)->eraseFromParent();
