@@ -254,7 +254,7 @@ class FunctionBuilder {
   /// the operators use for a C++ literal next to a Value; next to a vector,
   /// the constant is splat to its lanes.
   template <Literal T>
-  Value constantLike(const Value& like, T v) {
+  Value constantLike(const Value& like, T v, std::source_location loc = std::source_location::current()) {
     auto t = literalType(like);
     if (!t) return {};
     Value c;
@@ -262,7 +262,7 @@ class FunctionBuilder {
       c = constantFromFloat(*t, static_cast<double>(v), true);
     else
       c = constant(*t, v);
-    return like.isVector() ? this->splat(c, like.lanes()) : c;
+    return like.isVector() ? this->splat(c, like.lanes(), loc) : c;
   }
   Value index(std::int64_t v);
   Value i32(std::int32_t v);
@@ -475,43 +475,44 @@ class FunctionBuilder {
   /// AVX-512, 8 with AVX2, 4 with SSE or NEON). See vector_target.h.
   std::uint32_t nativeLanes(ElementType t) const;
   /// `scalar` in every lane (vector.broadcast / vector.splat).
-  Value splat(const Value& scalar, std::uint32_t lanes);
+  Value splat(const Value& scalar, std::uint32_t lanes, std::source_location loc = std::source_location::current());
   /// A vector of the given lanes, each converted exactly as constant() does
   /// (arith.constant dense<[...]>).
   template <Literal T>
-  Value constantVector(ElementType t, const std::vector<T>& lanes) {
+  Value constantVector(ElementType t, const std::vector<T>& lanes, std::source_location loc = std::source_location::current()) {
     std::vector<Value> parts;
     for (T v : lanes) parts.push_back(constant(t, v));
-    return fromElements(parts);
+    return fromElements(parts, loc);
   }
   /// The vector of the given scalars of one type (vector.from_elements).
-  Value fromElements(const std::vector<Value>& scalars);
+  Value fromElements(const std::vector<Value>& scalars, std::source_location loc = std::source_location::current());
   /// [0, 1, ..., lanes - 1] of integer or index type `t` (vector.step).
-  Value laneIndices(ElementType t, std::uint32_t lanes);
+  Value laneIndices(ElementType t, std::uint32_t lanes, std::source_location loc = std::source_location::current());
   /// Lane `lane` of `v` (vector.extract); the Value form takes an index and
   /// gives poison past the last lane (checked mode stops there instead).
-  Value extract(const Value& v, std::uint32_t lane);
-  Value extract(const Value& v, const Value& lane);
+  Value extract(const Value& v, std::uint32_t lane, std::source_location loc = std::source_location::current());
+  Value extract(const Value& v, const Value& lane, std::source_location loc = std::source_location::current());
   /// `v` with lane `lane` replaced by `scalar` (vector.insert).
-  Value insert(const Value& v, const Value& scalar, std::uint32_t lane);
-  Value insert(const Value& v, const Value& scalar, const Value& lane);
+  Value insert(const Value& v, const Value& scalar, std::uint32_t lane, std::source_location loc = std::source_location::current());
+  Value insert(const Value& v, const Value& scalar, const Value& lane, std::source_location loc = std::source_location::current());
   /// Combining all lanes into one scalar (vector.reduction <kind>). Float Add
   /// and Mul reduce in lane order unless the fast-math flags include
   /// Reassoc; float Min/Max ignore NaN as minnumf/maxnumf, Minimumf/Maximumf
   /// propagate it; integer Min/Max are signed or unsigned by type; And, Or
   /// and Xor take integers only.
   enum class VectorReduction { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
-  Value reduce(VectorReduction kind, const Value& v);
+  Value reduce(VectorReduction kind, const Value& v, std::source_location loc = std::source_location::current());
   /// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1) by the static
   /// `mask`; the result has mask.size() lanes (vector.shuffle).
-  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask);
+  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask,
+                std::source_location loc = std::source_location::current());
   /// a0 b0 a1 b1 ... (vector.interleave); deinterleave is its inverse
   /// (vector.deinterleave): the even lanes and the odd lanes.
-  Value interleave(const Value& a, const Value& b);
-  std::pair<Value, Value> deinterleave(const Value& v);
+  Value interleave(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  std::pair<Value, Value> deinterleave(const Value& v, std::source_location loc = std::source_location::current());
   /// vector<Nxi1> with lanes [0, n) set (vector.create_mask; n is an index,
   /// clamped to [0, lanes]); the tail mask of a loop over n elements.
-  Value createMask(std::uint32_t lanes, const Value& n);
+  Value createMask(std::uint32_t lanes, const Value& n, std::source_location loc = std::source_location::current());
 
   // Vector memory operations address a ranked memref at `indices` (one
   // index per dim) and move lanes along its last dim. Checked mode checks
@@ -519,31 +520,33 @@ class FunctionBuilder {
   /// `lanes` consecutive elements (vector.load). The last dim's stride must
   /// be 1 in the type (as MLIR requires); use transferRead otherwise.
   Value vectorLoad(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   void vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Lanes where `mask` (vector<Nxi1>) is set are loaded, the others taken
   /// from `passThru` (vector.maskedload); nothing is read at masked-off lanes.
   Value maskedLoad(const Value& m, const std::vector<Value>& indices, const Value& mask, const Value& passThru,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Stores the lanes where `mask` is set (vector.maskedstore).
   void maskedStore(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& mask,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Lane k reads m[indices..., last + offsets[k]] where `mask` is set, else
   /// passThru[k] (vector.gather); `offsets` is a vector of integer or index
   /// type, in elements of the last dim (scaled by its stride).
   Value gather(const Value& m, const std::vector<Value>& indices, const Value& offsets, const Value& mask,
-               const Value& passThru);
+               const Value& passThru, std::source_location loc = std::source_location::current());
   /// Lane k of `v` to m[indices..., last + offsets[k]] where `mask` is set
   /// (vector.scatter); with repeated offsets the highest lane wins.
   void scatter(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& offsets,
-               const Value& mask);
+               const Value& mask, std::source_location loc = std::source_location::current());
   /// `lanes` elements along the last dim from `indices`, at any stride;
   /// lanes past the dim's end read `padding` (vector.transfer_read with the
   /// minor identity map, not in_bounds): the tail of a row needs no mask.
-  Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding);
+  Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding,
+                     std::source_location loc = std::source_location::current());
   /// Writes the lanes that fall within the last dim (vector.transfer_write).
-  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices);
+  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices,
+                     std::source_location loc = std::source_location::current());
 
   // --- calls and return ---
   /// Calls a function declared in this module (defined or external).
@@ -616,20 +619,20 @@ Value operator~(Located a);
 
 namespace detail {
 template <Literal T>
-Value literalLike(const Value& like, T v) {
-  return like.builder() ? like.builder()->constantLike(like, v) : Value();
+Value literalLike(const Value& like, T v, const std::source_location& loc) {
+  return like.builder() ? like.builder()->constantLike(like, v, loc) : Value();
 }
 }  // namespace detail
 
-#define MEMJIT_VALUE_LITERAL_OPERATOR(op)                 \
-  template <Literal T>                                   \
-  Value operator op(Located a, T b) {                    \
-    return a op detail::literalLike(a.value, b);         \
-  }                                                      \
-  template <Literal T>                                   \
-  Value operator op(T a, Located b) {                    \
-    const Value literal = detail::literalLike(b.value, a); \
-    return Located(literal, b.loc) op b.value;           \
+#define MEMJIT_VALUE_LITERAL_OPERATOR(op)                         \
+  template <Literal T>                                            \
+  Value operator op(Located a, T b) {                             \
+    return a op detail::literalLike(a.value, b, a.loc);           \
+  }                                                               \
+  template <Literal T>                                            \
+  Value operator op(T a, Located b) {                             \
+    const Value literal = detail::literalLike(b.value, a, b.loc); \
+    return Located(literal, b.loc) op b.value;                    \
   }
 MEMJIT_VALUE_LITERAL_OPERATOR(+)
 MEMJIT_VALUE_LITERAL_OPERATOR(-)
