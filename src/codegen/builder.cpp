@@ -529,7 +529,7 @@ llvm::IRBuilderBase& FunctionBuilder::ir(std::source_location loc) {
 
 void FunctionBuilder::name(const Value& v, std::string_view name, std::source_location loc) {
   if (!impl_->debug || impl_->error) return;
-  if (!detail::checkOperands(*this, "name", {&v})) return;
+  if (!detail::checkOperands(*this, "name", {&v}, true)) return;
   const detail::OpLocation at(*this, loc);
   impl_->debug->name(impl_->ir, v.llvm(), v.type(), name, loc);
 }

@@ -4,6 +4,7 @@
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Path.h>
@@ -154,6 +155,22 @@ llvm::DIType* FunctionDebugInfo::typeOf(const Type& t) {
   return type;
 }
 
+// A vector value (`vector<8xf32>`): DWARF's vector type, an array of its
+// lanes (`p v` in gdb prints them all).
+llvm::DIType* FunctionDebugInfo::vectorOf(ElementType t, std::uint32_t lanes) {
+  const std::string name = "vector<" + std::to_string(lanes) + "x" + toString(t) + ">";
+  if (auto it = types_.find(name); it != types_.end()) return it->second;
+  const llvm::DataLayout& layout = lowered_.function->getParent()->getDataLayout();
+  llvm::Type* element = lowerElementType(lowered_.function->getContext(), t, lowered_.options.lowering);
+  auto* vt = llvm::FixedVectorType::get(element, lanes);
+  const auto alignBits = static_cast<std::uint32_t>(layout.getABITypeAlign(vt).value() * 8);
+  llvm::Metadata* range[] = {builder_.getOrCreateSubrange(0, static_cast<std::int64_t>(lanes))};
+  llvm::DIType* type = builder_.createVectorType(layout.getTypeAllocSizeInBits(vt), alignBits, elementType(t),
+                                                 builder_.getOrCreateArray(range));
+  types_.emplace(name, type);
+  return type;
+}
+
 void FunctionDebugInfo::describeArguments(llvm::BasicBlock& entry) {
   llvm::Function& f = *lowered_.function;
   const llvm::DataLayout& layout = f.getParent()->getDataLayout();
@@ -188,8 +205,11 @@ void FunctionDebugInfo::name(llvm::IRBuilderBase& ir, llvm::Value* value, const 
   llvm::Function& f = *lowered_.function;
   const llvm::DataLayout& layout = f.getParent()->getDataLayout();
   auto here = llvm::DILocation::get(f.getContext(), loc.line(), loc.column(), subprogram_);
+  // A vector Value's type is its element type; its LLVM value says how many lanes.
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+  llvm::DIType* variableType = vector ? vectorOf(std::get<ElementType>(type), vector->getNumElements()) : typeOf(type);
   auto* variable = builder_.createAutoVariable(subprogram_, llvm::StringRef(name.data(), name.size()),
-                                               file(loc.file_name()), loc.line(), typeOf(type),
+                                               file(loc.file_name()), loc.line(), variableType,
                                                /*AlwaysPreserve=*/true);
   auto insert = [&](llvm::Value* v, llvm::DIExpression* expr) {
     llvm::BasicBlock* block = ir.GetInsertBlock();

@@ -4,6 +4,7 @@
 // interface, a location per builder operation and variables for the inputs.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <source_location>
@@ -46,6 +47,7 @@ class FunctionDebugInfo {
   llvm::DIFile* file(std::string_view path);
   llvm::DIType* elementType(ElementType t);
   llvm::DIType* typeOf(const Type& t);
+  llvm::DIType* vectorOf(ElementType t, std::uint32_t lanes);
 
   const LoweredFunction& lowered_;
   llvm::DIBuilder builder_;

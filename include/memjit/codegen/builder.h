@@ -560,8 +560,8 @@ class FunctionBuilder {
 
   // --- debugging ---
   /// With FunctionOptions::debugInfo, `v` is the debug variable `name` from
-  /// here on (`p acc` in gdb); a memref shows its descriptor's fields.
-  /// Without debug info it does nothing.
+  /// here on (`p acc` in gdb): a memref shows its descriptor's fields, a
+  /// vector its lanes. Without debug info it does nothing.
   void name(const Value& v, std::string_view name, std::source_location loc = std::source_location::current());
 
   // --- escape hatch ---
