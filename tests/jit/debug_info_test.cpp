@@ -6,12 +6,15 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -63,6 +66,76 @@ Lines buildKernel(codegen::Module& m, bool debugInfo, bool checked = false) {
   b.ret();
   EXPECT_FALSE(b.finish());
   return lines;
+}
+
+// Lines of this file where the vector kernel below builds its operations.
+struct VectorLines {
+  unsigned splat = 0, loop = 0, load = 0, add = 0, multiply = 0, store = 0, mask = 0, maskedLoad = 0,
+           maskedStore = 0, sum = 0, reduce = 0;
+};
+
+// out[i] = alpha * x[i] and returns the sum of x, 8 lanes at a time: whole
+// vectors in a loop, the tail through a mask, the lanes added by a reduce.
+VectorLines buildVectorKernel(codegen::Module& m, bool debugInfo) {
+  using Reduction = codegen::FunctionBuilder::VectorReduction;
+  VectorLines lines;
+  codegen::FunctionOptions o;
+  o.debugInfo = debugInfo;
+  o.noalias = true;
+  codegen::FunctionBuilder b(m, "vscale", *parseFunctionType("(f32, memref<?xf32>, memref<?xf32>) -> f32"), o);
+  Value x = b.arg(1), out = b.arg(2);
+  Value n = b.dim(x, 0);
+  Value whole = b.sub(n, b.rem(n, b.index(8)));
+  lines.splat = __LINE__ + 1;
+  Value alpha = b.splat(b.arg(0), 8), zero = b.splat(b.f32(0), 8);
+  lines.loop = __LINE__ + 1;  // the vector accumulator's phi
+  std::vector<Value> sum = b.forLoop(b.index(0), whole, b.index(8), {zero}, [&](Value i, const std::vector<Value>& acc) {
+    lines.load = __LINE__ + 1;
+    Value v = b.vectorLoad(x, {i}, 8);
+    lines.multiply = __LINE__ + 1;
+    Value scaled = alpha * v;
+    b.name(scaled, "scaled");
+    lines.store = __LINE__ + 1;
+    b.vectorStore(scaled, out, {i});
+    lines.add = __LINE__ + 1;
+    return std::vector<Value>{acc[0] + v};
+  });
+  lines.mask = __LINE__ + 1;
+  Value mask = b.createMask(8, n - whole);
+  lines.maskedLoad = __LINE__ + 1;
+  Value tail = b.maskedLoad(x, {whole}, mask, zero);
+  lines.maskedStore = __LINE__ + 1;
+  b.maskedStore(alpha * tail, out, {whole}, mask);
+  lines.sum = __LINE__ + 1;
+  Value total = sum[0] + tail;
+  lines.reduce = __LINE__ + 1;
+  b.ret({b.reduce(Reduction::Add, total)});
+  EXPECT_FALSE(b.finish()) << b.error().str();
+  return lines;
+}
+
+// Whether `inst` makes or uses a vector (a masked store makes none).
+bool touchesVectors(const llvm::Instruction& inst) {
+  if (inst.getType()->isVectorTy()) return true;
+  for (const llvm::Use& operand : inst.operands())
+    if (operand->getType()->isVectorTy()) return true;
+  return false;
+}
+
+// The line of the first instruction with `opcode` in `f` that makes or uses a vector, or 0.
+unsigned vectorLineOf(const llvm::Function& f, unsigned opcode) {
+  for (const llvm::BasicBlock& block : f)
+    for (const llvm::Instruction& inst : block)
+      if (inst.getOpcode() == opcode && touchesVectors(inst))
+        return inst.getDebugLoc() ? inst.getDebugLoc().getLine() : 0;
+  return 0;
+}
+
+// The intrinsic `inst` calls, or not_intrinsic.
+llvm::Intrinsic::ID intrinsicOf(const llvm::Instruction& inst) {
+  const auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+  return call && call->getCalledFunction() ? call->getCalledFunction()->getIntrinsicID()
+                                           : llvm::Intrinsic::not_intrinsic;
 }
 
 bool fromThisFile(const llvm::DILocation* loc) {
@@ -223,6 +296,133 @@ TEST(DebugInfo, EveryLevelVerifiesComputesTheSameAndO2O3CodeIsUnchanged) {
     if (level >= 2) {
       EXPECT_TRUE(objects[0] == objects[1]) << "O" << level << ": the machine code differs";
     }
+  }
+}
+
+// Vector operations get their lines as scalar ones do: the loads, stores,
+// masks, lane-wise arithmetic and reductions, before optimisation and in the
+// optimised IR of every level, which verifies and computes as without debug
+// info (with the same machine code at O2/O3). A named vector is a DWARF vector.
+TEST(DebugInfo, VectorOperationsAreAtTheirGeneratorLines) {
+  {
+    codegen::Module m("vectors");
+    const VectorLines lines = buildVectorKernel(m, true);
+    ASSERT_FALSE(m.verify());
+    llvm::Function* f = m.llvm().getFunction("vscale");
+    ASSERT_TRUE(f && f->getSubprogram());
+    const std::set<unsigned> vectorLines{lines.splat,      lines.loop,       lines.load,
+                                         lines.add,        lines.multiply,   lines.store,
+                                         lines.mask,       lines.maskedLoad, lines.maskedStore,
+                                         lines.sum,        lines.reduce};
+    std::map<unsigned, unsigned> seen;  // line -> vector instructions there
+    for (const llvm::BasicBlock& block : *f)
+      for (const llvm::Instruction& inst : block) {
+        if (!touchesVectors(inst)) continue;
+        const llvm::DILocation* loc = inst.getDebugLoc().get();
+        ASSERT_TRUE(fromThisFile(loc)) << inst.getOpcodeName();
+        EXPECT_TRUE(vectorLines.count(loc->getLine())) << inst.getOpcodeName() << " at line " << loc->getLine();
+        ++seen[loc->getLine()];
+      }
+    for (unsigned line : vectorLines) EXPECT_GT(seen[line], 0u) << "nothing at line " << line;
+    // A named vector is a DWARF vector of its lanes.
+    const llvm::DICompositeType* scaled = nullptr;
+    for (const llvm::BasicBlock& block : *f)
+      for (const llvm::Instruction& inst : block)
+        for (llvm::DbgVariableRecord& record : llvm::filterDbgVars(inst.getDbgRecordRange()))
+          if (record.getVariable()->getName() == "scaled")
+            scaled = llvm::dyn_cast<llvm::DICompositeType>(record.getVariable()->getType());
+    ASSERT_TRUE(scaled);
+    EXPECT_TRUE(scaled->isVector());
+    EXPECT_EQ(scaled->getSizeInBits(), 8u * 32u);
+    EXPECT_EQ(scaled->getBaseType()->getName(), "f32");
+    // Each kind of instruction at the line of the operation that made it.
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::ShuffleVector), lines.splat);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::PHI), lines.loop);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::Load), lines.load);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::FMul), lines.multiply);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::Store), lines.store);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::FAdd), lines.add);
+    EXPECT_EQ(vectorLineOf(*f, llvm::Instruction::ICmp), lines.mask);
+    for (const llvm::BasicBlock& block : *f)
+      for (const llvm::Instruction& inst : block) {
+        const unsigned line = inst.getDebugLoc() ? inst.getDebugLoc().getLine() : 0;
+        switch (intrinsicOf(inst)) {
+          case llvm::Intrinsic::masked_load: EXPECT_EQ(line, lines.maskedLoad); break;
+          case llvm::Intrinsic::masked_store: EXPECT_EQ(line, lines.maskedStore); break;
+          case llvm::Intrinsic::vector_reduce_fadd: EXPECT_EQ(line, lines.reduce); break;
+          default: break;
+        }
+      }
+  }
+
+  const auto dir = test::freshDir("jit/debug_info_vectors");
+  for (int level = 0; level <= 3; ++level) {
+    float results[2] = {};
+    std::vector<float> outs[2];
+    std::string objects[2];
+    for (int debug = 0; debug < 2; ++debug) {
+      const std::string base = (dir / ("O" + std::to_string(level) + (debug ? "_debug" : "_plain"))).string();
+      VectorLines lines;
+      {
+        codegen::Module m("v");
+        lines = buildVectorKernel(m, debug != 0);
+        jit::AotOptions options;
+        options.optLevel = static_cast<jit::OptLevel>(level);
+        Error e = jit::compileAhead(m, {.object = base + ".o", .ir = base + ".ll"}, options);
+        ASSERT_FALSE(e) << e.str();
+      }
+      llvm::LLVMContext context;
+      llvm::SMDiagnostic diagnostic;
+      auto optimised = llvm::parseIRFile(base + ".ll", diagnostic, context);
+      ASSERT_TRUE(optimised) << diagnostic.getMessage().str();
+      std::string report;
+      llvm::raw_string_ostream os(report);
+      EXPECT_FALSE(llvm::verifyModule(*optimised, &os)) << "O" << level << ": " << report;
+      objects[debug] = text(base + ".o");
+      ASSERT_FALSE(objects[debug].empty());
+      if (debug) {
+        // The tail's masked accesses survive every level (their mask is only
+        // known at run time), still at the lines that built them.
+        unsigned maskedLoads = 0, maskedStores = 0;
+        for (const llvm::Function& fn : *optimised)
+          for (const llvm::BasicBlock& block : fn)
+            for (const llvm::Instruction& inst : block) {
+              const unsigned line = inst.getDebugLoc() ? inst.getDebugLoc().getLine() : 0;
+              if (intrinsicOf(inst) == llvm::Intrinsic::masked_load) {
+                ++maskedLoads;
+                EXPECT_EQ(line, lines.maskedLoad) << "O" << level;
+              } else if (intrinsicOf(inst) == llvm::Intrinsic::masked_store) {
+                ++maskedStores;
+                EXPECT_EQ(line, lines.maskedStore) << "O" << level;
+              } else if (intrinsicOf(inst) == llvm::Intrinsic::vector_reduce_fadd) {
+                EXPECT_EQ(line, lines.reduce) << "O" << level;
+              }
+            }
+        EXPECT_GT(maskedLoads, 0u) << "O" << level;
+        EXPECT_GT(maskedStores, 0u) << "O" << level;
+      }
+
+      codegen::Module m("v");
+      buildVectorKernel(m, debug != 0);
+      auto engine = jit::Jit::create({.optLevel = static_cast<jit::OptLevel>(level), .gdbRegistration = debug != 0});
+      ASSERT_TRUE(engine) << engine.error().str();
+      auto loaded = engine->add(std::move(m));
+      ASSERT_TRUE(loaded) << loaded.error().str();
+      auto call = loaded->function("vscale")->as<float(float, runtime::StridedMemRef<float, 1>,
+                                                       runtime::StridedMemRef<float, 1>)>();
+      ASSERT_TRUE(call) << call.error().str();
+      std::vector<float> x(37), out(37);
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * float(i) - 3.0f;
+      results[debug] = (*call)(2.0f, runtime::makeView(x), runtime::makeView(out));
+      outs[debug] = out;
+      for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(out[i], 2.0f * x[i]) << "O" << level << " element " << i;
+    }
+    EXPECT_EQ(results[0], results[1]) << "O" << level;
+    EXPECT_EQ(outs[0], outs[1]) << "O" << level;
+    if (level >= 2) {
+      EXPECT_TRUE(objects[0] == objects[1]) << "O" << level << ": the machine code differs";
+    }
+    EXPECT_FLOAT_EQ(results[0], 0.25f * (36.0f * 37.0f / 2.0f) - 3.0f * 37.0f);  // the sum of x
   }
 }
 
