@@ -363,12 +363,11 @@ void checkReductions(ElementType t, const std::vector<std::vector<T>>& rows) {
       auto* f = reinterpret_cast<void (*)(V1<T>*, V1<T>*)>(c.get("r" + std::to_string(static_cast<int>(k))));
       ASSERT_NE(f, nullptr);
       f(&vi, &vo);
-      if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (std::is_floating_point_v<T>)
         if (std::isnan(want)) {
           EXPECT_TRUE(std::isnan(out[0])) << "kind " << static_cast<int>(k);
           continue;
         }
-      }
       EXPECT_EQ(out[0], want) << "kind " << static_cast<int>(k) << " on " << toString(t);
       if constexpr (std::is_floating_point_v<T>) {
         EXPECT_EQ(std::signbit(out[0]), std::signbit(want)) << "kind " << static_cast<int>(k);
