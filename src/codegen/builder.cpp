@@ -39,7 +39,7 @@ std::string Value::typeName() const {
 }
 
 FunctionBuilder::FunctionBuilder(Module& module, std::string name, const FunctionType& type,
-                                 const FunctionOptions& options) {
+                                 const FunctionOptions& options, std::source_location loc) {
   if (Error live = ModuleAccess::checkLive(module)) {
     impl_ = std::make_unique<Impl>(nullptr);  // never used: the error is sticky
     impl_->error = live;
@@ -61,12 +61,20 @@ FunctionBuilder::FunctionBuilder(Module& module, std::string name, const Functio
   impl_->ir.setFastMathFlags(detail::toLLVM(options.fastMath));
   detail::addFastMathAttributes(*f, options.fastMath);
   if (lf->cInterface) detail::addFastMathAttributes(*lf->cInterface, options.fastMath);
-  impl_->ir.SetInsertPoint(llvm::BasicBlock::Create(module.context(), "entry", f));
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(module.context(), "entry", f);
+  impl_->ir.SetInsertPoint(entry);
+  if (options.debugInfo) {
+    // Code not built by an operation (the entry's packing, ir() before its
+    // first use) sits on the line that made the builder.
+    impl_->debug = std::make_unique<detail::FunctionDebugInfo>(impl_->lowered, loc);
+    impl_->ir.SetCurrentDebugLocation(impl_->debug->at(loc));
+  }
   std::vector<llvm::Value*> expanded;
   for (llvm::Argument& a : f->args()) expanded.push_back(&a);
   auto it = std::as_const(expanded).begin();
   for (const Type& t : type.inputs)
     impl_->args.push_back(Value(this, detail::packArgument(impl_->ir, t, options.lowering, it), t));
+  if (impl_->debug) impl_->debug->describeArguments(*entry);
 }
 
 FunctionBuilder::~FunctionBuilder() {
@@ -85,6 +93,10 @@ std::vector<std::string> FunctionBuilder::discard() {
     if (h) helpers.push_back(llvm::cast<llvm::Function>(h));
   I.ir.ClearInsertionPoint();
   auto callers = detail::removeFunction(*I.module, I.name, helpers);
+  if (I.debug) {
+    detail::removeCompileUnit(I.module->llvm(), I.debug->compileUnit());
+    I.debug.reset();
+  }
   I.helpers.clear();
   I.args.clear();
   I.lowered.function = nullptr;
@@ -123,6 +135,7 @@ Error FunctionBuilder::finish() {
     I.ir.CreateRetVoid();
     I.returned = true;
   }
+  if (I.debug) I.debug->finish();
   std::string report;
   llvm::raw_string_ostream os(report);
   if (llvm::verifyFunction(*I.lowered.function, &os)) {
@@ -343,20 +356,37 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
 
 }  // namespace
 
-Value FunctionBuilder::add(const Value& a, const Value& b) { return arith(*this, Arith::Add, a, b); }
-Value FunctionBuilder::sub(const Value& a, const Value& b) { return arith(*this, Arith::Sub, a, b); }
-Value FunctionBuilder::mul(const Value& a, const Value& b) { return arith(*this, Arith::Mul, a, b); }
-Value FunctionBuilder::div(const Value& a, const Value& b) { return arith(*this, Arith::Div, a, b); }
-Value FunctionBuilder::rem(const Value& a, const Value& b) { return arith(*this, Arith::Rem, a, b); }
+Value FunctionBuilder::add(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return arith(*this, Arith::Add, a, b);
+}
+Value FunctionBuilder::sub(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return arith(*this, Arith::Sub, a, b);
+}
+Value FunctionBuilder::mul(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return arith(*this, Arith::Mul, a, b);
+}
+Value FunctionBuilder::div(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return arith(*this, Arith::Div, a, b);
+}
+Value FunctionBuilder::rem(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return arith(*this, Arith::Rem, a, b);
+}
 
-Value FunctionBuilder::neg(const Value& a) {
+Value FunctionBuilder::neg(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "neg", a);
   if (!t) return {};
   if (isFloat(*t)) return Value(this, impl_->ir.CreateFNeg(a.llvm()), *t);
   return Value(this, impl_->ir.CreateNeg(a.llvm()), *t);
 }
 
-Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b) {
+Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::sameNumericScalar(*this, "cmp", a, b);
   if (!t) return {};
   using P = llvm::CmpInst::Predicate;
@@ -376,7 +406,8 @@ Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b) {
   return Value(this, r, ElementType::I1);
 }
 
-Value FunctionBuilder::select(const Value& c, const Value& a, const Value& b) {
+Value FunctionBuilder::select(const Value& c, const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!detail::checkOperands(*this, "select", {&c, &a, &b}, true)) return {};
   // The condition is one i1 for all lanes or one per lane (arith.select).
   if (!(c.type() == Type(ElementType::I1)) || !(a.type() == b.type()) || a.lanes() != b.lanes() ||
@@ -389,7 +420,8 @@ Value FunctionBuilder::select(const Value& c, const Value& a, const Value& b) {
   return Value(this, impl_->ir.CreateSelect(c.llvm(), a.llvm(), b.llvm()), a.type());
 }
 
-Value FunctionBuilder::cast(const Value& v, ElementType to) {
+Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto from = detail::scalarOperand(*this, "cast", v);
   if (!from) return {};
   auto& ir = impl_->ir;
@@ -447,41 +479,60 @@ void FunctionBuilder::withFastMath(FastMath flags, const std::function<void()>& 
 namespace {
 
 template <typename Op>
-Value binary(const Value& a, const Value& b, Op op) {
-  FunctionBuilder* builder = a.builder() ? a.builder() : b.builder();
+Value binary(const Located& a, const Value& b, Op op) {
+  FunctionBuilder* builder = a.value.builder() ? a.value.builder() : b.builder();
   return builder ? op(*builder) : Value();
 }
 
 }  // namespace
 
-#define MEMJIT_BINARY_OPERATOR(sym, call) \
-  Value operator sym(const Value& a, const Value& b) { \
+#define MEMJIT_BINARY_OPERATOR(sym, call)                           \
+  Value operator sym(Located a, const Value& b) {                   \
     return binary(a, b, [&](FunctionBuilder& f) { return call; }); \
   }
-MEMJIT_BINARY_OPERATOR(+, f.add(a, b))
-MEMJIT_BINARY_OPERATOR(-, f.sub(a, b))
-MEMJIT_BINARY_OPERATOR(*, f.mul(a, b))
-MEMJIT_BINARY_OPERATOR(/, f.div(a, b))
-MEMJIT_BINARY_OPERATOR(%, f.rem(a, b))
-MEMJIT_BINARY_OPERATOR(&, f.andi(a, b))
-MEMJIT_BINARY_OPERATOR(|, f.ori(a, b))
-MEMJIT_BINARY_OPERATOR(^, f.xori(a, b))
-MEMJIT_BINARY_OPERATOR(<<, f.shl(a, b))
-MEMJIT_BINARY_OPERATOR(>>, f.shr(a, b))
-MEMJIT_BINARY_OPERATOR(<, f.cmp(CmpPredicate::Lt, a, b))
-MEMJIT_BINARY_OPERATOR(<=, f.cmp(CmpPredicate::Le, a, b))
-MEMJIT_BINARY_OPERATOR(>, f.cmp(CmpPredicate::Gt, a, b))
-MEMJIT_BINARY_OPERATOR(>=, f.cmp(CmpPredicate::Ge, a, b))
-MEMJIT_BINARY_OPERATOR(==, f.cmp(CmpPredicate::Eq, a, b))
-MEMJIT_BINARY_OPERATOR(!=, f.cmp(CmpPredicate::Ne, a, b))
+MEMJIT_BINARY_OPERATOR(+, f.add(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(-, f.sub(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(*, f.mul(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(/, f.div(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(%, f.rem(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(&, f.andi(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(|, f.ori(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(^, f.xori(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(<<, f.shl(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(>>, f.shr(a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(<, f.cmp(CmpPredicate::Lt, a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(<=, f.cmp(CmpPredicate::Le, a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(>, f.cmp(CmpPredicate::Gt, a.value, b, a.loc))
+MEMJIT_BINARY_OPERATOR(>=, f.cmp(CmpPredicate::Ge, a.value, b, a.loc))
 #undef MEMJIT_BINARY_OPERATOR
 
-Value operator-(const Value& a) { return a.builder() ? a.builder()->neg(a) : Value(); }
-Value operator~(const Value& a) { return a.builder() ? a.builder()->noti(a) : Value(); }
+// Both operands Located: C++20 also tries `b == a` for `a == b`, and only
+// with the same conversions on both sides is the written order preferred.
+Value operator==(Located a, Located b) {
+  return binary(a, b.value, [&](FunctionBuilder& f) { return f.cmp(CmpPredicate::Eq, a.value, b.value, a.loc); });
+}
+Value operator!=(Located a, Located b) {
+  return binary(a, b.value, [&](FunctionBuilder& f) { return f.cmp(CmpPredicate::Ne, a.value, b.value, a.loc); });
+}
+
+Value operator-(Located a) { return a.value.builder() ? a.value.builder()->neg(a.value, a.loc) : Value(); }
+Value operator~(Located a) { return a.value.builder() ? a.value.builder()->noti(a.value, a.loc) : Value(); }
 
 // --- escape hatch ---
 
-llvm::IRBuilderBase& FunctionBuilder::ir() { return impl_->ir; }
+llvm::IRBuilderBase& FunctionBuilder::ir(std::source_location loc) {
+  // What the caller builds next through the IRBuilder is on its line (until
+  // the next operation ends, which restores it).
+  if (impl_->debug && !impl_->inOperation) impl_->ir.SetCurrentDebugLocation(impl_->debug->at(loc));
+  return impl_->ir;
+}
+
+void FunctionBuilder::name(const Value& v, std::string_view name, std::source_location loc) {
+  if (!impl_->debug || impl_->error) return;
+  if (!detail::checkOperands(*this, "name", {&v}, true)) return;
+  const detail::OpLocation at(*this, loc);
+  impl_->debug->name(impl_->ir, v.llvm(), v.type(), name, loc);
+}
 llvm::Function* FunctionBuilder::function() { return impl_->lowered.function; }
 Module& FunctionBuilder::module() noexcept { return *impl_->module; }
 const LoweredFunction& FunctionBuilder::lowered() const noexcept { return impl_->lowered; }

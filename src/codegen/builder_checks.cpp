@@ -78,6 +78,7 @@ void emitCheck(FunctionBuilder& self, llvm::Value* ok, int kind, std::string_vie
   llvm::Module& m = *I.lowered.function->getParent();
   auto* fail = llvm::BasicBlock::Create(ctx, "check.fail", I.lowered.function);
   llvm::IRBuilder<> fb(fail);
+  fb.SetCurrentDebugLocation(I.ir.getCurrentDebugLocation());  // the report is the checked operation's
   llvm::Type* i32 = fb.getInt32Ty();
   llvm::Type* i64 = fb.getInt64Ty();
   llvm::Type* ptr = fb.getPtrTy();

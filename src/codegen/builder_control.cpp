@@ -78,13 +78,19 @@ llvm::MDNode* loopHints(llvm::LLVMContext& ctx, const LoopOptions& options) {
 }  // namespace
 
 void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& step,
-                              const std::function<void(Value)>& body) {
-  forLoop(lb, ub, step, LoopOptions{}, body);
+                              const std::function<void(Value)>& body, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  forLoop(lb, ub, step, LoopOptions{}, [&](Value iv) {
+    const detail::UserCode user(*this, at);
+    body(iv);
+  });
 }
 
 void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& step, const LoopOptions& options,
-                              const std::function<void(Value)>& body) {
+                              const std::function<void(Value)>& body, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   forLoop(lb, ub, step, {}, options, [&](Value iv, const std::vector<Value>&) {
+    const detail::UserCode user(*this, at);
     body(iv);
     return std::vector<Value>{};
   });
@@ -92,13 +98,19 @@ void FunctionBuilder::forLoop(const Value& lb, const Value& ub, const Value& ste
 
 std::vector<Value> FunctionBuilder::forLoop(
     const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
-    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
-  return forLoop(lb, ub, step, std::move(init), LoopOptions{}, body);
+    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return forLoop(lb, ub, step, std::move(init), LoopOptions{},
+                 [&](Value iv, const std::vector<Value>& carried) {
+                   const detail::UserCode user(*this, at);
+                   return body(iv, carried);
+                 });
 }
 
 std::vector<Value> FunctionBuilder::forLoop(
     const Value& lb, const Value& ub, const Value& step, std::vector<Value> init, const LoopOptions& options,
-    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body) {
+    const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   const std::vector<Value> invalid(init.size());
   if (!checkOperands(*this, "for", {&lb, &ub, &step}) || !checkAll(*this, "for", init, true)) return invalid;
@@ -137,7 +149,11 @@ std::vector<Value> FunctionBuilder::forLoop(
   ir.SetInsertPoint(bodyBB);
   I.scopes.push_back({});
   ++I.depth;
-  std::vector<Value> next = body(Value(this, iv, ElementType::Index), current);
+  std::vector<Value> next;
+  {
+    const detail::UserCode user(*this, at);
+    next = body(Value(this, iv, ElementType::Index), current);
+  }
   --I.depth;
   const bool allocates = I.scopes.back().allocates;
   const bool callsMath = I.scopes.back().callsMath;
@@ -160,6 +176,7 @@ std::vector<Value> FunctionBuilder::forLoop(
   if (allocates) {
     // Bound the stack: what one iteration allocas is released before the next.
     llvm::IRBuilder<> save(bodyBB, bodyBB->getFirstInsertionPt());
+    save.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
     llvm::Value* sp = save.CreateStackSave();
     ir.CreateStackRestore(sp);
   }
@@ -177,10 +194,12 @@ std::vector<Value> FunctionBuilder::forLoop(
   return current;
 }
 
-void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& then) {
+void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& then, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   ifElse(
       cond,
       [&] {
+        const detail::UserCode user(*this, at);
         then();
         return std::vector<Value>{};
       },
@@ -188,7 +207,9 @@ void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& the
 }
 
 std::vector<Value> FunctionBuilder::ifElse(const Value& cond, const std::function<std::vector<Value>()>& then,
-                                           const std::function<std::vector<Value>()>& otherwise) {
+                                           const std::function<std::vector<Value>()>& otherwise,
+                                           std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   if (!checkOperands(*this, "if", {&cond})) return {};
   if (!(cond.type() == Type(ElementType::I1))) {
@@ -205,11 +226,19 @@ std::vector<Value> FunctionBuilder::ifElse(const Value& cond, const std::functio
   ir.CreateCondBr(cond.llvm(), thenBB, elseBB);
   ++I.depth;
   ir.SetInsertPoint(thenBB);
-  std::vector<Value> tv = then();
+  std::vector<Value> tv;
+  {
+    const detail::UserCode user(*this, at);
+    tv = then();
+  }
   llvm::BasicBlock* thenEnd = ir.GetInsertBlock();
   ir.CreateBr(merge);
   ir.SetInsertPoint(elseBB);
-  std::vector<Value> ev = I.error ? std::vector<Value>{} : otherwise();
+  std::vector<Value> ev;
+  if (!I.error) {
+    const detail::UserCode user(*this, at);
+    ev = otherwise();
+  }
   llvm::BasicBlock* elseEnd = ir.GetInsertBlock();
   ir.CreateBr(merge);
   --I.depth;
@@ -231,7 +260,9 @@ std::vector<Value> FunctionBuilder::ifElse(const Value& cond, const std::functio
   return out;
 }
 
-std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vector<Value>& args) {
+std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vector<Value>& args,
+                                         std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   std::string op = "call @" + std::string(name);
   if (I.error || !checkAll(*this, op, args)) return {};
@@ -276,7 +307,8 @@ std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vecto
 }
 
 Value FunctionBuilder::callC(std::string_view name, std::optional<ElementType> result,
-                             const std::vector<Value>& args) {
+                             const std::vector<Value>& args, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   std::string op = "call_c @" + std::string(name);
   if (I.error || !checkAll(*this, op, args)) return {};
@@ -315,7 +347,8 @@ Value FunctionBuilder::callC(std::string_view name, std::optional<ElementType> r
   return Value(this, c, *result);
 }
 
-void FunctionBuilder::ret(const std::vector<Value>& values) {
+void FunctionBuilder::ret(const std::vector<Value>& values, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   if (I.error || !checkAll(*this, "ret", values)) return;
   if (I.depth > 0) {

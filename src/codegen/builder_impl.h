@@ -9,6 +9,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/ValueHandle.h>
 
+#include "debug_info.h"
 #include "memjit/codegen/builder.h"
 
 namespace memjit::codegen {
@@ -42,6 +43,10 @@ struct FunctionBuilder::Impl {
   std::vector<llvm::BasicBlock*> failTargets;
   llvm::BasicBlock* earlyReturn = nullptr;
   std::map<std::string, llvm::Constant*, std::less<>> checkStrings;
+  // FunctionOptions::debugInfo (null when off), and whether an operation is
+  // being built (operations it builds through others keep its location).
+  std::unique_ptr<detail::FunctionDebugInfo> debug;
+  bool inOperation = false;
 
   explicit Impl(llvm::LLVMContext* ctx)
       : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}
@@ -54,5 +59,56 @@ struct BuilderOps {
   static FunctionBuilder::Impl& impl(FunctionBuilder& b) { return *b.impl_; }
   static Value make(FunctionBuilder& b, llvm::Value* v, Type t) { return Value(&b, v, std::move(t)); }
 };
+
+namespace detail {
+
+// What every builder operation does first: emit its instructions at the
+// caller's `loc` (see "Source locations" in builder.h). Only the outermost
+// operation sets a location; nothing at all without debug info.
+class OpLocation {
+ public:
+  OpLocation(FunctionBuilder& b, const std::source_location& loc) {
+    BuilderOps::Impl& I = BuilderOps::impl(b);
+    if (!I.debug || I.inOperation) return;
+    impl_ = &I;
+    saved_ = I.ir.getCurrentDebugLocation();
+    I.inOperation = true;
+    I.ir.SetCurrentDebugLocation(I.debug->at(loc));
+  }
+  /// Whether this is the outermost operation, the one the user called.
+  bool outermost() const noexcept { return impl_ != nullptr; }
+  ~OpLocation() {
+    if (!impl_) return;
+    impl_->ir.SetCurrentDebugLocation(saved_);
+    impl_->inOperation = false;
+  }
+  OpLocation(const OpLocation&) = delete;
+  OpLocation& operator=(const OpLocation&) = delete;
+
+ private:
+  BuilderOps::Impl* impl_ = nullptr;
+  llvm::DebugLoc saved_;
+};
+
+// Around the call of a user's callback (a loop body, a branch, a combiner)
+// in the operation the user called (`at` outermost): the operations the
+// callback builds are the user's, with their own lines. In an operation that
+// another one builds, callbacks are that operation's own code: no effect.
+class UserCode {
+ public:
+  UserCode(FunctionBuilder& b, const OpLocation& at) : impl_(at.outermost() ? &BuilderOps::impl(b) : nullptr) {
+    if (impl_) impl_->inOperation = false;
+  }
+  ~UserCode() {
+    if (impl_) impl_->inOperation = true;
+  }
+  UserCode(const UserCode&) = delete;
+  UserCode& operator=(const UserCode&) = delete;
+
+ private:
+  BuilderOps::Impl* impl_;
+};
+
+}  // namespace detail
 
 }  // namespace memjit::codegen

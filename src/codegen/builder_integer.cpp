@@ -43,10 +43,22 @@ bool isUnsignedLike(ElementType t) { return isUnsignedInteger(t) || t == Element
 
 }  // namespace
 
-Value FunctionBuilder::divsi(const Value& a, const Value& b) { return divide(*this, "divsi", Division::SignedDiv, a, b); }
-Value FunctionBuilder::divui(const Value& a, const Value& b) { return divide(*this, "divui", Division::UnsignedDiv, a, b); }
-Value FunctionBuilder::remsi(const Value& a, const Value& b) { return divide(*this, "remsi", Division::SignedRem, a, b); }
-Value FunctionBuilder::remui(const Value& a, const Value& b) { return divide(*this, "remui", Division::UnsignedRem, a, b); }
+Value FunctionBuilder::divsi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return divide(*this, "divsi", Division::SignedDiv, a, b);
+}
+Value FunctionBuilder::divui(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return divide(*this, "divui", Division::UnsignedDiv, a, b);
+}
+Value FunctionBuilder::remsi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return divide(*this, "remsi", Division::SignedRem, a, b);
+}
+Value FunctionBuilder::remui(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return divide(*this, "remui", Division::UnsignedRem, a, b);
+}
 
 // Expansions that hold for every operand pair divsi itself defines, INT_MIN
 // included (MLIR 19's arith-expand ceildivsi does not: it is wrong for an
@@ -70,14 +82,17 @@ static Value roundedSignedDivision(FunctionBuilder& self, const char* op, bool u
   return BuilderOps::make(self, up ? ir.CreateAdd(quotient, adjust) : ir.CreateSub(quotient, adjust), *t);
 }
 
-Value FunctionBuilder::ceildivsi(const Value& a, const Value& b) {
+Value FunctionBuilder::ceildivsi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return roundedSignedDivision(*this, "ceildivsi", true, a, b);
 }
-Value FunctionBuilder::floordivsi(const Value& a, const Value& b) {
+Value FunctionBuilder::floordivsi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return roundedSignedDivision(*this, "floordivsi", false, a, b);
 }
 
-Value FunctionBuilder::ceildivui(const Value& a, const Value& b) {
+Value FunctionBuilder::ceildivui(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "ceildivui", {&a, &b});
   if (!t) return {};
   // a == 0 ? 0 : (a - 1) / b + 1, which cannot overflow.
@@ -89,7 +104,8 @@ Value FunctionBuilder::ceildivui(const Value& a, const Value& b) {
   return BuilderOps::make(*this, ir.CreateSelect(ir.CreateICmpEQ(x, zero(x)), zero(x), q), *t);
 }
 
-Value FunctionBuilder::mulhi(const Value& a, const Value& b) {
+Value FunctionBuilder::mulhi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "mulhi", {&a, &b});
   if (!t) return {};
   auto& ir = impl_->ir;
@@ -126,21 +142,34 @@ Value shiftOrZero(FunctionBuilder& self, const char* op, llvm::Instruction::Bina
 
 }  // namespace
 
-Value FunctionBuilder::andi(const Value& a, const Value& b) { return bitwise(*this, "andi", llvm::Instruction::And, a, b); }
-Value FunctionBuilder::ori(const Value& a, const Value& b) { return bitwise(*this, "ori", llvm::Instruction::Or, a, b); }
-Value FunctionBuilder::xori(const Value& a, const Value& b) { return bitwise(*this, "xori", llvm::Instruction::Xor, a, b); }
-Value FunctionBuilder::noti(const Value& a) {
+Value FunctionBuilder::andi(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return bitwise(*this, "andi", llvm::Instruction::And, a, b);
+}
+Value FunctionBuilder::ori(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return bitwise(*this, "ori", llvm::Instruction::Or, a, b);
+}
+Value FunctionBuilder::xori(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return bitwise(*this, "xori", llvm::Instruction::Xor, a, b);
+}
+Value FunctionBuilder::noti(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "noti", {&a});
   return t ? BuilderOps::make(*this, impl_->ir.CreateXor(a.llvm(), allOnes(a.llvm())), *t) : Value();
 }
 
-Value FunctionBuilder::shl(const Value& a, const Value& n) {
+Value FunctionBuilder::shl(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return shiftOrZero(*this, "shl", llvm::Instruction::Shl, a, n);
 }
-Value FunctionBuilder::shrui(const Value& a, const Value& n) {
+Value FunctionBuilder::shrui(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return shiftOrZero(*this, "shrui", llvm::Instruction::LShr, a, n);
 }
-Value FunctionBuilder::shrsi(const Value& a, const Value& n) {
+Value FunctionBuilder::shrsi(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "shrsi", {&a, &n});
   if (!t) return {};
   auto& ir = impl_->ir;
@@ -149,7 +178,8 @@ Value FunctionBuilder::shrsi(const Value& a, const Value& n) {
   llvm::Value* count = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n.llvm(), last);
   return BuilderOps::make(*this, ir.CreateAShr(a.llvm(), count), *t);
 }
-Value FunctionBuilder::shr(const Value& a, const Value& n) {
+Value FunctionBuilder::shr(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "shr", {&a, &n});
   if (!t) return {};
   return isUnsignedInteger(*t) ? shrui(a, n) : shrsi(a, n);
@@ -177,13 +207,29 @@ Value countBits(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id, c
 
 }  // namespace
 
-Value FunctionBuilder::rotl(const Value& a, const Value& n) { return rotate(*this, "rotl", llvm::Intrinsic::fshl, a, n); }
-Value FunctionBuilder::rotr(const Value& a, const Value& n) { return rotate(*this, "rotr", llvm::Intrinsic::fshr, a, n); }
-Value FunctionBuilder::ctpop(const Value& a) { return countBits(*this, "ctpop", llvm::Intrinsic::ctpop, a); }
-Value FunctionBuilder::ctlz(const Value& a) { return countBits(*this, "ctlz", llvm::Intrinsic::ctlz, a); }
-Value FunctionBuilder::cttz(const Value& a) { return countBits(*this, "cttz", llvm::Intrinsic::cttz, a); }
+Value FunctionBuilder::rotl(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return rotate(*this, "rotl", llvm::Intrinsic::fshl, a, n);
+}
+Value FunctionBuilder::rotr(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return rotate(*this, "rotr", llvm::Intrinsic::fshr, a, n);
+}
+Value FunctionBuilder::ctpop(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return countBits(*this, "ctpop", llvm::Intrinsic::ctpop, a);
+}
+Value FunctionBuilder::ctlz(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return countBits(*this, "ctlz", llvm::Intrinsic::ctlz, a);
+}
+Value FunctionBuilder::cttz(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return countBits(*this, "cttz", llvm::Intrinsic::cttz, a);
+}
 
-Value FunctionBuilder::bitcast(const Value& v, ElementType to) {
+Value FunctionBuilder::bitcast(const Value& v, ElementType to, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto from = detail::scalarOperand(*this, "bitcast", v);
   if (!from) return {};
   auto bitcastable = [](ElementType t) { return isInteger(t) || isFloat(t); };

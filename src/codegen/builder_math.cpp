@@ -75,13 +75,15 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
 
 }  // namespace
 
-#define MEMJIT_MATH_1(name, ...)                                   \
-  Value FunctionBuilder::name(const Value& a) {                    \
-    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a}); \
+#define MEMJIT_MATH_1(name, ...)                                                \
+  Value FunctionBuilder::name(const Value& a, std::source_location loc) {       \
+    const detail::OpLocation at(*this, loc);                                    \
+    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a});             \
   }
-#define MEMJIT_MATH_2(name, ...)                                       \
-  Value FunctionBuilder::name(const Value& a, const Value& b) {        \
-    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a, &b}); \
+#define MEMJIT_MATH_2(name, ...)                                                        \
+  Value FunctionBuilder::name(const Value& a, const Value& b, std::source_location loc) { \
+    const detail::OpLocation at(*this, loc);                                            \
+    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a, &b});                 \
   }
 
 MEMJIT_MATH_1(sqrt, llvm::Intrinsic::sqrt)
@@ -131,18 +133,22 @@ static Value nanPropagating(FunctionBuilder& self, const char* op, llvm::Intrins
   return BuilderOps::make(self, ir.CreateSelect(unordered, nan, r.llvm()), r.type());
 }
 
-Value FunctionBuilder::minimumf(const Value& a, const Value& b) {
+Value FunctionBuilder::minimumf(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return nanPropagating(*this, "minimumf", llvm::Intrinsic::minimum, a, b);
 }
-Value FunctionBuilder::maximumf(const Value& a, const Value& b) {
+Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return nanPropagating(*this, "maximumf", llvm::Intrinsic::maximum, a, b);
 }
 
-Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c) {
+Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   return emitMath(*this, MathFunction{"fma", llvm::Intrinsic::fma, nullptr, true}, {&a, &b, &c});
 }
 
-Value FunctionBuilder::rsqrt(const Value& a) {
+Value FunctionBuilder::rsqrt(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "rsqrt", {&a});
   if (!t) return {};
   Value root = sqrt(a);
@@ -151,7 +157,8 @@ Value FunctionBuilder::rsqrt(const Value& a) {
                           *t);
 }
 
-Value FunctionBuilder::powi(const Value& a, const Value& n) {
+Value FunctionBuilder::powi(const Value& a, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "powi", {&a});
   if (!t) return {};
   if (!detail::checkOperands(*this, "powi", {&n})) return {};
@@ -169,9 +176,13 @@ Value FunctionBuilder::powi(const Value& a, const Value& n) {
   return BuilderOps::make(*this, r, *t);
 }
 
-Value FunctionBuilder::powi(const Value& a, std::int32_t n) { return powi(a, i32(n)); }
+Value FunctionBuilder::powi(const Value& a, std::int32_t n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  return powi(a, i32(n));
+}
 
-Value FunctionBuilder::min(const Value& a, const Value& b) {
+Value FunctionBuilder::min(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::sameNumericScalar(*this, "min", a, b);
   if (!t) return {};
   if (isFloat(*t)) return minnumf(a, b);
@@ -179,7 +190,8 @@ Value FunctionBuilder::min(const Value& a, const Value& b) {
   return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
 }
 
-Value FunctionBuilder::max(const Value& a, const Value& b) {
+Value FunctionBuilder::max(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::sameNumericScalar(*this, "max", a, b);
   if (!t) return {};
   if (isFloat(*t)) return maxnumf(a, b);
@@ -187,7 +199,8 @@ Value FunctionBuilder::max(const Value& a, const Value& b) {
   return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
 }
 
-Value FunctionBuilder::abs(const Value& a) {
+Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "abs", a);
   if (!t) return {};
   if (isFloat(*t)) return emitMath(*this, MathFunction{"abs", llvm::Intrinsic::fabs}, {&a});

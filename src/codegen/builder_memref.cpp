@@ -190,7 +190,8 @@ llvm::Value* buildDescriptor(Impl& I, const MemRefType& t, llvm::Value* allocate
 
 }  // namespace
 
-Value FunctionBuilder::load(const Value& m, const std::vector<Value>& indices) {
+Value FunctionBuilder::load(const Value& m, const std::vector<Value>& indices, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   llvm::Value* addr = elementAddress(*this, "load", m, indices);
   if (!addr) return {};
   const auto& t = std::get<MemRefType>(m.type());
@@ -199,7 +200,8 @@ Value FunctionBuilder::load(const Value& m, const std::vector<Value>& indices) {
 }
 
 void FunctionBuilder::store(const Value& v, const Value& m, const std::vector<Value>& indices,
-                            StoreOptions options) {
+                            StoreOptions options, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "store", {&v, &m})) return;
   if (isRankedMemRef(m.type()) && !(v.type() == Type(std::get<MemRefType>(m.type()).element()))) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'store': value of type " + toString(v.type()) +
@@ -223,7 +225,8 @@ void markNontemporal(llvm::StoreInst* store) {
                                                   metadata::kStreamingStoreTagSuffix));
 }
 
-Value FunctionBuilder::dim(const Value& m, std::size_t i) {
+Value FunctionBuilder::dim(const Value& m, std::size_t i, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "dim", {&m})) return {};
   if (isScalar(m.type())) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'dim': needs a memref, got " + toString(m.type())));
@@ -246,7 +249,8 @@ Value FunctionBuilder::dim(const Value& m, std::size_t i) {
   return Value(this, sizeOf(I, t, m.llvm(), static_cast<unsigned>(i)), ElementType::Index);
 }
 
-Value FunctionBuilder::rank(const Value& m) {
+Value FunctionBuilder::rank(const Value& m, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "rank", {&m})) return {};
   if (isRankedMemRef(m.type())) return index(static_cast<std::int64_t>(std::get<MemRefType>(m.type()).rank()));
   if (isUnrankedMemRef(m.type())) return Value(this, impl_->ir.CreateExtractValue(m.llvm(), {0}), ElementType::Index);
@@ -255,7 +259,9 @@ Value FunctionBuilder::rank(const Value& m) {
 }
 
 Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& offsets,
-                               const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides) {
+                               const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides,
+                               std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const MemRefType* t = rankedOperand(*this, "subview", m);
   if (!t) return {};
   const std::size_t r = t->rank();
@@ -321,7 +327,8 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
 
 Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
                                        const std::vector<IndexOperand>& sizes,
-                                       const std::vector<IndexOperand>& strides) {
+                                       const std::vector<IndexOperand>& strides, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "reinterpret_cast", {&m})) return {};
   if (isScalar(m.type()) || elementOf(m.type()) != type.element() ||
       (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
@@ -395,7 +402,9 @@ Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, I
   return Value(this, buildDescriptor(I, type, allocated, aligned, operandValue(I, offset), sizeV, strideV), type);
 }
 
-Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes, unsigned alignment) {
+Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes, unsigned alignment,
+                             std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   if (I.error) return {};
   for (const Value& v : dynamicSizes)
@@ -451,7 +460,8 @@ Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& d
   return Value(this, buildDescriptor(I, type, allocated, aligned, idxConst(I, 0), sizes, strides), type);
 }
 
-void FunctionBuilder::dealloc(const Value& m) {
+void FunctionBuilder::dealloc(const Value& m, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "dealloc", {&m})) return;
   if (isScalar(m.type()) || (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
                                                       : std::get<UnrankedMemRefType>(m.type()).memorySpace) != 0) {
@@ -467,7 +477,8 @@ void FunctionBuilder::dealloc(const Value& m) {
   I.ir.CreateCall(detail::freeFunction(*I.lowered.function->getParent()), {allocated});
 }
 
-Value FunctionBuilder::castToUnranked(const Value& m) {
+Value FunctionBuilder::castToUnranked(const Value& m, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const MemRefType* t = rankedOperand(*this, "cast_to_unranked", m);
   if (!t) return {};
   Impl& I = *impl_;
@@ -482,7 +493,8 @@ Value FunctionBuilder::castToUnranked(const Value& m) {
   return Value(this, u, UnrankedMemRefType{t->element(), t->memorySpace()});
 }
 
-Value FunctionBuilder::castToRanked(const Value& m, const MemRefType& type) {
+Value FunctionBuilder::castToRanked(const Value& m, const MemRefType& type, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "cast_to_ranked", {&m})) return {};
   if (!isUnrankedMemRef(m.type()) || elementOf(m.type()) != type.element() ||
       std::get<UnrankedMemRefType>(m.type()).memorySpace != type.memorySpace()) {

@@ -108,15 +108,19 @@ Value identityOf(FunctionBuilder& self, Reduction::Kind kind, ElementType t) {
 }
 
 // combine(a, b) for reduction #i, checked to return a's type.
-Value combineWith(FunctionBuilder& self, const std::string& op, std::size_t i, const Reduction& r, const Value& a,
-                  const Value& b) {
+Value combineWith(FunctionBuilder& self, const detail::OpLocation& at, const std::string& op, std::size_t i,
+                  const Reduction& r, const Value& a, const Value& b) {
   Value v;
   switch (r.kind) {
     case Reduction::Kind::Sum: v = self.add(a, b); break;
     case Reduction::Kind::Product: v = self.mul(a, b); break;
     case Reduction::Kind::Min: v = self.min(a, b); break;
     case Reduction::Kind::Max: v = self.max(a, b); break;
-    case Reduction::Kind::Custom: v = r.combine(a, b); break;
+    case Reduction::Kind::Custom: {
+      const detail::UserCode user(self, at);
+      v = r.combine(a, b);
+      break;
+    }
   }
   if (self.error() || !checkOperands(self, op, {&v})) return {};
   if (!(v.type() == a.type())) {
@@ -143,6 +147,7 @@ struct ParallelLowering {
     llvm::LLVMContext& ctx = ir.getContext();
     llvm::Function* f = I.lowered.function;
     llvm::Type* indexTy = n.llvm()->getType();
+    const llvm::DebugLoc here = ir.getCurrentDebugLocation();  // the parallel loop's line
     std::unordered_set<llvm::BasicBlock*> before;
     for (llvm::BasicBlock& bb : *f) before.insert(&bb);
 
@@ -235,6 +240,9 @@ struct ParallelLowering {
     wrapper->addParamAttr(0, llvm::Attribute::ReadOnly);
     {
       llvm::IRBuilder<> w(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+      // The wrapper gets a subprogram and the call a location, so the inlined
+      // body keeps its lines (as an inlined frame of the outlined function).
+      if (I.debug) w.SetCurrentDebugLocation(I.debug->describeHelper(*wrapper, here));
       std::vector<llvm::Value*> args;
       for (unsigned i = 0; i < site->arg_size(); ++i) {
         llvm::Value* a = site->getArgOperand(i);
@@ -258,6 +266,7 @@ struct ParallelLowering {
 
     // The call site: fill the context, call the scheduler.
     ir.SetInsertPoint(site);
+    ir.SetCurrentDebugLocation(here);  // not the outlined call's
     llvm::AllocaInst* context = ir.CreateAlloca(contextTy, nullptr, "par.context");
     for (unsigned i = 0; i < site->arg_size(); ++i)
       if (fieldOf[i] != ~0u) ir.CreateStore(site->getArgOperand(i), ir.CreateStructGEP(contextTy, context, fieldOf[i]));
@@ -268,6 +277,10 @@ struct ParallelLowering {
                               ir.getInt64(static_cast<std::uint64_t>(o.chunk)),
                               ir.getInt32(o.schedule == ParallelSchedule::Dynamic ? 1 : 0),
                               ir.getInt32(static_cast<std::uint32_t>(o.maxThreads))});
+    // The extractor's branch next to the call has no location of its own.
+    if (I.debug)
+      for (llvm::Instruction& inst : *site->getParent())
+        if (!inst.getDebugLoc()) inst.setDebugLoc(here);
     site->eraseFromParent();
     body->eraseFromParent();
     llvm::cast<llvm::Instruction>(begin)->eraseFromParent();
@@ -282,14 +295,20 @@ struct ParallelLowering {
 };
 
 void FunctionBuilder::parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
-                                  const std::function<void(Value)>& body) {
+                                  const std::function<void(Value)>& body, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   parallelFor(std::vector<Value>{lb}, std::vector<Value>{ub}, std::vector<Value>{step}, options,
-              [&](const std::vector<Value>& ivs) { body(ivs[0]); });
+              [&](const std::vector<Value>& ivs) {
+                const detail::UserCode user(*this, at);
+                body(ivs[0]);
+              });
 }
 
 void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vector<Value>& ubs,
                                   const std::vector<Value>& steps, const ParallelOptions& options,
-                                  const std::function<void(const std::vector<Value>&)>& body) {
+                                  const std::function<void(const std::vector<Value>&)>& body,
+                                  std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const std::string op = "parallel_for";
   if (impl_->error) return;
   if (lbs.empty() || lbs.size() != ubs.size() || lbs.size() != steps.size()) {
@@ -310,7 +329,11 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
   auto ivOf = [&](std::size_t d, const Value& k) { return add(lbs[d], mul(k, steps[d])); };
   ParallelLowering::emit(*this, op, total, options, [&](Value begin, Value end) {
     if (rank == 1) {
-      forLoop(begin, end, index(1), [&](Value k) { body({ivOf(0, k)}); });
+      forLoop(begin, end, index(1), [&](Value k) {
+        const std::vector<Value> ivs{ivOf(0, k)};
+        const detail::UserCode user(*this, at);
+        body(ivs);
+      });
       return;
     }
     // Flat iterations [begin, end) touch rows begin/n .. (end-1)/n of the last
@@ -338,6 +361,7 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
       unchecked.reset();
       forLoop(lo, hi, index(1), [&](Value j) {
         ivs[rank - 1] = ivOf(rank - 1, j);
+        const detail::UserCode user(*this, at);
         body(ivs);
       });
     });
@@ -347,7 +371,9 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
 std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value& ub, const Value& step,
                                                    const ParallelOptions& options,
                                                    const std::vector<Reduction>& reductions,
-                                                   const std::function<std::vector<Value>(Value)>& body) {
+                                                   const std::function<std::vector<Value>(Value)>& body,
+                                                   std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const std::string op = "parallel_reduce";
   Impl& I = *impl_;
   const std::vector<Value> invalid(reductions.size());
@@ -400,7 +426,12 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
   const bool ok = ParallelLowering::emit(*this, op, n, options, [&](Value begin, Value end) {
     std::vector<Value> partial =
         forLoop(begin, end, index(1), identities, [&](Value k, const std::vector<Value>& acc) {
-          std::vector<Value> contribution = body(add(lb, mul(k, step)));
+          const Value iv = add(lb, mul(k, step));
+          std::vector<Value> contribution;
+          {
+            const detail::UserCode user(*this, at);
+            contribution = body(iv);
+          }
           if (I.error) return std::vector<Value>(acc.size());
           if (contribution.size() != acc.size()) {
             fail(*this, Error(ErrorCode::ArityMismatch, "operation '" + op + "': the body yields " +
@@ -419,7 +450,7 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
                                                              toString(acc[i].type())));
               return std::vector<Value>(acc.size());
             }
-            next.push_back(combineWith(*this, op, i, reductions[i], acc[i], contribution[i]));
+            next.push_back(combineWith(*this, at, op, i, reductions[i], acc[i], contribution[i]));
             if (I.error) return std::vector<Value>(acc.size());
           }
           return next;
@@ -441,7 +472,7 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
       ir.SetInsertPoint(loop);
       llvm::PHINode* old = ir.CreatePHI(st, 2);
       old->addIncoming(first, pre);
-      Value combined = combineWith(*this, op, i, reductions[i],
+      Value combined = combineWith(*this, at, op, i, reductions[i],
                                    BuilderOps::make(*this, ir.CreateBitCast(old, vt), partial[i].type()), partial[i]);
       if (I.error) return;
       llvm::Value* pair = ir.CreateAtomicCmpXchg(slots[i], old, ir.CreateBitCast(combined.llvm(), st), align,

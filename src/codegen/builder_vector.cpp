@@ -73,14 +73,16 @@ llvm::Value* lanePosition(FunctionBuilder& self, std::string_view op, const Valu
 
 std::uint32_t FunctionBuilder::nativeLanes(ElementType t) const { return VectorTarget::host().lanes(t); }
 
-Value FunctionBuilder::splat(const Value& scalar, std::uint32_t lanes) {
+Value FunctionBuilder::splat(const Value& scalar, std::uint32_t lanes, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = laneScalar(*this, "splat", scalar);
   if (!t || !checkLanes(*this, "splat", lanes)) return {};
   // vector.broadcast of a scalar: insertelement + shufflevector zeroinitializer.
   return BuilderOps::make(*this, impl_->ir.CreateVectorSplat(lanes, scalar.llvm()), *t);
 }
 
-Value FunctionBuilder::fromElements(const std::vector<Value>& scalars) {
+Value FunctionBuilder::fromElements(const std::vector<Value>& scalars, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (impl_->error) return {};
   if (!checkLanes(*this, "from_elements", static_cast<std::int64_t>(scalars.size()))) return {};
   auto t = laneScalar(*this, "from_elements", scalars[0]);
@@ -104,7 +106,8 @@ Value FunctionBuilder::fromElements(const std::vector<Value>& scalars) {
   return BuilderOps::make(*this, v, *t);
 }
 
-Value FunctionBuilder::laneIndices(ElementType t, std::uint32_t lanes) {
+Value FunctionBuilder::laneIndices(ElementType t, std::uint32_t lanes, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (impl_->error) return {};
   if (!(isInteger(t) && t != ElementType::I1) && t != ElementType::Index) {
     fail(*this, Error(ErrorCode::TypeMismatch,
@@ -127,7 +130,8 @@ Value FunctionBuilder::laneIndices(ElementType t, std::uint32_t lanes) {
   return BuilderOps::make(*this, llvm::ConstantVector::get(c), t);
 }
 
-Value FunctionBuilder::extract(const Value& v, std::uint32_t lane) {
+Value FunctionBuilder::extract(const Value& v, std::uint32_t lane, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!vectorOperand(*this, "extract", v)) return {};
   if (lane >= v.lanes()) {
     fail(*this, Error(ErrorCode::InvalidArgument, "operation 'extract': lane " + std::to_string(lane) +
@@ -137,11 +141,12 @@ Value FunctionBuilder::extract(const Value& v, std::uint32_t lane) {
   return BuilderOps::make(*this, impl_->ir.CreateExtractElement(v.llvm(), lane), elementOfValue(v));
 }
 
-Value FunctionBuilder::extract(const Value& v, const Value& lane) {
+Value FunctionBuilder::extract(const Value& v, const Value& lane, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!vectorOperand(*this, "extract", v)) return {};
-  llvm::Value* at = lanePosition(*this, "extract", v, lane);
-  if (!at) return {};
-  return BuilderOps::make(*this, impl_->ir.CreateExtractElement(v.llvm(), at), elementOfValue(v));
+  llvm::Value* position = lanePosition(*this, "extract", v, lane);
+  if (!position) return {};
+  return BuilderOps::make(*this, impl_->ir.CreateExtractElement(v.llvm(), position), elementOfValue(v));
 }
 
 namespace {
@@ -156,7 +161,8 @@ bool insertOperands(FunctionBuilder& self, const Value& v, const Value& scalar) 
 
 }  // namespace
 
-Value FunctionBuilder::insert(const Value& v, const Value& scalar, std::uint32_t lane) {
+Value FunctionBuilder::insert(const Value& v, const Value& scalar, std::uint32_t lane, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!insertOperands(*this, v, scalar)) return {};
   if (lane >= v.lanes()) {
     fail(*this, Error(ErrorCode::InvalidArgument, "operation 'insert': lane " + std::to_string(lane) +
@@ -166,14 +172,16 @@ Value FunctionBuilder::insert(const Value& v, const Value& scalar, std::uint32_t
   return BuilderOps::make(*this, impl_->ir.CreateInsertElement(v.llvm(), scalar.llvm(), lane), elementOfValue(v));
 }
 
-Value FunctionBuilder::insert(const Value& v, const Value& scalar, const Value& lane) {
+Value FunctionBuilder::insert(const Value& v, const Value& scalar, const Value& lane, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!insertOperands(*this, v, scalar)) return {};
-  llvm::Value* at = lanePosition(*this, "insert", v, lane);
-  if (!at) return {};
-  return BuilderOps::make(*this, impl_->ir.CreateInsertElement(v.llvm(), scalar.llvm(), at), elementOfValue(v));
+  llvm::Value* position = lanePosition(*this, "insert", v, lane);
+  if (!position) return {};
+  return BuilderOps::make(*this, impl_->ir.CreateInsertElement(v.llvm(), scalar.llvm(), position), elementOfValue(v));
 }
 
-Value FunctionBuilder::reduce(VectorReduction kind, const Value& v) {
+Value FunctionBuilder::reduce(VectorReduction kind, const Value& v, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   static const char* const names[] = {"add", "mul", "min", "max", "minimumf", "maximumf", "and", "or", "xor"};
   const std::string op = std::string("reduction <") + names[static_cast<int>(kind)] + ">";
   if (!vectorOperand(*this, op, v)) return {};
@@ -217,7 +225,9 @@ Value FunctionBuilder::reduce(VectorReduction kind, const Value& v) {
   return BuilderOps::make(*this, r, t);
 }
 
-Value FunctionBuilder::shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask) {
+Value FunctionBuilder::shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask,
+                               std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!vectorOperand(*this, "shuffle", a) || !vectorOperand(*this, "shuffle", b)) return {};
   if (!(a.type() == b.type()) || a.lanes() != b.lanes()) {
     fail(*this, Error(ErrorCode::TypeMismatch,
@@ -237,7 +247,8 @@ Value FunctionBuilder::shuffle(const Value& a, const Value& b, const std::vector
   return BuilderOps::make(*this, impl_->ir.CreateShuffleVector(a.llvm(), b.llvm(), m), elementOfValue(a));
 }
 
-Value FunctionBuilder::interleave(const Value& a, const Value& b) {
+Value FunctionBuilder::interleave(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!vectorOperand(*this, "interleave", a) || !vectorOperand(*this, "interleave", b)) return {};
   if (!(a.type() == b.type()) || a.lanes() != b.lanes() || 2 * a.lanes() > VectorType::kMaxLanes) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'interleave': needs two vectors of one type, got " +
@@ -252,7 +263,8 @@ Value FunctionBuilder::interleave(const Value& a, const Value& b) {
   return shuffle(a, b, mask);
 }
 
-std::pair<Value, Value> FunctionBuilder::deinterleave(const Value& v) {
+std::pair<Value, Value> FunctionBuilder::deinterleave(const Value& v, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!vectorOperand(*this, "deinterleave", v)) return {};
   if (v.lanes() % 2 != 0) {
     fail(*this, Error(ErrorCode::TypeMismatch,
@@ -267,7 +279,8 @@ std::pair<Value, Value> FunctionBuilder::deinterleave(const Value& v) {
   return {shuffle(v, v, even), shuffle(v, v, odd)};
 }
 
-Value FunctionBuilder::createMask(std::uint32_t lanes, const Value& n) {
+Value FunctionBuilder::createMask(std::uint32_t lanes, const Value& n, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   if (!checkOperands(*this, "create_mask", {&n})) return {};
   if (!(n.type() == Type(ElementType::Index))) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'create_mask': the bound must be index, got " + n.typeName()));

@@ -169,7 +169,8 @@ bool offsetsOperand(FunctionBuilder& self, std::string_view op, const Value& off
 }  // namespace
 
 Value FunctionBuilder::vectorLoad(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
-                                  VectorMemoryOptions options) {
+                                  VectorMemoryOptions options, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.load";
   if (lanes < 1 || lanes > VectorType::kMaxLanes) {
     fail(*this, Error(ErrorCode::InvalidArgument, std::string("operation '") + op + "': " + std::to_string(lanes) +
@@ -187,7 +188,8 @@ Value FunctionBuilder::vectorLoad(const Value& m, const std::vector<Value>& indi
 }
 
 void FunctionBuilder::vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices,
-                                  VectorMemoryOptions options) {
+                                  VectorMemoryOptions options, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.store";
   if (!dataOperand(*this, op, "the value", v, m, 0) || !checkAlignmentOption(*this, op, options)) return;
   auto a = access(*this, op, m, indices);
@@ -198,7 +200,8 @@ void FunctionBuilder::vectorStore(const Value& v, const Value& m, const std::vec
 }
 
 Value FunctionBuilder::maskedLoad(const Value& m, const std::vector<Value>& indices, const Value& mask,
-                                  const Value& passThru, VectorMemoryOptions options) {
+                                  const Value& passThru, VectorMemoryOptions options, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.maskedload";
   if (!maskOperand(*this, op, mask, 0) || !dataOperand(*this, op, "the pass-through value", passThru, m, mask.lanes()) ||
       !checkAlignmentOption(*this, op, options))
@@ -213,7 +216,8 @@ Value FunctionBuilder::maskedLoad(const Value& m, const std::vector<Value>& indi
 }
 
 void FunctionBuilder::maskedStore(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& mask,
-                                  VectorMemoryOptions options) {
+                                  VectorMemoryOptions options, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.maskedstore";
   if (!dataOperand(*this, op, "the value", v, m, 0) || !maskOperand(*this, op, mask, v.lanes()) ||
       !checkAlignmentOption(*this, op, options))
@@ -230,7 +234,8 @@ void FunctionBuilder::maskedStore(const Value& v, const Value& m, const std::vec
 }
 
 Value FunctionBuilder::gather(const Value& m, const std::vector<Value>& indices, const Value& offsets,
-                              const Value& mask, const Value& passThru) {
+                              const Value& mask, const Value& passThru, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.gather";
   if (!offsetsOperand(*this, op, offsets) || !maskOperand(*this, op, mask, offsets.lanes()) ||
       !dataOperand(*this, op, "the pass-through value", passThru, m, offsets.lanes()))
@@ -252,7 +257,8 @@ Value FunctionBuilder::gather(const Value& m, const std::vector<Value>& indices,
 }
 
 void FunctionBuilder::scatter(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& offsets,
-                              const Value& mask) {
+                              const Value& mask, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.scatter";
   if (!dataOperand(*this, op, "the value", v, m, 0) || !offsetsOperand(*this, op, offsets) ||
       !maskOperand(*this, op, mask, v.lanes()))
@@ -294,7 +300,8 @@ llvm::Value* stridedAddresses(Impl& I, const Access& a, std::uint32_t lanes) {
 }  // namespace
 
 Value FunctionBuilder::transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
-                                    const Value& padding) {
+                                    const Value& padding, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.transfer_read";
   if (!checkOperands(*this, op, {&padding, &m})) return {};
   if (lanes < 1 || lanes > VectorType::kMaxLanes || !isRankedMemRef(m.type()) ||
@@ -317,7 +324,9 @@ Value FunctionBuilder::transferRead(const Value& m, const std::vector<Value>& in
   return BuilderOps::make(*this, r, a->type->element());
 }
 
-void FunctionBuilder::transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices) {
+void FunctionBuilder::transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices,
+                                    std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   const char* op = "vector.transfer_write";
   if (!dataOperand(*this, op, "the value", v, m, 0)) return;
   auto a = access(*this, op, m, indices);

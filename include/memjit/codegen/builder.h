@@ -26,12 +26,34 @@
 // of another function) is recorded with the operation and the types named,
 // later operations do nothing, and finish() returns it. finish() also runs
 // llvm::verifyFunction, so no invalid function leaves the builder.
+//
+// Source locations. Every operation takes a last, defaulted
+// `std::source_location loc` (callers never write it): the line of the
+// generator that called it. With FunctionOptions::debugInfo the operation's
+// instructions carry that line as their DWARF location, so gdb, perf and
+// AOT objects show generator.cpp:LINE for kernel code; without it nothing
+// is recorded (one pointer test per operation). Operators cannot take a
+// defaulted parameter after their operands, so their left operand is a
+// `Located`: a Value converts to it implicitly, and the default argument of
+// that conversion is evaluated where the operator is written. How an
+// operation applies it (src/codegen/builder_impl.h):
+//   Value FunctionBuilder::op(const Value& a, std::source_location loc) {
+//     const detail::OpLocation at(*this, loc);  // first statement, always
+//     ...
+//   }
+// Only the outermost operation sets a location: operations an operation
+// builds through others (forLoop's overloads, ceildiv through div) keep it.
+// Calls of user callbacks inside an operation (bodies, branches, combiners)
+// are wrapped in `detail::UserCode`, so the callback's operations get their
+// own lines. New operations need nothing else; FunctionBuilder::name adds a
+// named debug variable.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -188,7 +210,7 @@ class FunctionBuilder {
   /// Declares `name` in `module` (see defineFunction) and opens its body.
   /// Declaration errors are reported by error() and finish().
   FunctionBuilder(Module& module, std::string name, const FunctionType& type,
-                  const FunctionOptions& options = {});
+                  const FunctionOptions& options = {}, std::source_location loc = std::source_location::current());
   ~FunctionBuilder();
   FunctionBuilder(const FunctionBuilder&) = delete;
   FunctionBuilder& operator=(const FunctionBuilder&) = delete;
@@ -232,7 +254,7 @@ class FunctionBuilder {
   /// the operators use for a C++ literal next to a Value; next to a vector,
   /// the constant is splat to its lanes.
   template <Literal T>
-  Value constantLike(const Value& like, T v) {
+  Value constantLike(const Value& like, T v, std::source_location loc = std::source_location::current()) {
     auto t = literalType(like);
     if (!t) return {};
     Value c;
@@ -240,7 +262,7 @@ class FunctionBuilder {
       c = constantFromFloat(*t, static_cast<double>(v), true);
     else
       c = constant(*t, v);
-    return like.isVector() ? this->splat(c, like.lanes()) : c;
+    return like.isVector() ? this->splat(c, like.lanes(), loc) : c;
   }
   Value index(std::int64_t v);
   Value i32(std::int32_t v);
@@ -253,112 +275,114 @@ class FunctionBuilder {
   // arithmetic is `nsw` (it addresses memory). Integer division by zero and
   // INT_MIN / -1 are undefined behaviour, as in MLIR and C; in checked mode
   // (FunctionOptions::checked) they stop the kernel with an error.
-  Value add(const Value& a, const Value& b);
-  Value sub(const Value& a, const Value& b);
-  Value mul(const Value& a, const Value& b);
+  Value add(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value sub(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value mul(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// Signed for signless/si integers and index, unsigned for ui (divsi/divui).
-  Value div(const Value& a, const Value& b);
+  Value div(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// Remainder with the dividend's sign (remsi/remui, or C's fmod for floats).
-  Value rem(const Value& a, const Value& b);
-  Value neg(const Value& a);
-  Value cmp(CmpPredicate p, const Value& a, const Value& b);
+  Value rem(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value neg(const Value& a, std::source_location loc = std::source_location::current());
+  Value cmp(CmpPredicate p, const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// `c ? a : b` with c of type i1.
-  Value select(const Value& c, const Value& a, const Value& b);
+  Value select(const Value& c, const Value& a, const Value& b,
+               std::source_location loc = std::source_location::current());
   /// Numeric conversion (ext/trunc, int<->float, float ext/trunc, ptr<->int).
   /// Float to integer out of the target's range is undefined (as fptosi).
-  Value cast(const Value& v, ElementType to);
+  Value cast(const Value& v, ElementType to, std::source_location loc = std::source_location::current());
   /// Reinterprets the bits as `to`, a type of the same width (f32 <-> i32,
   /// bf16 <-> i16, ui64 <-> f64, ...): arith.bitcast.
-  Value bitcast(const Value& v, ElementType to);
+  Value bitcast(const Value& v, ElementType to, std::source_location loc = std::source_location::current());
 
   // --- integer operations (integer or index operands of one type) ---
   /// Explicitly signed or unsigned division and remainder, whatever the type's signedness.
-  Value divsi(const Value& a, const Value& b);
-  Value divui(const Value& a, const Value& b);
-  Value remsi(const Value& a, const Value& b);
-  Value remui(const Value& a, const Value& b);
+  Value divsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value divui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value remsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value remui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// Division rounding towards +inf / -inf (arith.ceildivsi, ceildivui, floordivsi).
-  Value ceildivsi(const Value& a, const Value& b);
-  Value ceildivui(const Value& a, const Value& b);
-  Value floordivsi(const Value& a, const Value& b);
+  Value ceildivsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value ceildivui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value floordivsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// The high half of the double-width product, signed or unsigned from the
   /// type (the second result of arith.mulsi_extended / mului_extended).
-  Value mulhi(const Value& a, const Value& b);
+  Value mulhi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// Bitwise and, or, xor, not (i1 included: logical operations on conditions).
-  Value andi(const Value& a, const Value& b);
-  Value ori(const Value& a, const Value& b);
-  Value xori(const Value& a, const Value& b);
-  Value noti(const Value& a);
+  Value andi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value ori(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value xori(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value noti(const Value& a, std::source_location loc = std::source_location::current());
   /// Shifts by `n` (same type as `a`). Defined for every `n`: a count at or
   /// beyond the width (or negative) gives 0 for shl and logical shr, and the
   /// sign fill (0 or -1) for arithmetic shr. MLIR's shli/shrsi/shrui give
   /// poison there; memjit pays one compare and select (often folded) instead.
-  Value shl(const Value& a, const Value& n);
+  Value shl(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
   /// Arithmetic for signless/si integers and index, logical for ui.
-  Value shr(const Value& a, const Value& n);
-  Value shrsi(const Value& a, const Value& n);  ///< arithmetic
-  Value shrui(const Value& a, const Value& n);  ///< logical
+  Value shr(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
+  Value shrsi(const Value& a, const Value& n,
+              std::source_location loc = std::source_location::current());  ///< arithmetic
+  Value shrui(const Value& a, const Value& n, std::source_location loc = std::source_location::current());  ///< logical
   /// Rotations by `n` modulo the width (llvm.fshl/fshr).
-  Value rotl(const Value& a, const Value& n);
-  Value rotr(const Value& a, const Value& n);
+  Value rotl(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
+  Value rotr(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
   /// Population count, leading and trailing zeros (the width for 0).
-  Value ctpop(const Value& a);
-  Value ctlz(const Value& a);
-  Value cttz(const Value& a);
+  Value ctpop(const Value& a, std::source_location loc = std::source_location::current());
+  Value ctlz(const Value& a, std::source_location loc = std::source_location::current());
+  Value cttz(const Value& a, std::source_location loc = std::source_location::current());
 
   // --- math (float operands of one type unless noted) ---
   // f16 and bf16 are computed in f32 and rounded (fma in f64), as MLIR's
   // legalisation does for targets without native half-precision math.
   // Functions LLVM 19 has no intrinsic for call libm (as MLIR's math-to-libm).
-  Value sqrt(const Value& a);
-  Value rsqrt(const Value& a);  ///< 1 / sqrt(a)
-  Value cbrt(const Value& a);
-  Value exp(const Value& a);
-  Value exp2(const Value& a);
-  Value expm1(const Value& a);
-  Value log(const Value& a);
-  Value log2(const Value& a);
-  Value log10(const Value& a);
-  Value log1p(const Value& a);
-  Value pow(const Value& a, const Value& b);
+  Value sqrt(const Value& a, std::source_location loc = std::source_location::current());
+  Value rsqrt(const Value& a, std::source_location loc = std::source_location::current());  ///< 1 / sqrt(a)
+  Value cbrt(const Value& a, std::source_location loc = std::source_location::current());
+  Value exp(const Value& a, std::source_location loc = std::source_location::current());
+  Value exp2(const Value& a, std::source_location loc = std::source_location::current());
+  Value expm1(const Value& a, std::source_location loc = std::source_location::current());
+  Value log(const Value& a, std::source_location loc = std::source_location::current());
+  Value log2(const Value& a, std::source_location loc = std::source_location::current());
+  Value log10(const Value& a, std::source_location loc = std::source_location::current());
+  Value log1p(const Value& a, std::source_location loc = std::source_location::current());
+  Value pow(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// a^n with n an i32 or si32 (math.fpowi / llvm.powi; the multiplication
   /// order is unspecified, so results may differ from pow in the last bits).
-  Value powi(const Value& a, const Value& n);
-  Value powi(const Value& a, std::int32_t n);
-  Value sin(const Value& a);
-  Value cos(const Value& a);
-  Value tan(const Value& a);
-  Value asin(const Value& a);
-  Value acos(const Value& a);
-  Value atan(const Value& a);
-  Value atan2(const Value& y, const Value& x);
-  Value sinh(const Value& a);
-  Value cosh(const Value& a);
-  Value tanh(const Value& a);
-  Value erf(const Value& a);
-  Value erfc(const Value& a);
-  Value floor(const Value& a);
-  Value ceil(const Value& a);
+  Value powi(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
+  Value powi(const Value& a, std::int32_t n, std::source_location loc = std::source_location::current());
+  Value sin(const Value& a, std::source_location loc = std::source_location::current());
+  Value cos(const Value& a, std::source_location loc = std::source_location::current());
+  Value tan(const Value& a, std::source_location loc = std::source_location::current());
+  Value asin(const Value& a, std::source_location loc = std::source_location::current());
+  Value acos(const Value& a, std::source_location loc = std::source_location::current());
+  Value atan(const Value& a, std::source_location loc = std::source_location::current());
+  Value atan2(const Value& y, const Value& x, std::source_location loc = std::source_location::current());
+  Value sinh(const Value& a, std::source_location loc = std::source_location::current());
+  Value cosh(const Value& a, std::source_location loc = std::source_location::current());
+  Value tanh(const Value& a, std::source_location loc = std::source_location::current());
+  Value erf(const Value& a, std::source_location loc = std::source_location::current());
+  Value erfc(const Value& a, std::source_location loc = std::source_location::current());
+  Value floor(const Value& a, std::source_location loc = std::source_location::current());
+  Value ceil(const Value& a, std::source_location loc = std::source_location::current());
   /// Rounds half away from zero (math.round).
-  Value round(const Value& a);
+  Value round(const Value& a, std::source_location loc = std::source_location::current());
   /// Rounds half to even (math.roundeven).
-  Value roundeven(const Value& a);
-  Value trunc(const Value& a);
-  Value copysign(const Value& magnitude, const Value& sign);
-  Value fma(const Value& a, const Value& b, const Value& c);
+  Value roundeven(const Value& a, std::source_location loc = std::source_location::current());
+  Value trunc(const Value& a, std::source_location loc = std::source_location::current());
+  Value copysign(const Value& magnitude, const Value& sign, std::source_location loc = std::source_location::current());
+  Value fma(const Value& a, const Value& b, const Value& c, std::source_location loc = std::source_location::current());
   /// |a| for floats and signed/signless integers (INT_MIN stays INT_MIN); ui unchanged.
-  Value abs(const Value& a);
+  Value abs(const Value& a, std::source_location loc = std::source_location::current());
   /// NaN-propagating minimum/maximum, -0 < +0 (arith.minimumf/maximumf).
-  Value minimumf(const Value& a, const Value& b);
-  Value maximumf(const Value& a, const Value& b);
+  Value minimumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value maximumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// NaN-ignoring minimum/maximum: a NaN operand yields the other one; for
   /// +0 and -0 either may be returned (arith.minnumf/maxnumf).
-  Value minnumf(const Value& a, const Value& b);
-  Value maxnumf(const Value& a, const Value& b);
+  Value minnumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value maxnumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
   /// For floats minnumf/maxnumf; for integers signed or unsigned from the
   /// type (arith.minsi/minui/maxsi/maxui).
-  Value min(const Value& a, const Value& b);
-  Value max(const Value& a, const Value& b);
+  Value min(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value max(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
 
   // --- floating-point semantics ---
   /// The fast-math flags of floating-point operations built from here on.
@@ -370,17 +394,20 @@ class FunctionBuilder {
 
   // --- control flow ---
   /// `for (iv = lb; iv < ub; iv += step)` over index values (step > 0).
-  void forLoop(const Value& lb, const Value& ub, const Value& step, const std::function<void(Value)>& body);
+  void forLoop(const Value& lb, const Value& ub, const Value& step, const std::function<void(Value)>& body,
+               std::source_location loc = std::source_location::current());
   void forLoop(const Value& lb, const Value& ub, const Value& step, const LoopOptions& options,
-               const std::function<void(Value)>& body);
+               const std::function<void(Value)>& body, std::source_location loc = std::source_location::current());
   /// The same with loop-carried values: `body` gets the current values and
   /// returns the next ones; the final values are returned. Unranked memrefs
   /// cannot be carried (their descriptors live in the iteration's stack scope).
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
-                             const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body);
+                             const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body,
+                             std::source_location loc = std::source_location::current());
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
                              const LoopOptions& options,
-                             const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body);
+                             const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body,
+                             std::source_location loc = std::source_location::current());
   // --- parallel loops (builder_parallel.cpp) ---
   /// `for (iv = lb; iv < ub; iv += step)` with iterations spread over the
   /// process's thread pool (scf.parallel). The body is built with this builder
@@ -388,44 +415,53 @@ class FunctionBuilder {
   /// a private function called through memjit_parallel_for (memjit::runtime),
   /// so its iterations must be independent. step must be positive.
   void parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
-                   const std::function<void(Value)>& body);
+                   const std::function<void(Value)>& body, std::source_location loc = std::source_location::current());
   /// N-D form over nested ranges (dim 0 outermost): the iteration space is
   /// flattened for scheduling and each chunk walks its rows with an inner
   /// serial loop over the last dim, so that loop still vectorises.
   void parallelFor(const std::vector<Value>& lbs, const std::vector<Value>& ubs, const std::vector<Value>& steps,
-                   const ParallelOptions& options, const std::function<void(const std::vector<Value>&)>& body);
+                   const ParallelOptions& options, const std::function<void(const std::vector<Value>&)>& body,
+                   std::source_location loc = std::source_location::current());
   /// A parallel loop whose body returns one contribution per reduction
   /// (scf.parallel + scf.reduce); returns the reduced values.
-  std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step,
-                                    const ParallelOptions& options, const std::vector<Reduction>& reductions,
-                                    const std::function<std::vector<Value>(Value)>& body);
+  std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
+                                    const std::vector<Reduction>& reductions,
+                                    const std::function<std::vector<Value>(Value)>& body,
+                                    std::source_location loc = std::source_location::current());
 
-  void ifThen(const Value& cond, const std::function<void()>& then);
+  void ifThen(const Value& cond, const std::function<void()>& then,
+              std::source_location loc = std::source_location::current());
   /// Both branches return values of the same types; those are the results.
   std::vector<Value> ifElse(const Value& cond, const std::function<std::vector<Value>()>& then,
-                            const std::function<std::vector<Value>()>& otherwise);
+                            const std::function<std::vector<Value>()>& otherwise,
+                            std::source_location loc = std::source_location::current());
 
   // --- memrefs ---
   /// Loads `m[indices]` (index-typed, one per dim) through the aligned pointer.
-  Value load(const Value& m, const std::vector<Value>& indices);
-  void store(const Value& v, const Value& m, const std::vector<Value>& indices, StoreOptions options = {});
+  Value load(const Value& m, const std::vector<Value>& indices,
+             std::source_location loc = std::source_location::current());
+  void store(const Value& v, const Value& m, const std::vector<Value>& indices, StoreOptions options = {},
+             std::source_location loc = std::source_location::current());
   /// Size of dim `i` (constant for static dims); works on unranked memrefs too.
-  Value dim(const Value& m, std::size_t i);
-  Value rank(const Value& m);
+  Value dim(const Value& m, std::size_t i, std::source_location loc = std::source_location::current());
+  Value rank(const Value& m, std::source_location loc = std::source_location::current());
   /// `memref.subview` without rank reduction: same rank, new offset, sizes, strides.
   Value subview(const Value& m, const std::vector<IndexOperand>& offsets, const std::vector<IndexOperand>& sizes,
-                const std::vector<IndexOperand>& strides);
+                const std::vector<IndexOperand>& strides, std::source_location loc = std::source_location::current());
   /// `memref.reinterpret_cast` to `type` over the same buffer (ranked or unranked source).
   Value reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
-                        const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides);
+                        const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides,
+                        std::source_location loc = std::source_location::current());
   /// A fresh identity-layout buffer from malloc, its aligned pointer rounded
   /// up to `alignment` bytes; `free(allocated)` releases it. One size per dynamic dim.
-  Value alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes = {}, unsigned alignment = 64);
-  void dealloc(const Value& m);
+  Value alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes = {}, unsigned alignment = 64,
+              std::source_location loc = std::source_location::current());
+  void dealloc(const Value& m, std::source_location loc = std::source_location::current());
   /// Ranked to unranked; the descriptor is stored on the stack (scoped per loop iteration).
-  Value castToUnranked(const Value& m);
+  Value castToUnranked(const Value& m, std::source_location loc = std::source_location::current());
   /// Unranked to ranked `type` (the caller vouches for the rank).
-  Value castToRanked(const Value& m, const MemRefType& type);
+  Value castToRanked(const Value& m, const MemRefType& type,
+                     std::source_location loc = std::source_location::current());
 
   // --- vectors (builder_vector.cpp, builder_vector_memory.cpp) ---
   // MLIR's `vector` dialect over one-dimensional vectors (vector_type.h) of
@@ -439,43 +475,44 @@ class FunctionBuilder {
   /// AVX-512, 8 with AVX2, 4 with SSE or NEON). See vector_target.h.
   std::uint32_t nativeLanes(ElementType t) const;
   /// `scalar` in every lane (vector.broadcast / vector.splat).
-  Value splat(const Value& scalar, std::uint32_t lanes);
+  Value splat(const Value& scalar, std::uint32_t lanes, std::source_location loc = std::source_location::current());
   /// A vector of the given lanes, each converted exactly as constant() does
   /// (arith.constant dense<[...]>).
   template <Literal T>
-  Value constantVector(ElementType t, const std::vector<T>& lanes) {
+  Value constantVector(ElementType t, const std::vector<T>& lanes, std::source_location loc = std::source_location::current()) {
     std::vector<Value> parts;
     for (T v : lanes) parts.push_back(constant(t, v));
-    return fromElements(parts);
+    return fromElements(parts, loc);
   }
   /// The vector of the given scalars of one type (vector.from_elements).
-  Value fromElements(const std::vector<Value>& scalars);
+  Value fromElements(const std::vector<Value>& scalars, std::source_location loc = std::source_location::current());
   /// [0, 1, ..., lanes - 1] of integer or index type `t` (vector.step).
-  Value laneIndices(ElementType t, std::uint32_t lanes);
+  Value laneIndices(ElementType t, std::uint32_t lanes, std::source_location loc = std::source_location::current());
   /// Lane `lane` of `v` (vector.extract); the Value form takes an index and
   /// gives poison past the last lane (checked mode stops there instead).
-  Value extract(const Value& v, std::uint32_t lane);
-  Value extract(const Value& v, const Value& lane);
+  Value extract(const Value& v, std::uint32_t lane, std::source_location loc = std::source_location::current());
+  Value extract(const Value& v, const Value& lane, std::source_location loc = std::source_location::current());
   /// `v` with lane `lane` replaced by `scalar` (vector.insert).
-  Value insert(const Value& v, const Value& scalar, std::uint32_t lane);
-  Value insert(const Value& v, const Value& scalar, const Value& lane);
+  Value insert(const Value& v, const Value& scalar, std::uint32_t lane, std::source_location loc = std::source_location::current());
+  Value insert(const Value& v, const Value& scalar, const Value& lane, std::source_location loc = std::source_location::current());
   /// Combining all lanes into one scalar (vector.reduction <kind>). Float Add
   /// and Mul reduce in lane order unless the fast-math flags include
   /// Reassoc; float Min/Max ignore NaN as minnumf/maxnumf, Minimumf/Maximumf
   /// propagate it; integer Min/Max are signed or unsigned by type; And, Or
   /// and Xor take integers only.
   enum class VectorReduction { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
-  Value reduce(VectorReduction kind, const Value& v);
+  Value reduce(VectorReduction kind, const Value& v, std::source_location loc = std::source_location::current());
   /// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1) by the static
   /// `mask`; the result has mask.size() lanes (vector.shuffle).
-  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask);
+  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask,
+                std::source_location loc = std::source_location::current());
   /// a0 b0 a1 b1 ... (vector.interleave); deinterleave is its inverse
   /// (vector.deinterleave): the even lanes and the odd lanes.
-  Value interleave(const Value& a, const Value& b);
-  std::pair<Value, Value> deinterleave(const Value& v);
+  Value interleave(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  std::pair<Value, Value> deinterleave(const Value& v, std::source_location loc = std::source_location::current());
   /// vector<Nxi1> with lanes [0, n) set (vector.create_mask; n is an index,
   /// clamped to [0, lanes]); the tail mask of a loop over n elements.
-  Value createMask(std::uint32_t lanes, const Value& n);
+  Value createMask(std::uint32_t lanes, const Value& n, std::source_location loc = std::source_location::current());
 
   // Vector memory operations address a ranked memref at `indices` (one
   // index per dim) and move lanes along its last dim. Checked mode checks
@@ -483,42 +520,53 @@ class FunctionBuilder {
   /// `lanes` consecutive elements (vector.load). The last dim's stride must
   /// be 1 in the type (as MLIR requires); use transferRead otherwise.
   Value vectorLoad(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   void vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Lanes where `mask` (vector<Nxi1>) is set are loaded, the others taken
   /// from `passThru` (vector.maskedload); nothing is read at masked-off lanes.
   Value maskedLoad(const Value& m, const std::vector<Value>& indices, const Value& mask, const Value& passThru,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Stores the lanes where `mask` is set (vector.maskedstore).
   void maskedStore(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& mask,
-                   VectorMemoryOptions options = {});
+                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
   /// Lane k reads m[indices..., last + offsets[k]] where `mask` is set, else
   /// passThru[k] (vector.gather); `offsets` is a vector of integer or index
   /// type, in elements of the last dim (scaled by its stride).
   Value gather(const Value& m, const std::vector<Value>& indices, const Value& offsets, const Value& mask,
-               const Value& passThru);
+               const Value& passThru, std::source_location loc = std::source_location::current());
   /// Lane k of `v` to m[indices..., last + offsets[k]] where `mask` is set
   /// (vector.scatter); with repeated offsets the highest lane wins.
   void scatter(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& offsets,
-               const Value& mask);
+               const Value& mask, std::source_location loc = std::source_location::current());
   /// `lanes` elements along the last dim from `indices`, at any stride;
   /// lanes past the dim's end read `padding` (vector.transfer_read with the
   /// minor identity map, not in_bounds): the tail of a row needs no mask.
-  Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding);
+  Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding,
+                     std::source_location loc = std::source_location::current());
   /// Writes the lanes that fall within the last dim (vector.transfer_write).
-  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices);
+  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices,
+                     std::source_location loc = std::source_location::current());
 
   // --- calls and return ---
   /// Calls a function declared in this module (defined or external).
-  std::vector<Value> call(std::string_view name, const std::vector<Value>& args);
+  std::vector<Value> call(std::string_view name, const std::vector<Value>& args,
+                          std::source_location loc = std::source_location::current());
   /// Calls a C function `name` over scalars, declaring it on first use.
-  Value callC(std::string_view name, std::optional<ElementType> result, const std::vector<Value>& args);
+  Value callC(std::string_view name, std::optional<ElementType> result, const std::vector<Value>& args,
+              std::source_location loc = std::source_location::current());
   /// Returns `values` (one per result); only at the function's top level.
-  void ret(const std::vector<Value>& values = {});
+  void ret(const std::vector<Value>& values = {}, std::source_location loc = std::source_location::current());
+
+  // --- debugging ---
+  /// With FunctionOptions::debugInfo, `v` is the debug variable `name` from
+  /// here on (`p acc` in gdb): a memref shows its descriptor's fields, a
+  /// vector its lanes. Without debug info it does nothing.
+  void name(const Value& v, std::string_view name, std::source_location loc = std::source_location::current());
 
   // --- escape hatch ---
-  llvm::IRBuilderBase& ir();
+  /// The IRBuilder; with debug info, what is built through it next is on the caller's line.
+  llvm::IRBuilderBase& ir(std::source_location loc = std::source_location::current());
   llvm::Function* function();
   Module& module() noexcept;
   /// Wraps an LLVM value built through ir() as a Value of type `t` (checked).
@@ -537,43 +585,54 @@ class FunctionBuilder {
   friend struct BuilderOps;
 };
 
+/// The left operand of an operator, with where the operator was written
+/// (see "Source locations" above). Made implicitly from a Value; it refers to
+/// that Value, so it lives only as long as the expression.
+struct Located {
+  Located(const Value& v, std::source_location where = std::source_location::current()) noexcept
+      : value(v), loc(where) {}
+  const Value& value;
+  std::source_location loc;
+};
+
 /// Operators on values of one builder: `a + b` is `a.builder()->add(a, b)`.
 /// Comparisons give i1 (see CmpPredicate); `>>` is shr (by signedness).
 /// Either operand may be a C++ literal, converted with constantLike.
-Value operator+(const Value& a, const Value& b);
-Value operator-(const Value& a, const Value& b);
-Value operator*(const Value& a, const Value& b);
-Value operator/(const Value& a, const Value& b);
-Value operator%(const Value& a, const Value& b);
-Value operator&(const Value& a, const Value& b);
-Value operator|(const Value& a, const Value& b);
-Value operator^(const Value& a, const Value& b);
-Value operator<<(const Value& a, const Value& b);
-Value operator>>(const Value& a, const Value& b);
-Value operator<(const Value& a, const Value& b);
-Value operator<=(const Value& a, const Value& b);
-Value operator>(const Value& a, const Value& b);
-Value operator>=(const Value& a, const Value& b);
-Value operator==(const Value& a, const Value& b);
-Value operator!=(const Value& a, const Value& b);
-Value operator-(const Value& a);
-Value operator~(const Value& a);
+Value operator+(Located a, const Value& b);
+Value operator-(Located a, const Value& b);
+Value operator*(Located a, const Value& b);
+Value operator/(Located a, const Value& b);
+Value operator%(Located a, const Value& b);
+Value operator&(Located a, const Value& b);
+Value operator|(Located a, const Value& b);
+Value operator^(Located a, const Value& b);
+Value operator<<(Located a, const Value& b);
+Value operator>>(Located a, const Value& b);
+Value operator<(Located a, const Value& b);
+Value operator<=(Located a, const Value& b);
+Value operator>(Located a, const Value& b);
+Value operator>=(Located a, const Value& b);
+Value operator==(Located a, Located b);
+Value operator!=(Located a, Located b);
+Value operator-(Located a);
+Value operator~(Located a);
 
 namespace detail {
 template <Literal T>
-Value literalLike(const Value& like, T v) {
-  return like.builder() ? like.builder()->constantLike(like, v) : Value();
+Value literalLike(const Value& like, T v, const std::source_location& loc) {
+  return like.builder() ? like.builder()->constantLike(like, v, loc) : Value();
 }
 }  // namespace detail
 
-#define MEMJIT_VALUE_LITERAL_OPERATOR(op)                                                   \
-  template <Literal T>                                                                     \
-  Value operator op(const Value& a, T b) {                                                 \
-    return a op detail::literalLike(a, b);                                                 \
-  }                                                                                        \
-  template <Literal T>                                                                     \
-  Value operator op(T a, const Value& b) {                                                 \
-    return detail::literalLike(b, a) op b;                                                 \
+#define MEMJIT_VALUE_LITERAL_OPERATOR(op)                         \
+  template <Literal T>                                            \
+  Value operator op(Located a, T b) {                             \
+    return a op detail::literalLike(a.value, b, a.loc);           \
+  }                                                               \
+  template <Literal T>                                            \
+  Value operator op(T a, Located b) {                             \
+    const Value literal = detail::literalLike(b.value, a, b.loc); \
+    return Located(literal, b.loc) op b.value;                    \
   }
 MEMJIT_VALUE_LITERAL_OPERATOR(+)
 MEMJIT_VALUE_LITERAL_OPERATOR(-)

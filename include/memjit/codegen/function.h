@@ -64,6 +64,13 @@ struct FunctionOptions {
   /// not one instruction more. Code built through FunctionBuilder::ir() is
   /// not checked.
   bool checked = false;
+  /// DWARF for the kernel builder's function (builder.h, "Source locations"):
+  /// a compile unit and subprogram, each instruction at the generator's
+  /// `file:line` that built it, the inputs as parameter variables (memref
+  /// descriptors with their fields), and FunctionBuilder::name's variables.
+  /// The JIT (JitOptions::gdbRegistration, perfJitdump) and AOT objects carry
+  /// it. Off: no debug metadata at all. Generated code is the same either way.
+  bool debugInfo = false;
 };
 
 /// A declared function: the lowered function and its C interface.
