@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -69,11 +70,13 @@ void expectRawCheck(const std::string& message) {
 
 // --- division and remainder: (T, T) -> T through all three paths ---
 
-using Binary = Value (FunctionBuilder::*)(const Value&, const Value&);
+// Operations take their caller's source location last (builder.h), so a
+// pointer to one names it and a call through the pointer passes it.
+using Binary = Value (FunctionBuilder::*)(const Value&, const Value&, std::source_location);
 
 template <typename T>
 void expectDivisionFails(const char* name, const char* type, Binary op, T a, T b, const std::string& message) {
-  Kernel k = compile(name, type, [&](FunctionBuilder& f) { f.ret({(f.*op)(f.arg(0), f.arg(1))}); });
+  Kernel k = compile(name, type, [&](FunctionBuilder& f) { f.ret({(f.*op)(f.arg(0), f.arg(1), std::source_location::current())}); });
   auto dynamic = k.fn.invoke({runtime::Value(a), runtime::Value(b)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
