@@ -75,13 +75,15 @@ void fixMappedJitdumps() {
 // the first batch of records flushes it, and the header is fixed after that.
 std::atomic<bool> headerPending{false};
 
-llvm::orc::shared::CWrapperFunctionResult startJitdump(const char* data, std::size_t size) {
+// The wrappers return what LLVM's functions return (CWrapperFunctionResult
+// in 19, CWrapperFunctionBuffer in 22), hence `auto`.
+auto startJitdump(const char* data, std::size_t size) {
   auto result = llvm_orc_registerJITLoaderPerfStart(data, size);
   headerPending = true;
   return result;
 }
 
-llvm::orc::shared::CWrapperFunctionResult writeRecords(const char* data, std::size_t size) {
+auto writeRecords(const char* data, std::size_t size) {
   auto result = llvm_orc_registerJITLoaderPerfImpl(data, size);
   if (headerPending.exchange(false)) fixMappedJitdumps();
   return result;
