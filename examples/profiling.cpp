@@ -2,12 +2,13 @@
 // and compiled by a Jit that writes a jitdump (JitOptions::perfJitdump, under
 // $JITDUMPDIR/.debug/jit/, else $HOME's), perf attributes the kernel's samples
 // to the lines of this file that built it:
-//   JITDUMPDIR=$PWD perf record -k 1 -e cpu-clock:u -o perf.data ./profiling 200
+//   JITDUMPDIR=$PWD perf record -k 1 -e cpu-clock:u -o perf.data ./profiling 30000
 //   perf inject --jit -i perf.data -o perf.jit.data
-//   perf report -i perf.jit.data --sort srcline --stdio
-// shows profiling.cpp:LINE, with LINE the one marked `// HOT-LINE` below,
-// and `perf annotate -i perf.jit.data -s polynomial` interleaves this file's
-// lines with the kernel's instructions. (-k 1: jitdump records are stamped
+//   perf report -i perf.jit.data --sort sym,srcline --stdio
+// shows _mlir_ciface_polynomial (the kernel's body runs in its C interface)
+// at profiling.cpp:LINE, with LINE the one marked `// HOT-LINE` below, and
+// `perf annotate -i perf.jit.data --stdio -l _mlir_ciface_polynomial`
+// interleaves this file's lines with the kernel's instructions. (-k 1: jitdump records are stamped
 // with CLOCK_MONOTONIC, and perf inject matches them to samples by time.)
 //   Argument: how many times to run the kernel over its 64k elements
 //   (default 1, a quick check of the result).
