@@ -25,6 +25,7 @@ BASE_PACKAGES=(cmake ninja-build g++ ccache pkg-config python3
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev libffi-dev
   valgrind
   gdb  # jit.gdb_debug_info: gdb stops on a generator line inside a JIT'd kernel
+  linux-perf  # jit.perf_debug_info: perf attributes a JIT'd kernel's samples to its generator line
   libtbb-dev  # oneTBB: the pool candidate bench_parallel compares libgomp with
   libopenblas-dev)  # OpenBLAS: bench_sgemm's anchor (only that benchmark links it)
 # Debian's libmlir-19 and libmlir-22 conflict: one MLIR per machine (MLIR 19 normally).

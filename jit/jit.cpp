@@ -7,7 +7,6 @@
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
-#include <llvm/ExecutionEngine/Orc/Debugging/PerfSupportPlugin.h>
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
@@ -28,6 +27,7 @@
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/jit/object_cache.h"
 #include "memjit/metadata_symbols.h"
+#include "perf_jitdump.h"
 #include "perf_map.h"
 #include "runtime_symbols.h"
 #include "vector_math.h"
@@ -456,16 +456,7 @@ Expected<Jit> Jit::create(JitOptions options) {
       return detail::fromLLVM(std::move(err), ErrorCode::Unsupported, "GDB JIT registration");
   }
   if (core->options.perfMap) linker->addPlugin(detail::createPerfMapPlugin());
-  if (core->options.perfJitdump) {
-    auto processSymbols = core->lljit->getProcessSymbolsJITDylib();
-    if (!processSymbols)
-      return Error(ErrorCode::Unsupported, "perf jitdump needs the process symbol table");
-    auto plugin = llvm::orc::PerfSupportPlugin::Create(session.getExecutorProcessControl(),
-                                                       *processSymbols, true, true);
-    if (!plugin)
-      return detail::fromLLVM(plugin.takeError(), ErrorCode::Unsupported, "perf jitdump");
-    linker->addPlugin(std::move(*plugin));
-  }
+  if (core->options.perfJitdump) MEMJIT_TRY(detail::addPerfJitdump(*core->lljit, *linker));
   if (!core->options.dumpDirectory.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(core->options.dumpDirectory, ec);

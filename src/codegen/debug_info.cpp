@@ -9,6 +9,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Path.h>
 
+#include "llvm_compat.h"
 #include "memjit/codegen/lowering.h"
 #include "memjit/type_syntax.h"
 
@@ -216,7 +217,7 @@ void FunctionDebugInfo::name(llvm::IRBuilderBase& ir, llvm::Value* value, const 
     if (ir.GetInsertPoint() == block->end())
       builder_.insertDbgValueIntrinsic(v, variable, expr, here, block);
     else
-      builder_.insertDbgValueIntrinsic(v, variable, expr, here, &*ir.GetInsertPoint());
+      llvm_compat::insertDbgValueBefore(builder_, v, variable, expr, here, ir.GetInsertPoint());
   };
   if (!value->getType()->isAggregateType()) {
     insert(value, builder_.createExpression());

@@ -1,7 +1,8 @@
 // Tests of FunctionOptions::debugInfo: each instruction at the generator line
 // that built it, nothing without it, the IR valid before and after every
 // optimisation level, the same results and the same machine code, and AOT
-// objects whose line table names the generator's file.
+// objects whose line table names the generator's file. Also IR with debug
+// info memjit did not build (MLIR's locations) through Jit::addIR.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -28,6 +29,8 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
 #include "support/files.h"
+#include "support/mlir.h"
+#include "support/mlir_locations.h"
 
 using namespace memjit;
 using codegen::Value;
@@ -444,4 +447,43 @@ TEST(DebugInfo, AotObjectLineTableNamesTheGenerator) {
   while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) lines.append(buffer, n);
   EXPECT_EQ(::pclose(pipe), 0);
   EXPECT_NE(lines.find("debug_info_test.cpp"), std::string::npos) << lines.substr(0, 2000);
+}
+
+// IR whose debug info MLIR made from its locations: addIR accepts it (the
+// verifier passes), the kernel computes, and the object the Jit linked keeps
+// the .mlir file's line table, at O0 and O2.
+TEST(DebugInfo, AddIRKeepsTheDebugInfoOfMlirLocations) {
+  const auto dir = test::freshDir("jit/debug_info_mlir");
+  if (auto missing = test::missingMlirTools(); !missing.empty()) MEMJIT_MLIR_UNAVAILABLE() << missing;
+  const auto ll = test::lowerWithLocations(dir);
+  ASSERT_FALSE(ll.empty());
+  const std::string ir = test::readFile(ll);
+  ASSERT_NE(ir.find("!DICompileUnit"), std::string::npos) << "MLIR emitted no debug info";
+  for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O2}) {
+    const auto dump = dir / jit::optLevelName(level);
+    auto engine = jit::Jit::create({.optLevel = level, .gdbRegistration = true, .dumpDirectory = dump.string()});
+    ASSERT_TRUE(engine) << engine.error().str();
+    auto loaded = engine->addIR(ir, "located");
+    ASSERT_TRUE(loaded) << loaded.error().str();
+    // MLIR's IR has no signature metadata: the C interface by its symbol.
+    auto scale = loaded->symbol("_mlir_ciface_scale");
+    ASSERT_TRUE(scale) << scale.error().str();
+    std::vector<float> x(19);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i) - 4.0f;
+    auto view = runtime::makeView(x);
+    reinterpret_cast<void (*)(runtime::StridedMemRef<float, 1>*, float)>(*scale)(&view, -2.5f);
+    EXPECT_EQ(x[3], 2.5f);
+    EXPECT_EQ(x[18], -35.0f);
+
+    std::filesystem::path object;
+    for (const auto& entry : std::filesystem::directory_iterator(dump))
+      if (entry.path().extension() == ".o") object = entry.path();
+    ASSERT_FALSE(object.empty()) << "the Jit left no object in " << dump;
+    const std::string tool = MEMJIT_LLVM_DWARFDUMP;
+    if (!std::filesystem::exists(tool)) GTEST_SKIP() << tool << " not found";
+    const std::string lines = test::debugLine(tool, object);
+    EXPECT_NE(lines.find("located.mlir"), std::string::npos) << jit::optLevelName(level) << "\n" << lines;
+    EXPECT_EQ(test::lineTableLines(lines).count(test::kLocatedMulfLine), 1u)
+        << jit::optLevelName(level) << ": no row for located.mlir:" << test::kLocatedMulfLine << "\n" << lines;
+  }
 }

@@ -10,6 +10,7 @@
 #include "cli_runner.h"
 #include "support/files.h"
 #include "support/mlir.h"
+#include "support/mlir_locations.h"
 
 using memjit::test::readFile;
 using memjit::test::runCli;
@@ -96,6 +97,25 @@ TEST(CompileCli, NamesCInterfacesWithoutMetadata) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("note: _mlir_ciface_first has no signature metadata"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("note: _mlir_ciface_scale"), std::string::npos) << r.out;
+}
+
+// IR that carries debug info (here MLIR's locations) keeps it through
+// memjit's pipeline: the object's line table names the .mlir file and its lines.
+TEST(CompileCli, KeepsTheDebugInfoOfItsInput) {
+  auto dir = freshDir("debug_info");
+  if (auto missing = memjit::test::missingMlirTools(); !missing.empty())
+    MEMJIT_MLIR_UNAVAILABLE() << missing;
+  auto ll = memjit::test::lowerWithLocations(dir);
+  ASSERT_FALSE(ll.empty());
+  ASSERT_NE(readFile(ll).find("!DICompileUnit"), std::string::npos) << "MLIR emitted no debug info";
+  auto r = runCli({"compile", ll.string(), "-O2", "-o", (dir / "k.o").string(), "--emit-ll",
+                   (dir / "optimised.ll").string(), "--signature", "scale=(memref<?xf32>, f32) -> ()"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(readFile(dir / "optimised.ll").find("located.mlir"), std::string::npos);
+  const std::string dump = memjit::test::debugLine(MEMJIT_LLVM_DWARFDUMP, dir / "k.o");
+  EXPECT_NE(dump.find("located.mlir"), std::string::npos) << dump;
+  EXPECT_EQ(memjit::test::lineTableLines(dump).count(memjit::test::kLocatedMulfLine), 1u)
+      << "no row for located.mlir:" << memjit::test::kLocatedMulfLine << "\n" << dump;
 }
 
 TEST(CompileCli, WritesEveryOutputKindAndCrossCompiles) {

@@ -27,7 +27,7 @@ struct JitOptions {
   bool gdbRegistration = false;
   /// Append each JIT'd function to /tmp/perf-<pid>.map so `perf report` names it.
   bool perfMap = false;
-  /// Write a jitdump file (/tmp/jit-<pid>.dump, for `perf inject --jit`).
+  /// Write a jitdump for `perf inject --jit` (code, line tables) in $JITDUMPDIR/.debug/jit/, else $HOME's.
   bool perfJitdump = false;
   /// At O2/O3, skip LLVM's vector epilogue (a second, narrower vector loop for
   /// the remainder): ~20% of a small kernel's compile for a gain only on the
