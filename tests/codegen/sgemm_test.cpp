@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "memjit/codegen/kernels.h"
-#include "memjit/runtime/memref.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/checks.h"
+#include "memjit/runtime/memref.h"
 #include "memjit/runtime/parallel.h"
+#include "support/leaks.h"
 
 namespace memjit::codegen {
 namespace {
@@ -183,7 +184,12 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapes) {
   // A is 4 x 3 but B has only 2 rows: the packing of B reads past it.
   std::vector<float> a(12, 1), bm(2 * 5, 1), c(4 * 5, 0);
   auto va = view(a, 3, 0, 0, 4, 3), vb = view(bm, 5, 0, 0, 2, 5), vc = view(c, 5, 0, 0, 4, 5);
-  g.fn()(&va, &vb, &vc);
+  // A failed check returns at once, past the frees of the packing buffers:
+  // checked mode's known leak on failure (README "Checked mode"), accepted here.
+  test::acceptingLeaks([&] {
+    g.fn()(&va, &vb, &vc);
+    return 0;
+  });
   Error e = runtime::takeCheckFailure();
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), ErrorCode::RuntimeCheckFailed);
