@@ -107,27 +107,16 @@ void dynamic(benchmark::State& state, int n) {
 }
 
 #ifdef MEMJIT_HAVE_MLIR
-// The same empty kernels, compiled by MLIR's own pipeline and ExecutionEngine.
+// The same empty kernels (bench/mlir/call_overhead.mlir), compiled by MLIR's
+// own pipeline and ExecutionEngine.
 std::unique_ptr<mlir::ExecutionEngine> mlirEngine(std::string& error) {
-  const char* source = R"mlir(
-    func.func @k0() attributes {llvm.emit_c_interface} { return }
-    func.func @k1(%a: memref<?xf32>) attributes {llvm.emit_c_interface} { return }
-    func.func @k3(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) attributes {llvm.emit_c_interface} { return }
-    func.func @k8(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %d: memref<?xf32>,
-                  %e: memref<?xf32>, %f: memref<?xf32>, %g: memref<?xf32>, %h: memref<?xf32>)
-        attributes {llvm.emit_c_interface} { return }
-  )mlir";
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &memjit::bench::peerContext());
+  auto module = memjit::bench::loweredPeerModule({"call_overhead"});
   if (!module) {
-    error = "MLIR could not parse the kernels";
-    return nullptr;
-  }
-  if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module))) {
-    error = "MLIR's lowering failed";
+    error = llvm::toString(module.takeError());
     return nullptr;
   }
   mlir::ExecutionEngineOptions options;
-  auto engine = mlir::ExecutionEngine::create(*module, options);
+  auto engine = mlir::ExecutionEngine::create(**module, options);
   if (!engine) {
     error = llvm::toString(engine.takeError());
     return nullptr;

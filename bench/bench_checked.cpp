@@ -7,7 +7,7 @@
 //     conv3x3      2-D 3x3 convolution, n x n output from an (n+2) x (n+2) input
 //     conv3x3_par  the same with a 2-D parallelFor (the process's thread count)
 //     matmul_naive the kernel library's i-j-k loop nest, n x n
-//     matmul_tiled the tiled loop nest bench_kernels and bench_parallel use, n x n
+//     matmul_tiled bench_parallel's tiled loop nest (tiled_matmul_kernel.h) in 32 x 128 tiles, n x n
 //
 // Checked calls go through TypedFunction::call (what a checked caller uses),
 // plain ones through operator(). Each checked result is compared with the
@@ -24,15 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
-#include "memjit/type_syntax.h"
 #include "conv3x3_kernel.h"
+#include "tiled_matmul_kernel.h"
 
 using namespace memjit;
-using codegen::Value;
 using Vec = runtime::StridedMemRef<float, 1>;
 using Mat = runtime::StridedMemRef<float, 2>;
 
@@ -58,33 +56,8 @@ codegen::FunctionOptions options(bool checked) {
   return o;
 }
 
-const FunctionType& matrices3() {
-  static const FunctionType t = *parseFunctionType("(memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()");
-  return t;
-}
-
 Error addConv(codegen::Module& m, const std::string& name, bool checked, bool parallel) {
   return bench::addConv3x3(m, name, options(checked), parallel);
-}
-
-// C = A * B in 32 x 128 tiles of i and k (bench_parallel's loop nest).
-Error addTiledMatmul(codegen::Module& m, const std::string& name, bool checked) {
-  codegen::FunctionBuilder b(m, name, matrices3(), options(checked));
-  Value A = b.arg(0), B = b.arg(1), C = b.arg(2), n = b.dim(C, 0), zero = b.index(0), one = b.index(1);
-  b.forLoop(zero, n, b.index(32), [&](Value i0) {
-    Value iEnd = b.min(i0 + b.index(32), n);
-    b.forLoop(i0, iEnd, one, [&](Value i) { b.forLoop(zero, n, one, [&](Value j) { b.store(b.f32(0), C, {i, j}); }); });
-    b.forLoop(zero, n, b.index(128), [&](Value k0) {
-      Value kEnd = b.min(k0 + b.index(128), n);
-      b.forLoop(i0, iEnd, one, [&](Value i) {
-        b.forLoop(k0, kEnd, one, [&](Value k) {
-          Value a = b.load(A, {i, k});
-          b.forLoop(zero, n, one, [&](Value j) { b.store(b.fma(a, b.load(B, {k, j}), b.load(C, {i, j})), C, {i, j}); });
-        });
-      });
-    });
-  });
-  return b.finish();
 }
 
 struct Kernels {
@@ -110,7 +83,7 @@ struct Kernels {
       o.checked = checked;
       MEMJIT_TRY(codegen::addElementwiseAdd(m, "add" + s, o));
       MEMJIT_TRY(codegen::addMatmul(m, "matmul_naive" + s, o));
-      MEMJIT_TRY(addTiledMatmul(m, "matmul_tiled" + s, checked));
+      MEMJIT_TRY(bench::addTiledMatmul(m, "matmul_tiled" + s, options(checked), false, 32, 128));
       MEMJIT_TRY(addConv(m, "conv3x3" + s, checked, false));
       MEMJIT_TRY(addConv(m, "conv3x3_par" + s, checked, true));
     }

@@ -5,8 +5,9 @@
 //   Compile/<kernel>/memjit/O2_new_jit     O2 with a new Jit (LLJIT, TargetMachine) each time
 //   Compile/<kernel>/memjit/O2_cache_hit   O2 with the object already cached
 //   Compile/<kernel>/mlir/<O0|O2|O3>       MLIR's ExecutionEngine end to end: parse the
-//                                          MLIR text, lower to the LLVM dialect, create
-//                                          the engine, first lookup
+//                                          MLIR text (bench/mlir/add.mlir, matmul_naive.mlir,
+//                                          read before timing), lower to the LLVM dialect,
+//                                          create the engine, first lookup
 //
 // One memjit::jit::Jit serves every iteration (its TargetMachine is made once),
 // as one MLIRContext serves MLIR's; each iteration removes its module again so
@@ -97,55 +98,25 @@ void memjitCacheHit(benchmark::State& state, Kernel kernel, OptLevel level) {
 }
 
 #ifdef MEMJIT_HAVE_MLIR
-constexpr const char* kMlirAdd = R"mlir(
-func.func @kernel(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = memref.dim %c, %c0 : memref<?xf32>
-  scf.for %i = %c0 to %n step %c1 {
-    %x = memref.load %a[%i] : memref<?xf32>
-    %y = memref.load %b[%i] : memref<?xf32>
-    %s = arith.addf %x, %y : f32
-    memref.store %s, %c[%i] : memref<?xf32>
-  }
-  return
-}
-)mlir";
-
-constexpr const char* kMlirMatmul = R"mlir(
-func.func @kernel(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %m = memref.dim %C, %c0 : memref<?x?xf32>
-  %n = memref.dim %C, %c1 : memref<?x?xf32>
-  %k = memref.dim %A, %c1 : memref<?x?xf32>
-  scf.for %i = %c0 to %m step %c1 {
-    scf.for %j = %c0 to %n step %c1 {
-      %acc = scf.for %p = %c0 to %k step %c1 iter_args(%sum = %zero) -> (f32) {
-        %x = memref.load %A[%i, %p] : memref<?x?xf32>
-        %y = memref.load %B[%p, %j] : memref<?x?xf32>
-        %prod = arith.mulf %x, %y : f32
-        %next = arith.addf %sum, %prod : f32
-        scf.yield %next : f32
-      }
-      memref.store %acc, %C[%i, %j] : memref<?x?xf32>
-    }
-  }
-  return
-}
-)mlir";
+// The peer kernel bench/mlir/<file>.mlir defines the function <file>.
+const char* mlirPeer(Kernel kernel) { return kernel == Kernel::Add ? "add" : "matmul_naive"; }
 
 void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
   mlir::MLIRContext& context = memjit::bench::peerContext();
-  const char* source = kernel == Kernel::Add ? kMlirAdd : kMlirMatmul;
+  auto source = memjit::bench::peerSource({mlirPeer(kernel)});
+  if (!source) {
+    state.SkipWithError(llvm::toString(source.takeError()).c_str());
+    return;
+  }
+  const bool convertMath = memjit::bench::usesMath(*source);
+  const std::string entry = std::string("_mlir_ciface_") + mlirPeer(kernel);
   for (auto _ : state) {
-    auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(*source, &context);
     if (!module) {
       state.SkipWithError("MLIR could not parse the kernel");
       return;
     }
-    if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module))) {
+    if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module, convertMath))) {
       state.SkipWithError("MLIR's lowering failed");
       return;
     }
@@ -160,7 +131,7 @@ void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
       state.SkipWithError(llvm::toString(engine.takeError()).c_str());
       return;
     }
-    auto fn = (*engine)->lookup("_mlir_ciface_kernel");
+    auto fn = (*engine)->lookup(entry);
     if (!fn) {
       state.SkipWithError(llvm::toString(fn.takeError()).c_str());
       return;
@@ -170,7 +141,7 @@ void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
 }
 #endif
 
-void registerAll() {
+int registerAll() {
   const std::pair<const char*, Kernel> kernels[] = {{"add", Kernel::Add}, {"matmul", Kernel::Matmul}};
   const std::pair<const char*, OptLevel> levels[] = {
       {"O0", OptLevel::O0}, {"O2", OptLevel::O2}, {"O3", OptLevel::O3}};
@@ -191,15 +162,10 @@ void registerAll() {
                                  OptLevel::O2)
         ->Unit(benchmark::kMillisecond);
   }
+  return 0;
 }
+const int registered = registerAll();
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  registerAll();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+BENCHMARK_MAIN();

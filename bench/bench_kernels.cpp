@@ -239,177 +239,9 @@ struct MemjitKernels {
 
 // ------------------------------------------------------------------ mlir ---
 #ifdef MEMJIT_HAVE_MLIR
-// The same kernels in MLIR (func/scf/memref/arith), lowered by MLIR's own
-// passes and compiled by its ExecutionEngine at O3 for the host CPU.
-const char* kMlirKernels = R"mlir(
-func.func @add(%a: memref<?xf32> {llvm.noalias}, %b: memref<?xf32> {llvm.noalias}, %o: memref<?xf32> {llvm.noalias})
-    attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = memref.dim %o, %c0 : memref<?xf32>
-  scf.for %i = %c0 to %n step %c1 {
-    %x = memref.load %a[%i] : memref<?xf32>
-    %y = memref.load %b[%i] : memref<?xf32>
-    %s = arith.addf %x, %y : f32
-    memref.store %s, %o[%i] : memref<?xf32>
-  }
-  return
-}
-func.func @saxpy(%alpha: f32, %x: memref<?xf32> {llvm.noalias}, %y: memref<?xf32> {llvm.noalias})
-    attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = memref.dim %y, %c0 : memref<?xf32>
-  scf.for %i = %c0 to %n step %c1 {
-    %xv = memref.load %x[%i] : memref<?xf32>
-    %yv = memref.load %y[%i] : memref<?xf32>
-    %r = math.fma %alpha, %xv, %yv : f32
-    memref.store %r, %y[%i] : memref<?xf32>
-  }
-  return
-}
-func.func @sum(%x: memref<?xf32> {llvm.noalias}) -> f32 attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %z = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?xf32>
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> f32 {
-    %v = memref.load %x[%i] : memref<?xf32>
-    %a = arith.addf %acc, %v : f32
-    scf.yield %a : f32
-  }
-  return %s : f32
-}
-func.func @transpose(%in: memref<?x?xf32> {llvm.noalias}, %out: memref<?x?xf32> {llvm.noalias})
-    attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %t = arith.constant 16 : index
-  %rows = memref.dim %in, %c0 : memref<?x?xf32>
-  %cols = memref.dim %in, %c1 : memref<?x?xf32>
-  %cr = arith.remsi %cols, %t : index
-  %colsFull = arith.subi %cols, %cr : index
-  %rr = arith.remsi %rows, %t : index
-  %rowsFull = arith.subi %rows, %rr : index
-  scf.for %i0 = %c0 to %colsFull step %t {
-    scf.for %j0 = %c0 to %rowsFull step %t {
-      scf.for %ii = %c0 to %t step %c1 {
-        scf.for %jj = %c0 to %t step %c1 {
-          %i = arith.addi %i0, %ii : index
-          %j = arith.addi %j0, %jj : index
-          %v = memref.load %in[%j, %i] : memref<?x?xf32>
-          memref.store %v, %out[%i, %j] : memref<?x?xf32>
-        }
-      }
-    }
-    %iEnd = arith.addi %i0, %t : index
-    scf.for %i = %i0 to %iEnd step %c1 {
-      scf.for %j = %rowsFull to %rows step %c1 {
-        %v = memref.load %in[%j, %i] : memref<?x?xf32>
-        memref.store %v, %out[%i, %j] : memref<?x?xf32>
-      }
-    }
-  }
-  scf.for %i = %colsFull to %cols step %c1 {
-    scf.for %j = %c0 to %rows step %c1 {
-      %v = memref.load %in[%j, %i] : memref<?x?xf32>
-      memref.store %v, %out[%i, %j] : memref<?x?xf32>
-    }
-  }
-  return
-}
-func.func @matmul_naive(%A: memref<?x?xf32> {llvm.noalias}, %B: memref<?x?xf32> {llvm.noalias},
-                        %C: memref<?x?xf32> {llvm.noalias}) attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %z = arith.constant 0.0 : f32
-  %M = memref.dim %C, %c0 : memref<?x?xf32>
-  %N = memref.dim %C, %c1 : memref<?x?xf32>
-  %K = memref.dim %A, %c1 : memref<?x?xf32>
-  scf.for %i = %c0 to %M step %c1 {
-    scf.for %j = %c0 to %N step %c1 {
-      %s = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %z) -> f32 {
-        %a = memref.load %A[%i, %k] : memref<?x?xf32>
-        %b = memref.load %B[%k, %j] : memref<?x?xf32>
-        %r = math.fma %a, %b, %acc : f32
-        scf.yield %r : f32
-      }
-      memref.store %s, %C[%i, %j] : memref<?x?xf32>
-    }
-  }
-  return
-}
-func.func @matmul_tiled(%A: memref<?x?xf32> {llvm.noalias}, %B: memref<?x?xf32> {llvm.noalias},
-                        %C: memref<?x?xf32> {llvm.noalias}) attributes {llvm.emit_c_interface} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %ti = arith.constant 32 : index
-  %tk = arith.constant 128 : index
-  %tj = arith.constant 256 : index
-  %z = arith.constant 0.0 : f32
-  %M = memref.dim %C, %c0 : memref<?x?xf32>
-  %N = memref.dim %C, %c1 : memref<?x?xf32>
-  %K = memref.dim %A, %c1 : memref<?x?xf32>
-  scf.for %i = %c0 to %M step %c1 {
-    scf.for %j = %c0 to %N step %c1 {
-      memref.store %z, %C[%i, %j] : memref<?x?xf32>
-    }
-  }
-  scf.for %i0 = %c0 to %M step %ti {
-    %ie0 = arith.addi %i0, %ti : index
-    %ie = arith.minsi %ie0, %M : index
-    scf.for %k0 = %c0 to %K step %tk {
-      %ke0 = arith.addi %k0, %tk : index
-      %ke = arith.minsi %ke0, %K : index
-      scf.for %j0 = %c0 to %N step %tj {
-        %je0 = arith.addi %j0, %tj : index
-        %je = arith.minsi %je0, %N : index
-        scf.for %i = %i0 to %ie step %c1 {
-          %kspan = arith.subi %ke, %k0 : index
-          %kq = arith.divsi %kspan, %c4 : index
-          %kq4 = arith.muli %kq, %c4 : index
-          %k4 = arith.addi %k0, %kq4 : index
-          scf.for %k = %k0 to %k4 step %c4 {
-            %k1 = arith.addi %k, %c1 : index
-            %k2 = arith.addi %k, %c2 : index
-            %k3 = arith.addi %k, %c3 : index
-            %a0 = memref.load %A[%i, %k] : memref<?x?xf32>
-            %a1 = memref.load %A[%i, %k1] : memref<?x?xf32>
-            %a2 = memref.load %A[%i, %k2] : memref<?x?xf32>
-            %a3 = memref.load %A[%i, %k3] : memref<?x?xf32>
-            scf.for %j = %j0 to %je step %c1 {
-              %c = memref.load %C[%i, %j] : memref<?x?xf32>
-              %b0 = memref.load %B[%k, %j] : memref<?x?xf32>
-              %r0 = math.fma %a0, %b0, %c : f32
-              %b1 = memref.load %B[%k1, %j] : memref<?x?xf32>
-              %r1 = math.fma %a1, %b1, %r0 : f32
-              %b2 = memref.load %B[%k2, %j] : memref<?x?xf32>
-              %r2 = math.fma %a2, %b2, %r1 : f32
-              %b3 = memref.load %B[%k3, %j] : memref<?x?xf32>
-              %r3 = math.fma %a3, %b3, %r2 : f32
-              memref.store %r3, %C[%i, %j] : memref<?x?xf32>
-            }
-          }
-          scf.for %k = %k4 to %ke step %c1 {
-            %a = memref.load %A[%i, %k] : memref<?x?xf32>
-            scf.for %j = %j0 to %je step %c1 {
-              %b = memref.load %B[%k, %j] : memref<?x?xf32>
-              %c = memref.load %C[%i, %j] : memref<?x?xf32>
-              %r = math.fma %a, %b, %c : f32
-              memref.store %r, %C[%i, %j] : memref<?x?xf32>
-            }
-          }
-        }
-      }
-    }
-  }
-  return
-}
-)mlir";
-
+// The same kernels in MLIR (func/scf/memref/arith/math, bench/mlir/<kernel>.mlir),
+// lowered by MLIR's own passes and compiled by its ExecutionEngine at O3 for
+// the host CPU.
 struct MlirKernels {
   std::string error;
   std::unique_ptr<mlir::ExecutionEngine> engine;
@@ -428,10 +260,9 @@ struct MlirKernels {
  private:
   static MlirKernels make() {
     MlirKernels k;
-    auto module = mlir::parseSourceString<mlir::ModuleOp>(kMlirKernels, &memjit::bench::peerContext());
-    if (!module) return k.error = "MLIR could not parse the kernels", std::move(k);
-    if (mlir::failed(memjit::bench::lowerToLLVMDialect(*module, /*convertMath=*/true)))
-      return k.error = "MLIR's lowering failed", std::move(k);
+    auto module =
+        memjit::bench::loweredPeerModule({"add", "saxpy", "sum", "transpose", "matmul_naive", "matmul_tiled"});
+    if (!module) return k.error = llvm::toString(module.takeError()), std::move(k);
     // As mlir-cpu-runner does: O3 for the host CPU, its features and TTI.
     auto tmb = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!tmb) return k.error = llvm::toString(tmb.takeError()), std::move(k);
@@ -441,7 +272,7 @@ struct MlirKernels {
     mlir::ExecutionEngineOptions options;
     options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
     options.transformer = mlir::makeOptimizingTransformer(3, 0, tm->get());
-    auto engine = mlir::ExecutionEngine::create(*module, options, std::move(*tm));
+    auto engine = mlir::ExecutionEngine::create(**module, options, std::move(*tm));
     if (!engine) return k.error = llvm::toString(engine.takeError()), std::move(k);
     k.engine = std::move(*engine);
     auto look = [&](const char* name, void*& slot) {

@@ -1,8 +1,9 @@
 // The kernel language against the C++ compiler on kernels users write:
 // softmax, layernorm, GELU (tanh and erf forms), an xorshift+popcount hash
 // over ui32 and ui64, an f16 dot product accumulating in f32, and a float sum.
-// Each is built once with the kernel builder and compiled by memjit::jit at
-// O3 twice: exact IEEE (`memjit`) and with FastMath::Fast (`memjit_fast`);
+// Each is built once with the kernel builder (softmax is the kernel
+// library's codegen::addSoftmax) and compiled by memjit::jit at O3 twice:
+// exact IEEE (`memjit`) and with FastMath::Fast (`memjit_fast`);
 // the same loops in C++ are compiled with -O3 -march=native (`native`) and
 // with -ffast-math added (`native_fast`), see native/numerics.inc.
 //
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
@@ -63,24 +65,6 @@ Value reduceSum(FunctionBuilder& b, Value n, Value zero, const std::function<Val
 
 std::vector<KernelSource> kernelSources() {
   return {
-      {"softmax", "(memref<?x?xf32>, memref<?x?xf32>) -> ()",
-       [](FunctionBuilder& b) {
-         Value in = b.arg(0), out = b.arg(1), cols = b.dim(in, 1);
-         b.forLoop(b.index(0), b.dim(in, 0), b.index(1), [&](Value r) {
-           Value m = b.forLoop(b.index(0), cols, b.index(1), {b.f32(-INFINITY)},
-                               [&](Value c, const std::vector<Value>& acc) {
-                                 return std::vector<Value>{b.maxnumf(acc[0], b.load(in, {r, c}))};
-                               })[0];
-           Value s = reduceSum(b, cols, b.f32(0), [&](Value c) {
-             Value e = b.exp(b.load(in, {r, c}) - m);
-             b.store(e, out, {r, c});
-             return e;
-           });
-           Value inv = 1.0f / s;
-           b.forLoop(b.index(0), cols, b.index(1), [&](Value c) { b.store(b.load(out, {r, c}) * inv, out, {r, c}); });
-         });
-         b.ret();
-       }},
       {"layernorm", "(memref<?x?xf32>, memref<?xf32>, memref<?xf32>, memref<?x?xf32>) -> ()",
        [](FunctionBuilder& b) {
          Value in = b.arg(0), gamma = b.arg(1), beta = b.arg(2), out = b.arg(3), cols = b.dim(in, 1);
@@ -153,6 +137,12 @@ class Kernels {
     jit_ = std::make_unique<jit::Jit>(std::move(*jit::Jit::create(options)));
     for (bool fast : {false, true}) {
       codegen::Module m(fast ? "numerics_fast" : "numerics");
+      // softmax is the kernel library's, with the same options as the others.
+      codegen::KernelOptions library{.alignment = 64, .fastMath = fast ? FastMath::Fast : FastMath::None};
+      if (Error e = codegen::addSoftmax(m, fast ? "softmax_fast" : "softmax", library)) {
+        std::fprintf(stderr, "%s\n", e.str().c_str());
+        std::abort();
+      }
       for (const KernelSource& k : kernelSources()) {
         codegen::FunctionOptions o;
         o.noalias = true;

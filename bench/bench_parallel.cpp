@@ -27,6 +27,7 @@
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
 #include "conv3x3_kernel.h"
+#include "tiled_matmul_kernel.h"
 #include "parallel_native.h"
 
 using namespace memjit;
@@ -70,24 +71,7 @@ codegen::FunctionOptions noalias(std::size_t n) {
 
 Error build(codegen::Module& m, bool par) {
   const std::string s = par ? "_par" : "";
-  {
-    codegen::FunctionBuilder b(m, "matmul" + s, *parseFunctionType("(memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()"), noalias(3));
-    Value A = b.arg(0), B = b.arg(1), C = b.arg(2), n = b.dim(C, 0), zero = b.index(0), one = b.index(1);
-    loop(b, par, zero, n, b.index(native::kTileI), [&](Value i0) {
-      Value iEnd = b.min(i0 + b.index(native::kTileI), n);
-      b.forLoop(i0, iEnd, one, [&](Value i) { b.forLoop(zero, n, one, [&](Value j) { b.store(b.f32(0), C, {i, j}); }); });
-      b.forLoop(zero, n, b.index(native::kTileK), [&](Value k0) {
-        Value kEnd = b.min(k0 + b.index(native::kTileK), n);
-        b.forLoop(i0, iEnd, one, [&](Value i) {
-          b.forLoop(k0, kEnd, one, [&](Value k) {
-            Value a = b.load(A, {i, k});
-            b.forLoop(zero, n, one, [&](Value j) { b.store(b.fma(a, b.load(B, {k, j}), b.load(C, {i, j})), C, {i, j}); });
-          });
-        });
-      });
-    });
-    if (Error e = b.finish()) return e;
-  }
+  if (Error e = bench::addTiledMatmul(m, "matmul" + s, noalias(3), par, native::kTileI, native::kTileK)) return e;
   {
     codegen::FunctionBuilder b(m, "exp_tanh" + s, *parseFunctionType("(memref<?xf32>, memref<?xf32>) -> ()"), noalias(2));
     Value x = b.arg(0), y = b.arg(1);

@@ -1,8 +1,15 @@
 // MLIR's own toolchain as the `mlir` peer of the benchmarks: one context with
-// the dialects the peer kernels use, and the lowering mlir-opt users run.
-// Only included where libmlir-19-dev was found (MEMJIT_HAVE_MLIR).
+// the dialects the peer kernels use, the lowering mlir-opt users run, and the
+// peer kernels themselves, read from bench/mlir/<name>.mlir (their one copy;
+// bench/CMakeLists.txt sets MEMJIT_BENCH_MLIR_DIR). Only included where
+// libmlir-19-dev was found (MEMJIT_HAVE_MLIR).
 #pragma once
 
+#include <initializer_list>
+#include <string>
+
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -65,6 +72,36 @@ inline mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module, bool conver
   pm.addPass(mlir::createConvertFuncToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
   return pm.run(module);
+}
+
+/// The text of bench/mlir/<name>.mlir for each of `names`, one after the
+/// other (each file defines the function of its name), or which file could
+/// not be read.
+inline llvm::Expected<std::string> peerSource(std::initializer_list<const char*> names) {
+  std::string text;
+  for (const char* name : names) {
+    const std::string path = std::string(MEMJIT_BENCH_MLIR_DIR) + "/" + name + ".mlir";
+    auto file = llvm::MemoryBuffer::getFile(path);
+    if (!file) return llvm::createStringError(file.getError(), "cannot read " + path + ": " + file.getError().message());
+    text += (*file)->getBuffer();
+  }
+  return text;
+}
+
+/// Whether `source` uses the math dialect, so its lowering needs
+/// --convert-math-to-llvm (lowerToLLVMDialect's convertMath).
+inline bool usesMath(const std::string& source) { return source.find("math.") != std::string::npos; }
+
+/// The peer kernels `names` parsed into one module and lowered to the LLVM
+/// dialect, ready for an ExecutionEngine.
+inline llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> loweredPeerModule(std::initializer_list<const char*> names) {
+  auto source = peerSource(names);
+  if (!source) return source.takeError();
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(*source, &peerContext());
+  if (!module) return llvm::createStringError("MLIR could not parse the kernels");
+  if (mlir::failed(lowerToLLVMDialect(*module, usesMath(*source))))
+    return llvm::createStringError("MLIR's lowering failed");
+  return module;
 }
 
 }  // namespace memjit::bench

@@ -1,6 +1,7 @@
 #include "memjit/codegen/kernels.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
@@ -26,6 +27,8 @@ FunctionOptions functionOptions(const KernelOptions& o, std::size_t inputs) {
   FunctionOptions f;
   f.arguments.assign(inputs, ArgumentAttributes{o.noalias, o.alignment});
   f.checked = o.checked;
+  f.fastMath = o.fastMath;
+  f.debugInfo = o.debugInfo;
   return f;
 }
 
@@ -76,6 +79,28 @@ Error addSum(Module& m, std::string_view name, const KernelOptions& o) {
   auto sum = b.forLoop(b.index(0), b.dim(x, 0), b.index(1), {b.constant(o.element, 0.0)},
                        [&](Value i, const std::vector<Value>& s) { return std::vector<Value>{s[0] + b.load(x, {i})}; });
   b.ret({sum[0]});
+  return b.finish();
+}
+
+Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o) {
+  MEMJIT_TRY(checkElement(name, o));
+  FunctionBuilder b(m, std::string(name), FunctionType{{mat(o), mat(o)}, {}}, functionOptions(o, 2));
+  Value in = b.arg(0), out = b.arg(1), cols = b.dim(in, 1), zero = b.index(0), one = b.index(1);
+  const Value minusInfinity = b.constant(o.element, -std::numeric_limits<double>::infinity());
+  b.forLoop(zero, b.dim(in, 0), one, [&](Value r) {
+    Value max = b.forLoop(zero, cols, one, {minusInfinity}, [&](Value c, const std::vector<Value>& acc) {
+      return std::vector<Value>{b.maxnumf(acc[0], b.load(in, {r, c}))};
+    })[0];
+    Value sum = b.forLoop(zero, cols, one, {b.constant(o.element, 0.0)}, [&](Value c, const std::vector<Value>& acc) {
+      Value e = b.exp(b.load(in, {r, c}) - max);
+      b.store(e, out, {r, c});
+      return std::vector<Value>{acc[0] + e};
+    })[0];
+    Value inverse = 1.0 / sum;
+    b.forLoop(zero, cols, one,
+              [&](Value c) { b.store(b.load(out, {r, c}) * inverse, out, {r, c}, {o.nontemporal}); });
+  });
+  b.ret();
   return b.finish();
 }
 

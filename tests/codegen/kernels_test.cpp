@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -115,6 +121,120 @@ TEST(Kernels, SumMatchesReference) {
   std::vector<double> empty;
   auto ve = view1(empty);
   EXPECT_EQ(sum(&ve), 0.0);
+}
+
+// softmax(row) computed as the kernel states it: max by fmax (NaNs ignored),
+// e = exp(x - max), out = e * (1 / sum(e)), all in float.
+std::vector<float> referenceSoftmax(const std::vector<float>& in, int64_t rows, int64_t cols) {
+  std::vector<float> out(in.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    float max = -std::numeric_limits<float>::infinity(), sum = 0;
+    for (int64_t c = 0; c < cols; ++c) max = std::fmax(max, in[r * cols + c]);
+    for (int64_t c = 0; c < cols; ++c) sum += out[r * cols + c] = std::exp(in[r * cols + c] - max);
+    for (int64_t c = 0; c < cols; ++c) out[r * cols + c] *= 1.0f / sum;
+  }
+  return out;
+}
+
+using SoftmaxFn = void(StridedMemRefType<float, 2>*, StridedMemRefType<float, 2>*);
+
+// Runs `softmax` on `in` (rows x cols) and compares with the reference: NaN
+// where it has NaN, else within a few ulps (exp may be the vector library's).
+void expectSoftmax(SoftmaxFn* softmax, std::vector<float> in, int64_t rows, int64_t cols, float tolerance = 4e-7f) {
+  std::vector<float> out(in.size(), -1.0f);
+  auto vi = view2(in, rows, cols), vo = view2(out, rows, cols);
+  softmax(&vi, &vo);
+  const auto expected = referenceSoftmax(in, rows, cols);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (std::isnan(expected[i]))
+      ASSERT_TRUE(std::isnan(out[i])) << "at " << i << ": " << out[i];
+    else
+      ASSERT_NEAR(out[i], expected[i], tolerance * std::fmax(1.0f, std::fabs(expected[i]))) << "at " << i;
+  }
+}
+
+SoftmaxFn* softmaxOf(Compiled& c) { return c.get<SoftmaxFn>("softmax"); }
+
+TEST(Kernels, SoftmaxMatchesReference) {
+  for (bool nontemporal : {false, true}) {
+    Module m("k");
+    ASSERT_FALSE(addSoftmax(m, "softmax", {ElementType::F32, true, nontemporal}));
+    auto c = compile(std::move(m));
+    auto* softmax = softmaxOf(*c);
+    ASSERT_NE(softmax, nullptr);
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {16, 1000}, {5, 64}}) {
+      auto in = ramp(static_cast<std::size_t>(rows * cols), 1.25f, -10.0f);
+      expectSoftmax(softmax, in, rows, cols);
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxEdgeValues) {
+  Module m("k");
+  ASSERT_FALSE(addSoftmax(m, "softmax"));
+  auto c = compile(std::move(m));
+  auto* softmax = softmaxOf(*c);
+  ASSERT_NE(softmax, nullptr);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // Large values: exp(x - max) cannot overflow, so equal ones share exactly.
+  expectSoftmax(softmax, {1000, 1000, 1000, 1000, 3e38f, 0, -3e38f, 3e38f}, 2, 4, 0);
+  auto large = ramp(64, 7.0f, 80.0f);  // up to 192: exp overflows float past 88.7
+  expectSoftmax(softmax, large, 1, 64);
+  // -inf contributes zero; a row of only -inf (or of +inf) is NaN.
+  expectSoftmax(softmax, {-inf, 0, -inf, 2, -inf, -inf, -inf, -inf, inf, 1, 2, 3}, 3, 4);
+  // A NaN anywhere makes its row NaN; the other rows are untouched by it.
+  expectSoftmax(softmax, {1, nan, 2, 3, nan, nan, nan, nan, 0, 1, 2, 3}, 3, 4);
+  std::vector<float> oneHot{0, -inf, 0, -inf};
+  auto view = view2(oneHot, 2, 2);
+  std::vector<float> out(4, -1.0f);
+  auto vo = view2(out, 2, 2);
+  softmax(&view, &vo);
+  EXPECT_EQ(out, (std::vector<float>{1, 0, 1, 0}));
+}
+
+TEST(Kernels, SoftmaxOfEmptyRowsWritesNothing) {
+  Module m("k");
+  ASSERT_FALSE(addSoftmax(m, "softmax"));
+  auto c = compile(std::move(m), false);
+  auto* softmax = softmaxOf(*c);
+  ASSERT_NE(softmax, nullptr);
+  // Three rows of no columns, in buffers whose row stride leaves room that
+  // must stay as it was; then no rows at all.
+  std::vector<float> in(12, 1.0f), out(12, -1.0f);
+  StridedMemRefType<float, 2> vi{in.data(), in.data(), 0, {3, 0}, {4, 1}}, vo{out.data(), out.data(), 0, {3, 0}, {4, 1}};
+  softmax(&vi, &vo);
+  EXPECT_EQ(out, std::vector<float>(12, -1.0f));
+  vi.sizes[0] = vo.sizes[0] = 0;
+  vi.sizes[1] = vo.sizes[1] = 4;
+  softmax(&vi, &vo);
+  EXPECT_EQ(out, std::vector<float>(12, -1.0f));
+}
+
+// KernelOptions::fastMath and debugInfo reach the function as
+// FunctionOptions' do: flags on every float operation, a DISubprogram.
+TEST(Kernels, SoftmaxTakesFastMathAndDebugInfo) {
+  for (bool on : {false, true}) {
+    Module m("k");
+    KernelOptions o;
+    o.fastMath = on ? FastMath::Fast : FastMath::None;
+    o.debugInfo = on;
+    ASSERT_FALSE(addSoftmax(m, "softmax", o));
+    llvm::Function* f = m.llvm().getFunction("softmax");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->getSubprogram() != nullptr, on);
+    int floatOps = 0;
+    for (llvm::Instruction& i : llvm::instructions(*f))
+      if (llvm::isa<llvm::FPMathOperator>(i)) {
+        ++floatOps;
+        EXPECT_EQ(i.isFast(), on) << i.getOpcodeName();
+      }
+    EXPECT_GE(floatOps, 4);  // max, subtract, add, divide, multiply (and exp)
+    auto c = compile(std::move(m));
+    auto* softmax = softmaxOf(*c);
+    ASSERT_NE(softmax, nullptr);
+    // Reassociated sums round differently: within 1e-6 on finite inputs.
+    expectSoftmax(softmax, ramp(8 * 300, 0.75f, -6.0f), 8, 300, 1e-6f);
+  }
 }
 
 TEST(Kernels, TransposeThroughStridedViewMatchesReference) {

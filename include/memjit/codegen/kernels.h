@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "memjit/codegen/fast_math.h"
 #include "memjit/codegen/module.h"
 #include "memjit/codegen/vector_target.h"
 #include "memjit/error.h"
@@ -24,6 +25,10 @@ struct KernelOptions {
   unsigned alignment = 0;
   /// Checked mode (FunctionOptions::checked).
   bool checked = false;
+  /// Fast-math flags of the kernel's float operations (FunctionOptions::fastMath).
+  FastMath fastMath = FastMath::None;
+  /// DWARF for the kernel (FunctionOptions::debugInfo).
+  bool debugInfo = false;
 };
 
 /// `(memref<?xT>, memref<?xT>, memref<?xT>) -> ()`: out[i] = a[i] + b[i] over dim 0 of out.
@@ -34,6 +39,13 @@ Error addSaxpy(Module& m, std::string_view name, const KernelOptions& o = {});
 Error addMatmul(Module& m, std::string_view name, const KernelOptions& o = {});
 /// `(memref<?xT>) -> T`: the sum of the elements (a loop-carried accumulator).
 Error addSum(Module& m, std::string_view name, const KernelOptions& o = {});
+/// `(memref<?x?xT>, memref<?x?xT>) -> ()`: out = softmax(in) row by row:
+/// m = max(row) (maxnumf: NaNs ignored, -inf for an empty row), e = exp(x - m),
+/// out = e * (1 / sum(e)), so large inputs do not overflow. A row holding
+/// +inf, or only -inf or NaN, becomes NaN; a NaN anywhere in a row makes the
+/// whole row NaN (through the sum). Three loops per row, in that order, each
+/// as written unless `fastMath` lets LLVM reassociate the reductions.
+Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o = {});
 /// `(memref<?x?xT>, memref<?x?xT>) -> ()`: out = transpose(in). Full tiles (one
 /// cache line of T per row, at most 16 elements) are transposed in registers
 /// with vector shuffles; the edges read a strided view of `in`

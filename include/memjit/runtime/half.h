@@ -83,110 +83,129 @@ constexpr std::uint16_t narrow(double x) noexcept {
   return static_cast<std::uint16_t>(sign | result);
 }
 
-constexpr float widenF16(std::uint16_t h) noexcept {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  if (exponent == 0x1f)
-    return std::bit_cast<float>(sign | 0x7f80'0000u | (mantissa ? 0x40'0000u | (mantissa << 13) : 0));
-  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24, exact in float
-    const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-    return sign ? -magnitude : magnitude;
+// What sets the two formats apart; Half<> below is everything they share.
+// `native` is the compiler's arithmetic type (void where it has none),
+// `abi` the by-value C type described above (void where there is none).
+struct F16Format {
+  static constexpr int exponentBits = 5, significandBits = 10;
+  static constexpr float widen(std::uint16_t h) noexcept {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+    if (exponent == 0x1f)
+      return std::bit_cast<float>(sign | 0x7f80'0000u | (mantissa ? 0x40'0000u | (mantissa << 13) : 0));
+    if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24, exact in float
+      const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+      return sign ? -magnitude : magnitude;
+    }
+    return std::bit_cast<float>(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13));
   }
-  return std::bit_cast<float>(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13));
-}
-
-constexpr float widenBF16(std::uint16_t h) noexcept {
-  std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;  // bf16 is the top half of a float
-  if ((bits & 0x7fff'ffffu) > 0x7f80'0000u) bits |= 0x40'0000u;
-  return std::bit_cast<float>(bits);
-}
-
-}  // namespace half_detail
-
-/// IEEE 754 binary16: 1 sign, 5 exponent, 10 significand bits.
-class f16 {
- public:
-  f16() = default;  // uninitialised, as a float is
-  constexpr explicit f16(float v) noexcept : bits_(half_detail::narrow<5, 10>(v)) {}
-  constexpr explicit f16(double v) noexcept : bits_(half_detail::narrow<5, 10>(v)) {}
 #if defined(MEMJIT_HAS_FLOAT16)
-  /// From the compiler's type: exact (a template, so a float argument is not
-  /// silently narrowed through _Float16).
-  template <typename T>
-    requires std::is_same_v<T, _Float16>
-  constexpr f16(T v) noexcept : bits_(std::bit_cast<std::uint16_t>(v)) {}
-  constexpr explicit operator _Float16() const noexcept { return std::bit_cast<_Float16>(bits_); }
+  using native = _Float16;
+  using abi = _Float16;
+#elif defined(MEMJIT_HALF_FLOAT_CARRIER)
+  using native = void;
+  using abi = float;
+#else
+  using native = void;
+  using abi = void;
 #endif
-  static constexpr f16 fromBits(std::uint16_t bits) noexcept {
-    f16 h;
-    h.bits_ = bits;
+};
+
+struct BF16Format {
+  static constexpr int exponentBits = 8, significandBits = 7;
+  static constexpr float widen(std::uint16_t h) noexcept {
+    std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;  // bf16 is the top half of a float
+    if ((bits & 0x7fff'ffffu) > 0x7f80'0000u) bits |= 0x40'0000u;
+    return std::bit_cast<float>(bits);
+  }
+#if defined(MEMJIT_HAS_BF16)
+  using native = __bf16;
+#else
+  using native = void;
+#endif
+  // The float carrier first: clang 19 moves a __bf16 out of a register by
+  // widening it to float and narrowing it back (quieting signalling NaNs, and
+  // calling __truncsfbf2, which GCC 12's libgcc lacks).
+#if defined(MEMJIT_HALF_FLOAT_CARRIER)
+  using abi = float;
+#elif defined(MEMJIT_HAS_BF16)
+  using abi = __bf16;
+#else
+  using abi = void;
+#endif
+};
+
+// The by-value ABI members (abi_type, toAbi, fromAbi) of a format that has
+// one; none at all otherwise, so `typename H::abi_type` tells them apart.
+template <typename Self, typename Abi>
+struct ByValue {
+  using abi_type = Abi;
+  constexpr abi_type toAbi() const noexcept {
+    const std::uint16_t bits = static_cast<const Self&>(*this).bits();
+    if constexpr (std::is_same_v<Abi, float>)  // the carrier: the bits in a float's low half
+      return std::bit_cast<float>(std::uint32_t{bits});
+    else
+      return std::bit_cast<Abi>(bits);
+  }
+  static constexpr Self fromAbi(abi_type v) noexcept {
+    if constexpr (std::is_same_v<Abi, float>)
+      return Self::fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
+    else
+      return Self::fromBits(std::bit_cast<std::uint16_t>(v));
+  }
+};
+template <typename Self>
+struct ByValue<Self, void> {};
+
+// f16 and bf16 (`Self`, so the two stay distinct classes) over their Format.
+template <typename Self, typename Format>
+class Half : public ByValue<Self, typename Format::abi> {
+  static constexpr std::uint16_t kInfinity = ((1u << Format::exponentBits) - 1) << Format::significandBits;
+
+ public:
+  Half() = default;  // uninitialised, as a float is
+  constexpr explicit Half(float v) noexcept : bits_(narrow<Format::exponentBits, Format::significandBits>(v)) {}
+  constexpr explicit Half(double v) noexcept : bits_(narrow<Format::exponentBits, Format::significandBits>(v)) {}
+  /// From the compiler's type, where it has one: exact (a template, so a
+  /// float argument is not silently narrowed through it).
+  template <typename T>
+    requires std::is_same_v<T, typename Format::native>
+  constexpr Half(T v) noexcept : bits_(std::bit_cast<std::uint16_t>(v)) {}
+  template <typename T>
+    requires std::is_same_v<T, typename Format::native>
+  constexpr explicit operator T() const noexcept {
+    return std::bit_cast<T>(bits_);
+  }
+
+  static constexpr Self fromBits(std::uint16_t bits) noexcept {
+    Self h;
+    static_cast<Half&>(h).bits_ = bits;
     return h;
   }
   constexpr std::uint16_t bits() const noexcept { return bits_; }
-  constexpr operator float() const noexcept { return half_detail::widenF16(bits_); }
-  constexpr bool isNaN() const noexcept { return (bits_ & 0x7fffu) > 0x7c00u; }
+  constexpr operator float() const noexcept { return Format::widen(bits_); }
+  constexpr bool isNaN() const noexcept { return (bits_ & 0x7fffu) > kInfinity; }
 
   /// IEEE comparison: NaN is unordered, -0 == +0.
-  friend constexpr bool operator==(f16 a, f16 b) noexcept { return float(a) == float(b); }
-  friend constexpr std::partial_ordering operator<=>(f16 a, f16 b) noexcept { return float(a) <=> float(b); }
-
-#if defined(MEMJIT_HAS_FLOAT16)
-  using abi_type = _Float16;
-  constexpr abi_type toAbi() const noexcept { return std::bit_cast<_Float16>(bits_); }
-  static constexpr f16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
-#elif defined(MEMJIT_HALF_FLOAT_CARRIER)
-  using abi_type = float;
-  constexpr abi_type toAbi() const noexcept { return std::bit_cast<float>(std::uint32_t{bits_}); }
-  static constexpr f16 fromAbi(abi_type v) noexcept {
-    return fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
-  }
-#endif
+  friend constexpr bool operator==(Self a, Self b) noexcept { return float(a) == float(b); }
+  friend constexpr std::partial_ordering operator<=>(Self a, Self b) noexcept { return float(a) <=> float(b); }
 
  private:
   std::uint16_t bits_;
 };
 
-/// bfloat16: 1 sign, 8 exponent, 7 significand bits (a float's top half).
-class bf16 {
+}  // namespace half_detail
+
+/// IEEE 754 binary16: 1 sign, 5 exponent, 10 significand bits.
+class f16 : public half_detail::Half<f16, half_detail::F16Format> {
  public:
-  bf16() = default;
-  constexpr explicit bf16(float v) noexcept : bits_(half_detail::narrow<8, 7>(v)) {}
-  constexpr explicit bf16(double v) noexcept : bits_(half_detail::narrow<8, 7>(v)) {}
-#if defined(MEMJIT_HAS_BF16)
-  template <typename T>
-    requires std::is_same_v<T, __bf16>
-  constexpr bf16(T v) noexcept : bits_(std::bit_cast<std::uint16_t>(v)) {}
-  constexpr explicit operator __bf16() const noexcept { return std::bit_cast<__bf16>(bits_); }
-#endif
-  static constexpr bf16 fromBits(std::uint16_t bits) noexcept {
-    bf16 h;
-    h.bits_ = bits;
-    return h;
-  }
-  constexpr std::uint16_t bits() const noexcept { return bits_; }
-  constexpr operator float() const noexcept { return half_detail::widenBF16(bits_); }
-  constexpr bool isNaN() const noexcept { return (bits_ & 0x7fffu) > 0x7f80u; }
+  using Half::Half;
+};
 
-  friend constexpr bool operator==(bf16 a, bf16 b) noexcept { return float(a) == float(b); }
-  friend constexpr std::partial_ordering operator<=>(bf16 a, bf16 b) noexcept { return float(a) <=> float(b); }
-
-  // The float carrier first: clang 19 moves a __bf16 out of a register by
-  // widening it to float and narrowing it back (quieting signalling NaNs, and
-  // calling __truncsfbf2, which GCC 12's libgcc lacks).
-#if defined(MEMJIT_HALF_FLOAT_CARRIER)
-  using abi_type = float;
-  constexpr abi_type toAbi() const noexcept { return std::bit_cast<float>(std::uint32_t{bits_}); }
-  static constexpr bf16 fromAbi(abi_type v) noexcept {
-    return fromBits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v)));
-  }
-#elif defined(MEMJIT_HAS_BF16)
-  using abi_type = __bf16;
-  constexpr abi_type toAbi() const noexcept { return std::bit_cast<__bf16>(bits_); }
-  static constexpr bf16 fromAbi(abi_type v) noexcept { return fromBits(std::bit_cast<std::uint16_t>(v)); }
-#endif
-
- private:
-  std::uint16_t bits_;
+/// bfloat16: 1 sign, 8 exponent, 7 significand bits (a float's top half).
+class bf16 : public half_detail::Half<bf16, half_detail::BF16Format> {
+ public:
+  using Half::Half;
 };
 
 static_assert(sizeof(f16) == 2 && alignof(f16) == 2 && sizeof(bf16) == 2 && alignof(bf16) == 2);
