@@ -107,91 +107,125 @@ std::vector<Value> FunctionBuilder::forLoop(
                  });
 }
 
+namespace {
+
+// Index bounds and step; loop-carried values that can cross iterations.
+bool checkLoopOperands(FunctionBuilder& self, const Value& lb, const Value& ub, const Value& step,
+                       const std::vector<Value>& init) {
+  if (!checkOperands(self, "for", {&lb, &ub, &step}) || !checkAll(self, "for", init, true)) return false;
+  if (!isIndex(lb) || !isIndex(ub) || !isIndex(step)) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation 'for': bounds and step must be index, got " +
+                                                  describeOperands({&lb, &ub, &step})));
+    return false;
+  }
+  for (const Value& v : init)
+    if (isUnrankedMemRef(v.type())) {
+      fail(self, Error(ErrorCode::Unsupported,
+                       "operation 'for': cannot carry " + toString(v.type()) +
+                           " across iterations (its descriptor lives in one iteration's stack scope)"));
+      return false;
+    }
+  return true;
+}
+
+// A loop's blocks and phis: `header` tests iv < ub and enters `body` or
+// leaves to `exit`; `carried` are the loop-carried values as the body sees them.
+struct LoopBlocks {
+  llvm::BasicBlock* header;
+  llvm::BasicBlock* body;
+  llvm::BasicBlock* exit;
+  llvm::PHINode* iv;
+  std::vector<llvm::PHINode*> phis;
+  std::vector<Value> carried;
+};
+
+// Branches from here to the header of a new loop; the builder is left at its body.
+LoopBlocks openLoop(FunctionBuilder& self, const Value& lb, const Value& ub, const std::vector<Value>& init) {
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::LLVMContext& ctx = ir.getContext();
+  llvm::Function* f = BuilderOps::impl(self).lowered.function;
+  llvm::BasicBlock* pre = ir.GetInsertBlock();
+  LoopBlocks loop;
+  loop.header = llvm::BasicBlock::Create(ctx, "for.header", f);
+  loop.body = llvm::BasicBlock::Create(ctx, "for.body", f);
+  loop.exit = llvm::BasicBlock::Create(ctx, "for.exit", f);
+  ir.CreateBr(loop.header);
+  ir.SetInsertPoint(loop.header);
+  loop.iv = ir.CreatePHI(lb.llvm()->getType(), 2, "iv");
+  loop.iv->addIncoming(lb.llvm(), pre);
+  for (const Value& v : init) {
+    llvm::PHINode* p = ir.CreatePHI(v.llvm()->getType(), 2);
+    p->addIncoming(v.llvm(), pre);
+    loop.phis.push_back(p);
+    loop.carried.push_back(BuilderOps::make(self, p, v.type()));
+  }
+  ir.CreateCondBr(ir.CreateICmpSLT(loop.iv, ub.llvm()), loop.body, loop.exit);
+  ir.SetInsertPoint(loop.body);
+  return loop;
+}
+
+// The back edge from the end of the body: iv += step, the yielded values
+// into the phis, the iteration's stack scope and the loop's hints.
+void closeLoop(FunctionBuilder& self, const LoopBlocks& loop, const Value& step, const std::vector<Value>& next,
+               const BuilderOps::Impl::Scope& scope, const LoopOptions& options) {
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::BasicBlock* latch = ir.GetInsertBlock();
+  // iv < ub held on entry to the body, so iv + step only wraps when ub is
+  // within step of the index maximum, which no valid memref access reaches.
+  llvm::Value* ivNext = ir.CreateAdd(loop.iv, step.llvm(), "iv.next", false, true);
+  if (scope.allocates) {
+    // Bound the stack: what one iteration allocas is released before the next.
+    llvm::IRBuilder<> save(loop.body, loop.body->getFirstInsertionPt());
+    save.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
+    llvm::Value* sp = save.CreateStackSave();
+    ir.CreateStackRestore(sp);
+  }
+  llvm::BranchInst* backEdge = ir.CreateBr(loop.header);
+  // A loop calling math functions vectorises to calls that clobber every
+  // vector register: interleaved copies of the body would spill their
+  // partial results around each call (softmax's exp loop: 16% slower than
+  // not interleaving, as g++ does). The user's own hint wins.
+  LoopOptions hints = options;
+  if (scope.callsMath && hints.interleave == 0) hints.interleave = 1;
+  if (llvm::MDNode* node = loopHints(ir.getContext(), hints)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, node);
+  loop.iv->addIncoming(ivNext, latch);
+  for (std::size_t i = 0; i < loop.phis.size(); ++i) loop.phis[i]->addIncoming(next[i].llvm(), latch);
+  ir.SetInsertPoint(loop.exit);
+}
+
+}  // namespace
+
 std::vector<Value> FunctionBuilder::forLoop(
     const Value& lb, const Value& ub, const Value& step, std::vector<Value> init, const LoopOptions& options,
     const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   Impl& I = *impl_;
   const std::vector<Value> invalid(init.size());
-  if (!checkOperands(*this, "for", {&lb, &ub, &step}) || !checkAll(*this, "for", init, true)) return invalid;
-  if (!isIndex(lb) || !isIndex(ub) || !isIndex(step)) {
-    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': bounds and step must be index, got " +
-                                                   describeOperands({&lb, &ub, &step})));
-    return invalid;
-  }
-  for (const Value& v : init)
-    if (isUnrankedMemRef(v.type())) {
-      fail(*this, Error(ErrorCode::Unsupported,
-                        "operation 'for': cannot carry " + toString(v.type()) +
-                            " across iterations (its descriptor lives in one iteration's stack scope)"));
-      return invalid;
-    }
-  auto& ir = I.ir;
-  llvm::LLVMContext& ctx = ir.getContext();
-  llvm::Function* f = I.lowered.function;
-  llvm::BasicBlock* pre = ir.GetInsertBlock();
-  auto* header = llvm::BasicBlock::Create(ctx, "for.header", f);
-  auto* bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
-  auto* exit = llvm::BasicBlock::Create(ctx, "for.exit", f);
-  ir.CreateBr(header);
-  ir.SetInsertPoint(header);
-  llvm::PHINode* iv = ir.CreatePHI(lb.llvm()->getType(), 2, "iv");
-  iv->addIncoming(lb.llvm(), pre);
-  std::vector<llvm::PHINode*> phis;
-  std::vector<Value> current;
-  for (const Value& v : init) {
-    llvm::PHINode* p = ir.CreatePHI(v.llvm()->getType(), 2);
-    p->addIncoming(v.llvm(), pre);
-    phis.push_back(p);
-    current.push_back(Value(this, p, v.type()));
-  }
-  ir.CreateCondBr(ir.CreateICmpSLT(iv, ub.llvm()), bodyBB, exit);
-  ir.SetInsertPoint(bodyBB);
+  if (!checkLoopOperands(*this, lb, ub, step, init)) return invalid;
+  const LoopBlocks loop = openLoop(*this, lb, ub, init);
   I.scopes.push_back({});
   ++I.depth;
   std::vector<Value> next;
   {
     const detail::UserCode user(*this, at);
-    next = body(Value(this, iv, ElementType::Index), current);
+    next = body(Value(this, loop.iv, ElementType::Index), loop.carried);
   }
   --I.depth;
-  const bool allocates = I.scopes.back().allocates;
-  const bool callsMath = I.scopes.back().callsMath;
+  const Impl::Scope scope = I.scopes.back();
   I.scopes.pop_back();
   if (I.error) {
-    ir.SetInsertPoint(exit);
+    I.ir.SetInsertPoint(loop.exit);
     return invalid;
   }
   if (!checkAll(*this, "for", next, true)) return invalid;
   if (!sameTypes(next, init)) {
     fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': the body yields " + typeList(next) +
                                                    " but the loop carries " + typeList(init)));
-    ir.SetInsertPoint(exit);
+    I.ir.SetInsertPoint(loop.exit);
     return invalid;
   }
-  llvm::BasicBlock* latch = ir.GetInsertBlock();
-  // iv < ub held on entry to the body, so iv + step only wraps when ub is
-  // within step of the index maximum, which no valid memref access reaches.
-  llvm::Value* ivNext = ir.CreateAdd(iv, step.llvm(), "iv.next", false, true);
-  if (allocates) {
-    // Bound the stack: what one iteration allocas is released before the next.
-    llvm::IRBuilder<> save(bodyBB, bodyBB->getFirstInsertionPt());
-    save.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
-    llvm::Value* sp = save.CreateStackSave();
-    ir.CreateStackRestore(sp);
-  }
-  llvm::BranchInst* backEdge = ir.CreateBr(header);
-  // A loop calling math functions vectorises to calls that clobber every
-  // vector register: interleaved copies of the body would spill their
-  // partial results around each call (softmax's exp loop: 16% slower than
-  // not interleaving, as g++ does). The user's own hint wins.
-  LoopOptions hints = options;
-  if (callsMath && hints.interleave == 0) hints.interleave = 1;
-  if (llvm::MDNode* node = loopHints(ctx, hints)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, node);
-  iv->addIncoming(ivNext, latch);
-  for (std::size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(next[i].llvm(), latch);
-  ir.SetInsertPoint(exit);
-  return current;
+  closeLoop(*this, loop, step, next, scope, options);
+  return loop.carried;
 }
 
 void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& then, std::source_location loc) {

@@ -15,7 +15,6 @@
 namespace memjit::codegen {
 
 using detail::checkOperands;
-using detail::describeOperands;
 using detail::fail;
 
 namespace {
@@ -325,77 +324,88 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
   return Value(this, nd, result);
 }
 
+namespace {
+
+// reinterpret_cast's view must keep the element type and memory space, and
+// its offset, sizes and strides must agree with the type's static ones.
+bool checkCastOperands(FunctionBuilder& self, const Value& m, const MemRefType& type, IndexOperand offset,
+                       const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides) {
+  if (!checkOperands(self, "reinterpret_cast", {&m})) return false;
+  if (isScalar(m.type()) || elementOf(m.type()) != type.element() ||
+      (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
+                                : std::get<UnrankedMemRefType>(m.type()).memorySpace) != type.memorySpace()) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation 'reinterpret_cast': cannot view " + toString(m.type()) +
+                                                  " as " + toString(type) +
+                                                  " (element type and memory space must agree)"));
+    return false;
+  }
+  if (sizes.size() != type.rank() || strides.size() != type.rank()) {
+    fail(self, Error(ErrorCode::ArityMismatch, "operation 'reinterpret_cast': " + std::to_string(sizes.size()) +
+                                                   " sizes and " + std::to_string(strides.size()) +
+                                                   " strides given for " + toString(type)));
+    return false;
+  }
+  if (!checkIndexOperands(self, "reinterpret_cast", {offset}) ||
+      !checkIndexOperands(self, "reinterpret_cast", sizes) || !checkIndexOperands(self, "reinterpret_cast", strides))
+    return false;
+  auto mismatch = [&](const char* what, std::size_t i, std::int64_t typeV, std::int64_t opV) {
+    fail(self, Error(ErrorCode::InvalidArgument,
+                     std::string("operation 'reinterpret_cast': ") + what + (i == SIZE_MAX ? "" : " #" + std::to_string(i)) +
+                         " is " + (opV == kDynamic ? std::string("dynamic") : std::to_string(opV)) + " but " +
+                         toString(type) + " says " + std::to_string(typeV)));
+    return false;
+  };
+  if (type.effectiveOffset() != kDynamic && operandStatic(offset) != type.effectiveOffset())
+    return mismatch("the offset", SIZE_MAX, type.effectiveOffset(), operandStatic(offset));
+  const auto want = type.effectiveStrides();
+  for (std::size_t i = 0; i < type.rank(); ++i) {
+    if (type.dim(i) != kDynamic && operandStatic(sizes[i]) != type.dim(i))
+      return mismatch("size", i, type.dim(i), operandStatic(sizes[i]));
+    if (want[i] != kDynamic && operandStatic(strides[i]) != want[i])
+      return mismatch("stride", i, want[i], operandStatic(strides[i]));
+  }
+  return true;
+}
+
+// The allocated and aligned pointers of `m`, ranked or unranked.
+std::pair<llvm::Value*, llvm::Value*> basePointers(Impl& I, const Value& m, unsigned memorySpace) {
+  if (isRankedMemRef(m.type()))
+    return {I.ir.CreateExtractValue(m.llvm(), {0}), I.ir.CreateExtractValue(m.llvm(), {1})};
+  llvm::Type* ptr = llvm::PointerType::get(I.ir.getContext(), memorySpace);
+  llvm::Value* p = I.ir.CreateExtractValue(m.llvm(), {1});
+  llvm::Value* allocated = I.ir.CreateLoad(ptr, p);
+  llvm::Value* aligned = I.ir.CreateLoad(ptr, I.ir.CreateConstInBoundsGEP1_64(I.ir.getInt8Ty(), p, sizeof(void*)));
+  return {allocated, aligned};
+}
+
+// What `m` spans, for checked mode.
+detail::Extent extentOf(FunctionBuilder& self, Impl& I, const Value& m) {
+  const auto* t = std::get_if<MemRefType>(&m.type());
+  if (!t) return detail::unrankedExtent(self, m.llvm());
+  std::vector<llvm::Value*> srcSizes, srcStrides;
+  for (unsigned i = 0; i < t->rank(); ++i) {
+    srcSizes.push_back(sizeOf(I, *t, m.llvm(), i));
+    srcStrides.push_back(strideOf(I, *t, m.llvm(), i));
+  }
+  return detail::rankedExtent(self, offsetOf(I, *t, m.llvm()), srcSizes, srcStrides);
+}
+
+}  // namespace
+
 Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
                                        const std::vector<IndexOperand>& sizes,
                                        const std::vector<IndexOperand>& strides, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
-  if (!checkOperands(*this, "reinterpret_cast", {&m})) return {};
-  if (isScalar(m.type()) || elementOf(m.type()) != type.element() ||
-      (isRankedMemRef(m.type()) ? std::get<MemRefType>(m.type()).memorySpace()
-                                : std::get<UnrankedMemRefType>(m.type()).memorySpace) != type.memorySpace()) {
-    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'reinterpret_cast': cannot view " + toString(m.type()) +
-                                                   " as " + toString(type) +
-                                                   " (element type and memory space must agree)"));
-    return {};
-  }
-  if (sizes.size() != type.rank() || strides.size() != type.rank()) {
-    fail(*this, Error(ErrorCode::ArityMismatch, "operation 'reinterpret_cast': " + std::to_string(sizes.size()) +
-                                                    " sizes and " + std::to_string(strides.size()) +
-                                                    " strides given for " + toString(type)));
-    return {};
-  }
-  if (!checkIndexOperands(*this, "reinterpret_cast", {offset}) ||
-      !checkIndexOperands(*this, "reinterpret_cast", sizes) || !checkIndexOperands(*this, "reinterpret_cast", strides))
-    return {};
-  const auto want = type.effectiveStrides();
-  auto mismatch = [&](const char* what, std::size_t i, std::int64_t typeV, std::int64_t opV) {
-    fail(*this, Error(ErrorCode::InvalidArgument,
-                      std::string("operation 'reinterpret_cast': ") + what + (i == SIZE_MAX ? "" : " #" + std::to_string(i)) +
-                          " is " + (opV == kDynamic ? std::string("dynamic") : std::to_string(opV)) + " but " +
-                          toString(type) + " says " + std::to_string(typeV)));
-  };
-  if (type.effectiveOffset() != kDynamic && operandStatic(offset) != type.effectiveOffset()) {
-    mismatch("the offset", SIZE_MAX, type.effectiveOffset(), operandStatic(offset));
-    return {};
-  }
-  for (std::size_t i = 0; i < type.rank(); ++i) {
-    if (type.dim(i) != kDynamic && operandStatic(sizes[i]) != type.dim(i)) {
-      mismatch("size", i, type.dim(i), operandStatic(sizes[i]));
-      return {};
-    }
-    if (want[i] != kDynamic && operandStatic(strides[i]) != want[i]) {
-      mismatch("stride", i, want[i], operandStatic(strides[i]));
-      return {};
-    }
-  }
+  if (!checkCastOperands(*this, m, type, offset, sizes, strides)) return {};
   Impl& I = *impl_;
-  llvm::Value *allocated, *aligned;
-  if (isRankedMemRef(m.type())) {
-    allocated = I.ir.CreateExtractValue(m.llvm(), {0});
-    aligned = I.ir.CreateExtractValue(m.llvm(), {1});
-  } else {
-    llvm::Type* ptr = llvm::PointerType::get(I.ir.getContext(), type.memorySpace());
-    llvm::Value* p = I.ir.CreateExtractValue(m.llvm(), {1});
-    allocated = I.ir.CreateLoad(ptr, p);
-    aligned = I.ir.CreateLoad(ptr, I.ir.CreateConstInBoundsGEP1_64(I.ir.getInt8Ty(), p, sizeof(void*)));
-  }
+  const auto [allocated, aligned] = basePointers(I, m, type.memorySpace());
   std::vector<llvm::Value*> sizeV, strideV;
   for (std::size_t i = 0; i < type.rank(); ++i) {
     sizeV.push_back(operandValue(I, sizes[i]));
     strideV.push_back(operandValue(I, strides[i]));
   }
   if (detail::checking(*this)) {
-    detail::Extent source;
-    if (const auto* t = std::get_if<MemRefType>(&m.type())) {
-      std::vector<llvm::Value*> srcSizes, srcStrides;
-      for (unsigned i = 0; i < t->rank(); ++i) {
-        srcSizes.push_back(sizeOf(I, *t, m.llvm(), i));
-        srcStrides.push_back(strideOf(I, *t, m.llvm(), i));
-      }
-      source = detail::rankedExtent(*this, offsetOf(I, *t, m.llvm()), srcSizes, srcStrides);
-    } else {
-      source = detail::unrankedExtent(*this, m.llvm());
-    }
+    const detail::Extent source = extentOf(*this, I, m);
     detail::checkReinterpretCast(*this, toString(m.type()) + " to " + toString(type), source,
                                  operandValue(I, offset), sizeV, strideV);
   }

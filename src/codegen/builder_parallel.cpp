@@ -134,51 +134,78 @@ Value combineWith(FunctionBuilder& self, const detail::OpLocation& at, const std
 
 }  // namespace
 
-// Internal: builds, outlines and schedules one parallel region.
-struct ParallelLowering {
+// Internal: builds, outlines and schedules one parallel region, in the steps
+// the comment at the top of this file describes.
+class ParallelLowering {
+ public:
   using Impl = BuilderOps::Impl;
 
   // Builds `chunk(begin, end)` as an outlined region run over [0, n) by the
   // scheduler. Returns false (with the builder's error set) on failure.
   static bool emit(FunctionBuilder& self, const std::string& op, const Value& n, const ParallelOptions& o,
                    const std::function<void(Value, Value)>& chunk) {
-    Impl& I = BuilderOps::impl(self);
-    auto& ir = I.ir;
-    llvm::LLVMContext& ctx = ir.getContext();
-    llvm::Function* f = I.lowered.function;
-    llvm::Type* indexTy = n.llvm()->getType();
-    const llvm::DebugLoc here = ir.getCurrentDebugLocation();  // the parallel loop's line
-    std::unordered_set<llvm::BasicBlock*> before;
-    for (llvm::BasicBlock& bb : *f) before.insert(&bb);
+    ParallelLowering lowering(self, op, n, o);
+    return lowering.run(chunk);
+  }
 
-    llvm::Value* begin = ir.CreateFreeze(llvm::PoisonValue::get(indexTy), "par.begin");
-    llvm::Value* end = ir.CreateFreeze(llvm::PoisonValue::get(indexTy), "par.end");
-    auto* entry = llvm::BasicBlock::Create(ctx, "par.region", f);
-    ir.CreateBr(entry);
-    ir.SetInsertPoint(entry);
+ private:
+  ParallelLowering(FunctionBuilder& self, const std::string& op, const Value& n, const ParallelOptions& o)
+      : self_(self), I_(BuilderOps::impl(self)), ir_(I_.ir), ctx_(ir_.getContext()), f_(I_.lowered.function),
+        op_(op), n_(n), options_(o), indexTy_(n.llvm()->getType()),
+        here_(ir_.getCurrentDebugLocation()) {}  // the parallel loop's line
+
+  bool run(const std::function<void(Value, Value)>& chunk) {
+    std::unordered_set<llvm::BasicBlock*> before;
+    for (llvm::BasicBlock& bb : *f_) before.insert(&bb);
+    if (!buildChunkInline(chunk)) return false;
+    const std::vector<llvm::BasicBlock*> region = chunkRegion(before);
+    readOuterDescriptorFieldsFromScalars(region);
+    if (!outline(region)) return failInternal("cannot outline the loop body");
+    keepPointerArgumentFacts();
+    layOutContext();
+    if (!buildWrapper()) return failInternal("cannot inline the outlined loop body");
+    callScheduler();
+    removeOutlinedCall();
+    return true;
+  }
+
+  // The chunk between two placeholders standing for begin and end, from
+  // `entry_` to `exit_`. False when the chunk failed (the builder is at `exit_`).
+  bool buildChunkInline(const std::function<void(Value, Value)>& chunk) {
+    begin_ = ir_.CreateFreeze(llvm::PoisonValue::get(indexTy_), "par.begin");
+    end_ = ir_.CreateFreeze(llvm::PoisonValue::get(indexTy_), "par.end");
+    entry_ = llvm::BasicBlock::Create(ctx_, "par.region", f_);
+    ir_.CreateBr(entry_);
+    ir_.SetInsertPoint(entry_);
     // Made now, as the place a failed check in the chunk leaves to; placed
     // after the chunk's blocks, where an unchecked loop has it too.
-    auto* exit = llvm::BasicBlock::Create(ctx, "par.exit");
-    ++I.depth;
+    exit_ = llvm::BasicBlock::Create(ctx_, "par.exit");
+    ++I_.depth;
     {
-      detail::ChunkFailTarget chunkEnd(self, exit);
-      chunk(BuilderOps::make(self, begin, ElementType::Index), BuilderOps::make(self, end, ElementType::Index));
+      detail::ChunkFailTarget chunkEnd(self_, exit_);
+      chunk(BuilderOps::make(self_, begin_, ElementType::Index), BuilderOps::make(self_, end_, ElementType::Index));
     }
-    --I.depth;
-    exit->insertInto(f);
-    ir.CreateBr(exit);
-    if (I.error) {
-      ir.SetInsertPoint(exit);
-      return false;
-    }
+    --I_.depth;
+    exit_->insertInto(f_);
+    ir_.CreateBr(exit_);
+    if (!I_.error) return true;
+    ir_.SetInsertPoint(exit_);
+    return false;
+  }
 
-    std::vector<llvm::BasicBlock*> region{entry};
-    for (llvm::BasicBlock& bb : *f)
-      if (!before.count(&bb) && &bb != entry && &bb != exit) region.push_back(&bb);
-    // Fields of descriptors from outside (a memref argument's aligned pointer,
-    // sizes, strides) are read from the scalar they were built from, so the
-    // outlined body takes that scalar, not the whole descriptor; then the
-    // facts on the function's arguments (noalias, align) can follow it.
+  // `entry_` and the blocks the chunk added, `exit_` excepted.
+  std::vector<llvm::BasicBlock*> chunkRegion(const std::unordered_set<llvm::BasicBlock*>& before) const {
+    std::vector<llvm::BasicBlock*> region{entry_};
+    for (llvm::BasicBlock& bb : *f_)
+      if (!before.count(&bb) && &bb != entry_ && &bb != exit_) region.push_back(&bb);
+    return region;
+  }
+
+  // Fields of descriptors from outside (a memref argument's aligned pointer,
+  // sizes, strides) are read from the scalar they were built from, so the
+  // outlined body takes that scalar, not the whole descriptor; then the
+  // facts on the function's arguments (noalias, align) can follow it.
+  static void readOuterDescriptorFieldsFromScalars(const std::vector<llvm::BasicBlock*>& region) {
     std::unordered_set<llvm::BasicBlock*> inRegion(region.begin(), region.end());
     for (llvm::BasicBlock* bb : region)
       for (llvm::Instruction& inst : llvm::make_early_inc_range(*bb)) {
@@ -192,106 +219,145 @@ struct ParallelLowering {
           ev->eraseFromParent();
         }
       }
-    llvm::CodeExtractorAnalysisCache cache(*f);
+  }
+
+  // Moves the region into `body_`, called once at `site_`.
+  bool outline(const std::vector<llvm::BasicBlock*>& region) {
+    llvm::CodeExtractorAnalysisCache cache(*f_);
     llvm::CodeExtractor extractor(region, nullptr, false, nullptr, nullptr, nullptr, false, /*AllowAlloca=*/true,
                                   nullptr, "parallel");
     llvm::SetVector<llvm::Value*> inputs, outputs;
-    llvm::Function* body = extractor.isEligible() ? extractor.extractCodeRegion(cache, inputs, outputs) : nullptr;
-    if (body) I.helpers.emplace_back(body);
-    if (!body || !outputs.empty() || !body->hasOneUse()) {
-      fail(self, Error(ErrorCode::Internal, "operation '" + op + "': cannot outline the loop body"));
-      ir.SetInsertPoint(exit);
-      return false;
-    }
-    auto* site = llvm::cast<llvm::CallInst>(body->user_back());
-    // Pointer arguments of the function keep their noalias and alignment in
-    // the body (inlining turns noalias into scoped alias metadata), so its
-    // loops vectorise without runtime alias checks where the parent's would.
-    for (unsigned i = 0; i < site->arg_size(); ++i) {
-      auto* a = llvm::dyn_cast<llvm::Argument>(site->getArgOperand(i));
-      if (!a || a->getParent() != f || !a->getType()->isPointerTy()) continue;
-      if (a->hasNoAliasAttr()) body->addParamAttr(i, llvm::Attribute::NoAlias);
-      if (auto align = a->getParamAlign()) body->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx, *align));
-    }
-
-    // The context struct: every argument of the outlined body but begin and end.
-    std::vector<llvm::Type*> fields;
-    std::vector<unsigned> fieldOf(site->arg_size(), ~0u);
-    for (unsigned i = 0; i < site->arg_size(); ++i) {
-      llvm::Value* a = site->getArgOperand(i);
-      if (a == begin || a == end) continue;
-      fieldOf[i] = static_cast<unsigned>(fields.size());
-      fields.push_back(a->getType());
-    }
-    auto* contextTy = llvm::StructType::get(ctx, fields);
-
-    // The wrapper the scheduler calls per chunk.
-    llvm::Module& m = *f->getParent();
-    auto* i64 = ir.getInt64Ty();
-    auto* ptr = ir.getPtrTy();
-    auto* wrapperTy = llvm::FunctionType::get(ir.getVoidTy(), {ptr, i64, i64}, false);
-    auto* wrapper = llvm::Function::Create(wrapperTy, llvm::GlobalValue::PrivateLinkage,
-                                           f->getName() + ".parallel", m);
-    I.helpers.emplace_back(wrapper);
-    wrapper->setAttributes(llvm::AttributeList::get(ctx, llvm::AttributeList::FunctionIndex,
-                                                    llvm::AttrBuilder(ctx, f->getAttributes().getFnAttrs())));
-    wrapper->addFnAttr(llvm::Attribute::NoUnwind);
-    wrapper->addParamAttr(0, llvm::Attribute::NoAlias);
-    wrapper->addParamAttr(0, llvm::Attribute::ReadOnly);
-    {
-      llvm::IRBuilder<> w(llvm::BasicBlock::Create(ctx, "entry", wrapper));
-      // The wrapper gets a subprogram and the call a location, so the inlined
-      // body keeps its lines (as an inlined frame of the outlined function).
-      if (I.debug) w.SetCurrentDebugLocation(I.debug->describeHelper(*wrapper, here));
-      std::vector<llvm::Value*> args;
-      for (unsigned i = 0; i < site->arg_size(); ++i) {
-        llvm::Value* a = site->getArgOperand(i);
-        if (a == begin || a == end) {
-          llvm::Value* p = wrapper->getArg(a == begin ? 1 : 2);
-          args.push_back(w.CreateSExtOrTrunc(p, indexTy));
-        } else {
-          llvm::Value* slot = w.CreateStructGEP(contextTy, wrapper->getArg(0), fieldOf[i]);
-          args.push_back(w.CreateLoad(a->getType(), slot));
-        }
-      }
-      llvm::CallInst* call = w.CreateCall(body, args);
-      w.CreateRetVoid();
-      llvm::InlineFunctionInfo info;
-      if (!llvm::InlineFunction(*call, info).isSuccess()) {
-        fail(self, Error(ErrorCode::Internal, "operation '" + op + "': cannot inline the outlined loop body"));
-        ir.SetInsertPoint(exit);
-        return false;
-      }
-    }
-
-    // The call site: fill the context, call the scheduler.
-    ir.SetInsertPoint(site);
-    ir.SetCurrentDebugLocation(here);  // not the outlined call's
-    llvm::AllocaInst* context = ir.CreateAlloca(contextTy, nullptr, "par.context");
-    for (unsigned i = 0; i < site->arg_size(); ++i)
-      if (fieldOf[i] != ~0u) ir.CreateStore(site->getArgOperand(i), ir.CreateStructGEP(contextTy, context, fieldOf[i]));
-    auto* entryTy = llvm::FunctionType::get(ir.getVoidTy(), {ptr, ptr, i64, i64, i64, ir.getInt32Ty(), ir.getInt32Ty()},
-                                            false);
-    llvm::FunctionCallee scheduler = m.getOrInsertFunction(kEntryPoint, entryTy);
-    ir.CreateCall(scheduler, {wrapper, context, ir.getInt64(0), ir.CreateSExtOrTrunc(n.llvm(), i64),
-                              ir.getInt64(static_cast<std::uint64_t>(o.chunk)),
-                              ir.getInt32(o.schedule == ParallelSchedule::Dynamic ? 1 : 0),
-                              ir.getInt32(static_cast<std::uint32_t>(o.maxThreads))});
-    // The extractor's branch next to the call has no location of its own.
-    if (I.debug)
-      for (llvm::Instruction& inst : *site->getParent())
-        if (!inst.getDebugLoc()) inst.setDebugLoc(here);
-    site->eraseFromParent();
-    body->eraseFromParent();
-    llvm::cast<llvm::Instruction>(begin)->eraseFromParent();
-    llvm::cast<llvm::Instruction>(end)->eraseFromParent();
-    // The context lives on the stack: inside a loop, scope it per iteration.
-    if (!I.scopes.empty()) I.scopes.back().allocates = true;
-    ir.SetInsertPoint(exit);
-    // A chunk stopped at a failed check: leave here too.
-    detail::emitPendingCheck(self);
+    body_ = extractor.isEligible() ? extractor.extractCodeRegion(cache, inputs, outputs) : nullptr;
+    if (body_) I_.helpers.emplace_back(body_);
+    if (!body_ || !outputs.empty() || !body_->hasOneUse()) return false;
+    site_ = llvm::cast<llvm::CallInst>(body_->user_back());
     return true;
   }
+
+  // Pointer arguments of the function keep their noalias and alignment in
+  // the body (inlining turns noalias into scoped alias metadata), so its
+  // loops vectorise without runtime alias checks where the parent's would.
+  void keepPointerArgumentFacts() {
+    for (unsigned i = 0; i < site_->arg_size(); ++i) {
+      auto* a = llvm::dyn_cast<llvm::Argument>(site_->getArgOperand(i));
+      if (!a || a->getParent() != f_ || !a->getType()->isPointerTy()) continue;
+      if (a->hasNoAliasAttr()) body_->addParamAttr(i, llvm::Attribute::NoAlias);
+      if (auto align = a->getParamAlign()) body_->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx_, *align));
+    }
+  }
+
+  bool isChunkBound(const llvm::Value* v) const { return v == begin_ || v == end_; }
+
+  // The context struct: every argument of the outlined body but begin and end.
+  void layOutContext() {
+    std::vector<llvm::Type*> fields;
+    fieldOf_.assign(site_->arg_size(), ~0u);
+    for (unsigned i = 0; i < site_->arg_size(); ++i) {
+      llvm::Value* a = site_->getArgOperand(i);
+      if (isChunkBound(a)) continue;
+      fieldOf_[i] = static_cast<unsigned>(fields.size());
+      fields.push_back(a->getType());
+    }
+    contextTy_ = llvm::StructType::get(ctx_, fields);
+  }
+
+  // The wrapper the scheduler calls per chunk: `void(ptr context, i64 begin,
+  // i64 end)` with the body inlined.
+  bool buildWrapper() {
+    auto* i64 = ir_.getInt64Ty();
+    auto* ptr = ir_.getPtrTy();
+    auto* wrapperTy = llvm::FunctionType::get(ir_.getVoidTy(), {ptr, i64, i64}, false);
+    wrapper_ = llvm::Function::Create(wrapperTy, llvm::GlobalValue::PrivateLinkage, f_->getName() + ".parallel",
+                                      *f_->getParent());
+    I_.helpers.emplace_back(wrapper_);
+    wrapper_->setAttributes(llvm::AttributeList::get(ctx_, llvm::AttributeList::FunctionIndex,
+                                                     llvm::AttrBuilder(ctx_, f_->getAttributes().getFnAttrs())));
+    wrapper_->addFnAttr(llvm::Attribute::NoUnwind);
+    wrapper_->addParamAttr(0, llvm::Attribute::NoAlias);
+    wrapper_->addParamAttr(0, llvm::Attribute::ReadOnly);
+    llvm::IRBuilder<> w(llvm::BasicBlock::Create(ctx_, "entry", wrapper_));
+    // The wrapper gets a subprogram and the call a location, so the inlined
+    // body keeps its lines (as an inlined frame of the outlined function).
+    if (I_.debug) w.SetCurrentDebugLocation(I_.debug->describeHelper(*wrapper_, here_));
+    std::vector<llvm::Value*> args;
+    for (unsigned i = 0; i < site_->arg_size(); ++i) {
+      llvm::Value* a = site_->getArgOperand(i);
+      if (isChunkBound(a)) {
+        llvm::Value* p = wrapper_->getArg(a == begin_ ? 1 : 2);
+        args.push_back(w.CreateSExtOrTrunc(p, indexTy_));
+      } else {
+        llvm::Value* slot = w.CreateStructGEP(contextTy_, wrapper_->getArg(0), fieldOf_[i]);
+        args.push_back(w.CreateLoad(a->getType(), slot));
+      }
+    }
+    llvm::CallInst* call = w.CreateCall(body_, args);
+    w.CreateRetVoid();
+    llvm::InlineFunctionInfo info;
+    return llvm::InlineFunction(*call, info).isSuccess();
+  }
+
+  // At the outlined call: fill the context, call the scheduler.
+  void callScheduler() {
+    ir_.SetInsertPoint(site_);
+    ir_.SetCurrentDebugLocation(here_);  // not the outlined call's
+    llvm::AllocaInst* context = ir_.CreateAlloca(contextTy_, nullptr, "par.context");
+    for (unsigned i = 0; i < site_->arg_size(); ++i)
+      if (fieldOf_[i] != ~0u)
+        ir_.CreateStore(site_->getArgOperand(i), ir_.CreateStructGEP(contextTy_, context, fieldOf_[i]));
+    auto* i64 = ir_.getInt64Ty();
+    auto* ptr = ir_.getPtrTy();
+    auto* entryTy = llvm::FunctionType::get(ir_.getVoidTy(),
+                                            {ptr, ptr, i64, i64, i64, ir_.getInt32Ty(), ir_.getInt32Ty()}, false);
+    llvm::FunctionCallee scheduler = f_->getParent()->getOrInsertFunction(kEntryPoint, entryTy);
+    ir_.CreateCall(scheduler, {wrapper_, context, ir_.getInt64(0), ir_.CreateSExtOrTrunc(n_.llvm(), i64),
+                               ir_.getInt64(static_cast<std::uint64_t>(options_.chunk)),
+                               ir_.getInt32(options_.schedule == ParallelSchedule::Dynamic ? 1 : 0),
+                               ir_.getInt32(static_cast<std::uint32_t>(options_.maxThreads))});
+  }
+
+  // Erases the outlined call, its function and the placeholders; continues
+  // at `exit_`.
+  void removeOutlinedCall() {
+    // The extractor's branch next to the call has no location of its own.
+    if (I_.debug)
+      for (llvm::Instruction& inst : *site_->getParent())
+        if (!inst.getDebugLoc()) inst.setDebugLoc(here_);
+    site_->eraseFromParent();
+    body_->eraseFromParent();
+    llvm::cast<llvm::Instruction>(begin_)->eraseFromParent();
+    llvm::cast<llvm::Instruction>(end_)->eraseFromParent();
+    // The context lives on the stack: inside a loop, scope it per iteration.
+    if (!I_.scopes.empty()) I_.scopes.back().allocates = true;
+    ir_.SetInsertPoint(exit_);
+    // A chunk stopped at a failed check: leave here too.
+    detail::emitPendingCheck(self_);
+  }
+
+  bool failInternal(const std::string& what) {
+    fail(self_, Error(ErrorCode::Internal, "operation '" + op_ + "': " + what));
+    ir_.SetInsertPoint(exit_);
+    return false;
+  }
+
+  FunctionBuilder& self_;
+  Impl& I_;
+  llvm::IRBuilder<>& ir_;
+  llvm::LLVMContext& ctx_;
+  llvm::Function* f_;
+  const std::string& op_;
+  const Value& n_;
+  const ParallelOptions& options_;
+  llvm::Type* indexTy_;
+  const llvm::DebugLoc here_;
+  llvm::Value* begin_ = nullptr;
+  llvm::Value* end_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::BasicBlock* exit_ = nullptr;
+  llvm::Function* body_ = nullptr;
+  llvm::CallInst* site_ = nullptr;
+  std::vector<unsigned> fieldOf_;  // per argument of the body: its context field, ~0u for begin and end
+  llvm::StructType* contextTy_ = nullptr;
+  llvm::Function* wrapper_ = nullptr;
 };
 
 void FunctionBuilder::parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
@@ -368,6 +434,143 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
   });
 }
 
+namespace {
+
+// Checks reduction #i (its init's type, a custom one's combiner and
+// identity); returns its identity, nothing (the builder's error set) when
+// the reduction is malformed.
+std::optional<Value> checkedIdentity(FunctionBuilder& self, const std::string& op, std::size_t i,
+                                     const Reduction& r) {
+  const std::string which = "reduction #" + std::to_string(i);
+  if (!checkOperands(self, op, {&r.init})) return std::nullopt;
+  const Type& t = r.init.type();
+  const bool ok = isScalar(t) && (isFloat(std::get<ElementType>(t)) || std::get<ElementType>(t) == ElementType::Index ||
+                                  (isInteger(std::get<ElementType>(t)) && bitWidth(std::get<ElementType>(t)) >= 8));
+  if (!ok) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " has type " + toString(t) +
+                                                  "; reductions take integers of 8 bits or more, index or floats"));
+    return std::nullopt;
+  }
+  if (r.kind != Reduction::Kind::Custom) return identityOf(self, r.kind, std::get<ElementType>(t));
+  if (!r.combine) {
+    fail(self, Error(ErrorCode::InvalidArgument, "operation '" + op + "': " + which + " is custom but has no combiner"));
+    return std::nullopt;
+  }
+  if (!checkOperands(self, op, {&r.identity})) return std::nullopt;
+  if (!(r.identity.type() == t)) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " starts from " + toString(t) +
+                                                  " but its identity is " + toString(r.identity.type())));
+    return std::nullopt;
+  }
+  return r.identity;
+}
+
+// One accumulator per reduction, holding init; each chunk folds its partial in.
+std::vector<llvm::AllocaInst*> makeAccumulators(BuilderOps::Impl& I, const std::vector<Reduction>& reductions) {
+  auto& ir = I.ir;
+  std::vector<llvm::AllocaInst*> slots;
+  for (const Reduction& r : reductions) {
+    llvm::Type* st = reductionStorageType(ir.getContext(), r.init.llvm()->getType());
+    llvm::AllocaInst* slot = ir.CreateAlloca(st, nullptr, "par.acc");
+    ir.CreateStore(ir.CreateBitCast(r.init.llvm(), st), slot);
+    slots.push_back(slot);
+  }
+  if (!I.scopes.empty() && !slots.empty()) I.scopes.back().allocates = true;
+  return slots;
+}
+
+// What a chunk of a parallel reduction does: a serial loop folding the
+// body's contributions into partials, then each partial into its accumulator.
+class ReductionChunk {
+ public:
+  ReductionChunk(FunctionBuilder& self, const detail::OpLocation& at, const std::string& op,
+                 const std::vector<Reduction>& reductions, const std::vector<Value>& identities,
+                 const std::vector<llvm::AllocaInst*>& slots, const Value& lb, const Value& step,
+                 const std::function<std::vector<Value>(Value)>& body)
+      : self_(self), I_(BuilderOps::impl(self)), at_(at), op_(op), reductions_(reductions),
+        identities_(identities), slots_(slots), lb_(lb), step_(step), body_(body) {}
+
+  void build(const Value& begin, const Value& end) {
+    std::vector<Value> partial = self_.forLoop(begin, end, self_.index(1), identities_,
+                                               [&](Value k, const std::vector<Value>& acc) { return iteration(k, acc); });
+    if (I_.error) return;
+    for (std::size_t i = 0; i < reductions_.size(); ++i)
+      if (!foldIntoAccumulator(i, partial[i])) return;
+  }
+
+ private:
+  // acc combined with the body's contributions at iteration k.
+  std::vector<Value> iteration(const Value& k, const std::vector<Value>& acc) {
+    const Value iv = self_.add(lb_, self_.mul(k, step_));
+    std::vector<Value> contribution;
+    {
+      const detail::UserCode user(self_, at_);
+      contribution = body_(iv);
+    }
+    if (I_.error) return std::vector<Value>(acc.size());
+    if (contribution.size() != acc.size()) {
+      fail(self_, Error(ErrorCode::ArityMismatch, "operation '" + op_ + "': the body yields " +
+                                                      std::to_string(contribution.size()) + " values for " +
+                                                      std::to_string(acc.size()) + " reductions"));
+      return std::vector<Value>(acc.size());
+    }
+    std::vector<Value> next;
+    for (std::size_t i = 0; i < acc.size(); ++i) {
+      if (!checkOperands(self_, op_, {&contribution[i]})) return std::vector<Value>(acc.size());
+      if (!(contribution[i].type() == acc[i].type())) {
+        fail(self_, Error(ErrorCode::TypeMismatch, "operation '" + op_ + "': the body yields " +
+                                                       toString(contribution[i].type()) + " for reduction #" +
+                                                       std::to_string(i) + " of type " + toString(acc[i].type())));
+        return std::vector<Value>(acc.size());
+      }
+      next.push_back(combineWith(self_, at_, op_, i, reductions_[i], acc[i], contribution[i]));
+      if (I_.error) return std::vector<Value>(acc.size());
+    }
+    return next;
+  }
+
+  // Folds a partial into its accumulator with a compare-and-swap loop, which
+  // serves every combiner (including a user's) on every scalar type.
+  bool foldIntoAccumulator(std::size_t i, const Value& partial) {
+    auto& ir = I_.ir;
+    llvm::AllocaInst* slot = slots_[i];
+    llvm::Type* vt = partial.llvm()->getType();
+    llvm::Type* st = slot->getAllocatedType();
+    const llvm::Align align(st->getPrimitiveSizeInBits() / 8);
+    llvm::LoadInst* first = ir.CreateAlignedLoad(st, slot, align);
+    first->setAtomic(llvm::AtomicOrdering::Monotonic);
+    llvm::BasicBlock* pre = ir.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(ir.getContext(), "par.combine", I_.lowered.function);
+    auto* done = llvm::BasicBlock::Create(ir.getContext(), "par.combined", I_.lowered.function);
+    ir.CreateBr(loop);
+    ir.SetInsertPoint(loop);
+    llvm::PHINode* old = ir.CreatePHI(st, 2);
+    old->addIncoming(first, pre);
+    Value combined = combineWith(self_, at_, op_, i, reductions_[i],
+                                 BuilderOps::make(self_, ir.CreateBitCast(old, vt), partial.type()), partial);
+    if (I_.error) return false;
+    llvm::Value* pair = ir.CreateAtomicCmpXchg(slot, old, ir.CreateBitCast(combined.llvm(), st), align,
+                                               llvm::AtomicOrdering::AcquireRelease, llvm::AtomicOrdering::Monotonic);
+    old->addIncoming(ir.CreateExtractValue(pair, {0}), ir.GetInsertBlock());
+    ir.CreateCondBr(ir.CreateExtractValue(pair, {1}), done, loop);
+    ir.SetInsertPoint(done);
+    return true;
+  }
+
+  FunctionBuilder& self_;
+  BuilderOps::Impl& I_;
+  const detail::OpLocation& at_;
+  const std::string& op_;
+  const std::vector<Reduction>& reductions_;
+  const std::vector<Value>& identities_;
+  const std::vector<llvm::AllocaInst*>& slots_;
+  const Value& lb_;
+  const Value& step_;
+  const std::function<std::vector<Value>(Value)>& body_;
+};
+
+}  // namespace
+
 std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value& ub, const Value& step,
                                                    const ParallelOptions& options,
                                                    const std::vector<Reduction>& reductions,
@@ -378,116 +581,22 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
   Impl& I = *impl_;
   const std::vector<Value> invalid(reductions.size());
   if (I.error || !checkOptions(*this, op, options)) return invalid;
-  auto& ir = I.ir;
-  llvm::LLVMContext& ctx = ir.getContext();
   std::vector<Value> identities;
   for (std::size_t i = 0; i < reductions.size(); ++i) {
-    const Reduction& r = reductions[i];
-    const std::string which = "reduction #" + std::to_string(i);
-    if (!checkOperands(*this, op, {&r.init})) return invalid;
-    const Type& t = r.init.type();
-    const bool ok = isScalar(t) && (isFloat(std::get<ElementType>(t)) || std::get<ElementType>(t) == ElementType::Index ||
-                                    (isInteger(std::get<ElementType>(t)) && bitWidth(std::get<ElementType>(t)) >= 8));
-    if (!ok) {
-      fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " has type " + toString(t) +
-                                                     "; reductions take integers of 8 bits or more, index or floats"));
-      return invalid;
-    }
-    if (r.kind == Reduction::Kind::Custom) {
-      if (!r.combine) {
-        fail(*this, Error(ErrorCode::InvalidArgument, "operation '" + op + "': " + which + " is custom but has no combiner"));
-        return invalid;
-      }
-      if (!checkOperands(*this, op, {&r.identity})) return invalid;
-      if (!(r.identity.type() == t)) {
-        fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " starts from " +
-                                                       toString(t) + " but its identity is " +
-                                                       toString(r.identity.type())));
-        return invalid;
-      }
-      identities.push_back(r.identity);
-    } else {
-      identities.push_back(identityOf(*this, r.kind, std::get<ElementType>(t)));
-    }
+    std::optional<Value> identity = checkedIdentity(*this, op, i, reductions[i]);
+    if (!identity) return invalid;
+    identities.push_back(*identity);
   }
   Value n = tripCount(*this, op, lb, ub, step);
   if (!n.valid()) return invalid;
-
-  // One accumulator per reduction, holding init; each chunk folds its partial in.
-  std::vector<llvm::AllocaInst*> slots;
-  for (const Reduction& r : reductions) {
-    llvm::Type* st = reductionStorageType(ctx, r.init.llvm()->getType());
-    llvm::AllocaInst* slot = ir.CreateAlloca(st, nullptr, "par.acc");
-    ir.CreateStore(ir.CreateBitCast(r.init.llvm(), st), slot);
-    slots.push_back(slot);
-  }
-  if (!I.scopes.empty() && !slots.empty()) I.scopes.back().allocates = true;
-
-  const bool ok = ParallelLowering::emit(*this, op, n, options, [&](Value begin, Value end) {
-    std::vector<Value> partial =
-        forLoop(begin, end, index(1), identities, [&](Value k, const std::vector<Value>& acc) {
-          const Value iv = add(lb, mul(k, step));
-          std::vector<Value> contribution;
-          {
-            const detail::UserCode user(*this, at);
-            contribution = body(iv);
-          }
-          if (I.error) return std::vector<Value>(acc.size());
-          if (contribution.size() != acc.size()) {
-            fail(*this, Error(ErrorCode::ArityMismatch, "operation '" + op + "': the body yields " +
-                                                            std::to_string(contribution.size()) +
-                                                            " values for " + std::to_string(acc.size()) +
-                                                            " reductions"));
-            return std::vector<Value>(acc.size());
-          }
-          std::vector<Value> next;
-          for (std::size_t i = 0; i < acc.size(); ++i) {
-            if (!checkOperands(*this, op, {&contribution[i]})) return std::vector<Value>(acc.size());
-            if (!(contribution[i].type() == acc[i].type())) {
-              fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': the body yields " +
-                                                             toString(contribution[i].type()) + " for reduction #" +
-                                                             std::to_string(i) + " of type " +
-                                                             toString(acc[i].type())));
-              return std::vector<Value>(acc.size());
-            }
-            next.push_back(combineWith(*this, at, op, i, reductions[i], acc[i], contribution[i]));
-            if (I.error) return std::vector<Value>(acc.size());
-          }
-          return next;
-        });
-    if (I.error) return;
-    // Fold each partial into its accumulator with a compare-and-swap loop,
-    // which serves every combiner (including a user's) on every scalar type.
-    llvm::Function* f = I.lowered.function;
-    for (std::size_t i = 0; i < reductions.size(); ++i) {
-      llvm::Type* vt = partial[i].llvm()->getType();
-      llvm::Type* st = slots[i]->getAllocatedType();
-      const llvm::Align align(st->getPrimitiveSizeInBits() / 8);
-      llvm::LoadInst* first = ir.CreateAlignedLoad(st, slots[i], align);
-      first->setAtomic(llvm::AtomicOrdering::Monotonic);
-      llvm::BasicBlock* pre = ir.GetInsertBlock();
-      auto* loop = llvm::BasicBlock::Create(ctx, "par.combine", f);
-      auto* done = llvm::BasicBlock::Create(ctx, "par.combined", f);
-      ir.CreateBr(loop);
-      ir.SetInsertPoint(loop);
-      llvm::PHINode* old = ir.CreatePHI(st, 2);
-      old->addIncoming(first, pre);
-      Value combined = combineWith(*this, at, op, i, reductions[i],
-                                   BuilderOps::make(*this, ir.CreateBitCast(old, vt), partial[i].type()), partial[i]);
-      if (I.error) return;
-      llvm::Value* pair = ir.CreateAtomicCmpXchg(slots[i], old, ir.CreateBitCast(combined.llvm(), st), align,
-                                                 llvm::AtomicOrdering::AcquireRelease,
-                                                 llvm::AtomicOrdering::Monotonic);
-      old->addIncoming(ir.CreateExtractValue(pair, {0}), ir.GetInsertBlock());
-      ir.CreateCondBr(ir.CreateExtractValue(pair, {1}), done, loop);
-      ir.SetInsertPoint(done);
-    }
-  });
-  if (!ok) return invalid;
+  const std::vector<llvm::AllocaInst*> slots = makeAccumulators(I, reductions);
+  ReductionChunk chunk(*this, at, op, reductions, identities, slots, lb, step, body);
+  if (!ParallelLowering::emit(*this, op, n, options, [&](Value begin, Value end) { chunk.build(begin, end); }))
+    return invalid;
   std::vector<Value> out;
   for (std::size_t i = 0; i < reductions.size(); ++i) {
-    llvm::Value* v = ir.CreateLoad(slots[i]->getAllocatedType(), slots[i]);
-    out.push_back(BuilderOps::make(*this, ir.CreateBitCast(v, reductions[i].init.llvm()->getType()),
+    llvm::Value* v = I.ir.CreateLoad(slots[i]->getAllocatedType(), slots[i]);
+    out.push_back(BuilderOps::make(*this, I.ir.CreateBitCast(v, reductions[i].init.llvm()->getType()),
                                    reductions[i].init.type()));
   }
   return out;

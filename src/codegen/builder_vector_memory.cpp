@@ -147,13 +147,29 @@ bool dataOperand(FunctionBuilder& self, std::string_view op, const char* what, c
   return false;
 }
 
-// Addresses of base + offsets[k] * stride, offsets widened to the index type.
-llvm::Value* laneAddresses(Impl& I, const Access& a, const Value& offsets) {
+// Gather/scatter offsets as index values (extended by their signedness).
+llvm::Value* indexOffsets(Impl& I, const Access& a, const Value& offsets) {
   auto& ir = I.ir;
   llvm::Type* idx = llvm::FixedVectorType::get(a.last->getType(), offsets.lanes());
   const bool uns = isUnsignedInteger(std::get<ElementType>(offsets.type()));
-  llvm::Value* o = uns ? ir.CreateZExtOrTrunc(offsets.llvm(), idx) : ir.CreateSExtOrTrunc(offsets.llvm(), idx);
+  return uns ? ir.CreateZExtOrTrunc(offsets.llvm(), idx) : ir.CreateSExtOrTrunc(offsets.llvm(), idx);
+}
+
+// Addresses of base + offsets[k] * stride, offsets widened to the index type.
+llvm::Value* laneAddresses(Impl& I, const Access& a, const Value& offsets) {
+  auto& ir = I.ir;
+  llvm::Value* o = indexOffsets(I, a, offsets);
   return ir.CreateInBoundsGEP(a.element, a.address, ir.CreateMul(o, ir.CreateVectorSplat(offsets.lanes(), a.stride)));
+}
+
+// Checked mode: the lanes of a gather or scatter set in `mask`, at last-dim
+// positions last + offsets[k], are within the memref.
+void checkOffsetLanes(FunctionBuilder& self, std::string_view op, const Value& m, const Access& a,
+                      const Value& offsets, const Value& mask) {
+  if (!detail::checking(self)) return;
+  auto& ir = BuilderOps::impl(self).ir;
+  llvm::Value* o = indexOffsets(BuilderOps::impl(self), a, offsets);
+  checkLanes(self, op, m, a, ir.CreateAdd(ir.CreateVectorSplat(offsets.lanes(), a.last), o), mask.llvm());
 }
 
 bool offsetsOperand(FunctionBuilder& self, std::string_view op, const Value& offsets) {
@@ -243,12 +259,7 @@ Value FunctionBuilder::gather(const Value& m, const std::vector<Value>& indices,
   auto a = access(*this, op, m, indices);
   if (!a) return {};
   auto& ir = impl_->ir;
-  if (detail::checking(*this)) {
-    llvm::Type* idx = llvm::FixedVectorType::get(a->last->getType(), offsets.lanes());
-    const bool uns = isUnsignedInteger(std::get<ElementType>(offsets.type()));
-    llvm::Value* o = uns ? ir.CreateZExtOrTrunc(offsets.llvm(), idx) : ir.CreateSExtOrTrunc(offsets.llvm(), idx);
-    checkLanes(*this, op, m, *a, ir.CreateAdd(ir.CreateVectorSplat(offsets.lanes(), a->last), o), mask.llvm());
-  }
+  checkOffsetLanes(*this, op, m, *a, offsets, mask);
   llvm::Value* ptrs = laneAddresses(*impl_, *a, offsets);
   return BuilderOps::make(*this,
                           ir.CreateMaskedGather(passThru.llvm()->getType(), ptrs, alignmentOf(*impl_, *a, {}),
@@ -271,12 +282,7 @@ void FunctionBuilder::scatter(const Value& v, const Value& m, const std::vector<
   auto a = access(*this, op, m, indices);
   if (!a) return;
   auto& ir = impl_->ir;
-  if (detail::checking(*this)) {
-    llvm::Type* idx = llvm::FixedVectorType::get(a->last->getType(), offsets.lanes());
-    const bool uns = isUnsignedInteger(std::get<ElementType>(offsets.type()));
-    llvm::Value* o = uns ? ir.CreateZExtOrTrunc(offsets.llvm(), idx) : ir.CreateSExtOrTrunc(offsets.llvm(), idx);
-    checkLanes(*this, op, m, *a, ir.CreateAdd(ir.CreateVectorSplat(offsets.lanes(), a->last), o), mask.llvm());
-  }
+  checkOffsetLanes(*this, op, m, *a, offsets, mask);
   ir.CreateMaskedScatter(v.llvm(), laneAddresses(*impl_, *a, offsets), alignmentOf(*impl_, *a, {}), mask.llvm());
 }
 

@@ -59,116 +59,167 @@ Value field(FunctionBuilder& b, const Value& m, std::initializer_list<unsigned> 
   return b.wrap(b.ir().CreateExtractValue(m.llvm(), at), ElementType::Index);
 }
 
+// The kernel's body: the loop nest above, one method per level.
+class SgemmKernel {
+ public:
+  SgemmKernel(FunctionBuilder& b, const Blocking& k, const SgemmOptions& o)
+      : b_(b), k_(k), o_(o), t_(o.element), L_(k.lanes), MR_(k.mr), NR_(k.nr), packed_(o.element, {kDynamic}),
+        // Every packed offset is a multiple of L elements from a 64-byte aligned base.
+        aligned_{static_cast<unsigned>(std::min<std::size_t>(64, L_ * storageSize(t_))), false} {}
+
+  void build() {
+    readOperands();
+    zeroCWhenKIsEmpty();
+    viewATransposed();
+    allocatePackBuffers();
+    b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) { columnBlock(jc); });
+    b_.dealloc(bPack_);
+    if (!o_.parallel) b_.dealloc(aShared_);
+    b_.ret();
+  }
+
+ private:
+  void readOperands() {
+    A_ = b_.arg(0);
+    B_ = b_.arg(1);
+    C_ = b_.arg(2);
+    M_ = b_.dim(C_, 0);
+    N_ = b_.dim(C_, 1);
+    K_ = b_.dim(A_, 1);
+    zero_ = b_.constant(t_, 0);
+    i0_ = b_.index(0);
+  }
+
+  // K == 0: C = 0 (no panel would write it).
+  void zeroCWhenKIsEmpty() {
+    b_.ifThen(K_ == b_.index(0), [&] {
+      b_.forLoop(i0_, M_, b_.index(1), [&](Value i) {
+        b_.forLoop(i0_, N_, b_.index(L_), [&](Value j) { b_.transferWrite(b_.splat(zero_, L_), C_, {i, j}); });
+      });
+    });
+  }
+
+  // A^T: a view whose rows are A's columns, so a column of A (MR rows of a
+  // panel) is one strided transfer_read, zero-padded past M.
+  void viewATransposed() {
+    const MemRefType transposedType(t_, {kDynamic, kDynamic}, StridedLayout{kDynamic, {1, kDynamic}});
+    At_ = b_.reinterpretCast(A_, transposedType, field(b_, A_, {2}), {K_, b_.dim(A_, 0)},
+                             {b_.index(1), field(b_, A_, {4, 0})});
+  }
+
+  // The packed B block, and A's unless each parallel row block packs its own.
+  void allocatePackBuffers() {
+    bPack_ = b_.alloc(packed_, {b_.index(k_.kc * k_.nc)}, 64);
+    aPackSize_ = b_.index(k_.kc * k_.mc);
+    aShared_ = o_.parallel ? Value() : b_.alloc(packed_, {aPackSize_}, 64);
+  }
+
+  // Columns [jc, jc + nc) of C, over K in steps of kc.
+  void columnBlock(const Value& jc) {
+    Value nc = b_.min(b_.index(k_.nc), N_ - jc);
+    b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
+      Value kc = b_.min(b_.index(k_.kc), K_ - pc);
+      Value first = pc == b_.index(0);
+      auto packB = [&](Value jr) { packBPanel(jc, pc, kc, jr); };
+      if (o_.parallel) {
+        b_.parallelFor(i0_, nc, b_.index(NR_), {}, packB);
+        b_.parallelFor(i0_, M_, b_.index(k_.mc), {}, [&](Value ic) {
+          Value aPack = b_.alloc(packed_, {aPackSize_}, 64);
+          rowBlock(aPack, ic, pc, kc, jc, nc, first);
+          b_.dealloc(aPack);
+        });
+      } else {
+        b_.forLoop(i0_, nc, b_.index(NR_), packB);
+        b_.forLoop(i0_, M_, b_.index(k_.mc), [&](Value ic) { rowBlock(aShared_, ic, pc, kc, jc, nc, first); });
+      }
+    });
+  }
+
+  // B panel jr: kc rows of NR columns, at jr * kc.
+  void packBPanel(const Value& jc, const Value& pc, const Value& kc, const Value& jr) {
+    b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
+      for (unsigned v = 0; v < k_.nv; ++v)
+        b_.vectorStore(b_.transferRead(B_, {pc + p, jc + jr + b_.index(v * L_)}, L_, zero_), bPack_,
+                       {jr * kc + p * b_.index(NR_) + b_.index(v * L_)}, aligned_);
+    });
+  }
+
+  // Packs A[ic:ic+mc, pc:pc+kc] (mc rounded up to MR) and runs the micro-kernels.
+  void rowBlock(const Value& aPack, const Value& ic, const Value& pc, const Value& kc, const Value& jc,
+                const Value& nc, const Value& first) {
+    Value mc = b_.min(b_.index(k_.mc), M_ - ic);
+    b_.forLoop(i0_, mc, b_.index(MR_), [&](Value ir) {
+      Value panel = ir * kc;  // MR * kc per panel, panels MR rows apart
+      b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
+        b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, k_.mr, zero_), aPack, {panel + p * b_.index(MR_)});
+      });
+    });
+    b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
+      b_.forLoop(i0_, mc, b_.index(MR_), [&](Value ir) {
+        microKernel(aPack, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
+      });
+    });
+  }
+
+  // One MR x NR block of C from packed panels at aOff / bOff.
+  void microKernel(const Value& aPack, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
+                   const Value& col0, const Value& first) {
+    std::vector<Value> init(k_.mr * k_.nv, b_.splat(zero_, L_));
+    auto acc = b_.forLoop(i0_, kc, b_.index(1), init, LoopOptions{0, 0, 4}, [&](Value p, const std::vector<Value>& s) {
+      return accumulateStep(aPack, aOff, bOff, p, s);
+    });
+    for (unsigned r = 0; r < k_.mr; ++r) {
+      Value row = row0 + b_.index(r);
+      b_.ifThen(row < M_, [&] {
+        for (unsigned v = 0; v < k_.nv; ++v) {
+          Value col = col0 + b_.index(v * L_);
+          Value sum = acc[r * k_.nv + v];
+          Value old = b_.transferRead(C_, {row, col}, L_, zero_);
+          b_.transferWrite(b_.select(first, sum, sum + old), C_, {row, col});
+        }
+      });
+    }
+  }
+
+  // The accumulators `s` after step p: one broadcast A element times the NR /
+  // lanes B vectors added to each row.
+  std::vector<Value> accumulateStep(const Value& aPack, const Value& aOff, const Value& bOff, const Value& p,
+                                    const std::vector<Value>& s) {
+    std::vector<Value> bv;
+    Value bp = bOff + p * b_.index(NR_);
+    for (unsigned v = 0; v < k_.nv; ++v) bv.push_back(b_.vectorLoad(bPack_, {bp + b_.index(v * L_)}, L_, aligned_));
+    Value ap = aOff + p * b_.index(MR_);
+    std::vector<Value> next(s.size());
+    for (unsigned r = 0; r < k_.mr; ++r) {
+      Value a = b_.splat(b_.load(aPack, {ap + b_.index(r)}), L_);
+      for (unsigned v = 0; v < k_.nv; ++v) next[r * k_.nv + v] = b_.fma(a, bv[v], s[r * k_.nv + v]);
+    }
+    return next;
+  }
+
+  FunctionBuilder& b_;
+  const Blocking& k_;
+  const SgemmOptions& o_;
+  const ElementType t_;
+  const std::uint32_t L_;
+  const std::int64_t MR_, NR_;
+  const MemRefType packed_;
+  const VectorMemoryOptions aligned_;
+  Value A_, B_, C_, M_, N_, K_, zero_, i0_;
+  Value At_, bPack_, aPackSize_, aShared_;
+};
+
 }  // namespace
 
 Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o) {
   auto blk = blocking(name, o);
   if (!blk) return blk.error();
-  const Blocking k = *blk;
-  const ElementType t = o.element;
-  const MemRefType view(t, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, 1}});
+  const MemRefType view(o.element, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, 1}});
   FunctionOptions fo;
   fo.arguments.assign(3, ArgumentAttributes{true, 0});
   fo.checked = o.checked;
   FunctionBuilder b(m, std::string(name), FunctionType{{view, view, view}, {}}, fo);
-  Value A = b.arg(0), B = b.arg(1), C = b.arg(2);
-  Value M = b.dim(C, 0), N = b.dim(C, 1), K = b.dim(A, 1);
-  Value zero = b.constant(t, 0), i0 = b.index(0);
-  const std::uint32_t L = k.lanes;
-  const std::int64_t MR = k.mr, NR = k.nr;
-
-  // K == 0: C = 0 (no panel would write it).
-  b.ifThen(K == b.index(0), [&] {
-    b.forLoop(i0, M, b.index(1), [&](Value i) {
-      b.forLoop(i0, N, b.index(L), [&](Value j) { b.transferWrite(b.splat(zero, L), C, {i, j}); });
-    });
-  });
-
-  // A^T: a view whose rows are A's columns, so a column of A (MR rows of a
-  // panel) is one strided transfer_read, zero-padded past M.
-  const MemRefType transposedType(t, {kDynamic, kDynamic}, StridedLayout{kDynamic, {1, kDynamic}});
-  Value At = b.reinterpretCast(A, transposedType, field(b, A, {2}), {K, b.dim(A, 0)}, {b.index(1), field(b, A, {4, 0})});
-
-  const MemRefType packed(t, {kDynamic});
-  Value bPack = b.alloc(packed, {b.index(k.kc * k.nc)}, 64);
-  auto aPackSize = b.index(k.kc * k.mc);
-  Value aShared = o.parallel ? Value() : b.alloc(packed, {aPackSize}, 64);
-  // Every packed offset is a multiple of L elements from a 64-byte aligned base.
-  const VectorMemoryOptions aligned{static_cast<unsigned>(std::min<std::size_t>(64, L * storageSize(t))), false};
-
-  // One MR x NR block of C from packed panels at aOff / bOff.
-  auto microKernel = [&](Value aPack, Value aOff, Value bOff, Value kc, Value row0, Value col0, Value first) {
-    std::vector<Value> init(k.mr * k.nv, b.splat(zero, L));
-    auto acc = b.forLoop(i0, kc, b.index(1), init, LoopOptions{0, 0, 4}, [&](Value p, const std::vector<Value>& s) {
-      std::vector<Value> bv;
-      Value bp = bOff + p * b.index(NR);
-      for (unsigned v = 0; v < k.nv; ++v) bv.push_back(b.vectorLoad(bPack, {bp + b.index(v * L)}, L, aligned));
-      Value ap = aOff + p * b.index(MR);
-      std::vector<Value> next(s.size());
-      for (unsigned r = 0; r < k.mr; ++r) {
-        Value a = b.splat(b.load(aPack, {ap + b.index(r)}), L);
-        for (unsigned v = 0; v < k.nv; ++v) next[r * k.nv + v] = b.fma(a, bv[v], s[r * k.nv + v]);
-      }
-      return next;
-    });
-    for (unsigned r = 0; r < k.mr; ++r) {
-      Value row = row0 + b.index(r);
-      b.ifThen(row < M, [&] {
-        for (unsigned v = 0; v < k.nv; ++v) {
-          Value col = col0 + b.index(v * L);
-          Value sum = acc[r * k.nv + v];
-          Value old = b.transferRead(C, {row, col}, L, zero);
-          b.transferWrite(b.select(first, sum, sum + old), C, {row, col});
-        }
-      });
-    }
-  };
-
-  // Packs A[ic:ic+mc, pc:pc+kc] (mc rounded up to MR) and runs the micro-kernels.
-  auto rowBlock = [&](Value aPack, Value ic, Value pc, Value kc, Value jc, Value nc, Value first) {
-    Value mc = b.min(b.index(k.mc), M - ic);
-    b.forLoop(i0, mc, b.index(MR), [&](Value ir) {
-      Value panel = ir * kc;  // MR * kc per panel, panels MR rows apart
-      b.forLoop(i0, kc, b.index(1), [&](Value p) {
-        b.vectorStore(b.transferRead(At, {pc + p, ic + ir}, k.mr, zero), aPack, {panel + p * b.index(MR)});
-      });
-    });
-    b.forLoop(i0, nc, b.index(NR), [&](Value jr) {
-      b.forLoop(i0, mc, b.index(MR), [&](Value ir) {
-        microKernel(aPack, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
-      });
-    });
-  };
-
-  b.forLoop(i0, N, b.index(k.nc), [&](Value jc) {
-    Value nc = b.min(b.index(k.nc), N - jc);
-    b.forLoop(i0, K, b.index(k.kc), [&](Value pc) {
-      Value kc = b.min(b.index(k.kc), K - pc);
-      Value first = pc == b.index(0);
-      // B panel jr: kc rows of NR columns, at jr * kc.
-      auto packB = [&](Value jr) {
-        b.forLoop(i0, kc, b.index(1), [&](Value p) {
-          for (unsigned v = 0; v < k.nv; ++v)
-            b.vectorStore(b.transferRead(B, {pc + p, jc + jr + b.index(v * L)}, L, zero), bPack,
-                          {jr * kc + p * b.index(NR) + b.index(v * L)}, aligned);
-        });
-      };
-      if (o.parallel) {
-        b.parallelFor(i0, nc, b.index(NR), {}, packB);
-        b.parallelFor(i0, M, b.index(k.mc), {}, [&](Value ic) {
-          Value aPack = b.alloc(packed, {aPackSize}, 64);
-          rowBlock(aPack, ic, pc, kc, jc, nc, first);
-          b.dealloc(aPack);
-        });
-      } else {
-        b.forLoop(i0, nc, b.index(NR), packB);
-        b.forLoop(i0, M, b.index(k.mc), [&](Value ic) { rowBlock(aShared, ic, pc, kc, jc, nc, first); });
-      }
-    });
-  });
-  b.dealloc(bPack);
-  if (!o.parallel) b.dealloc(aShared);
-  b.ret();
+  SgemmKernel(b, *blk, o).build();
   return b.finish();
 }
 

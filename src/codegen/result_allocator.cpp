@@ -38,12 +38,17 @@ Error fail(ErrorCode code, std::string_view function, const std::string& what) {
   return Error(code, "result allocator for '" + std::string(function) + "': " + what);
 }
 
-// Checks F's type and the rules against each other; computes what the
-// allocator's body needs.
-Expected<Plan> plan(std::string_view fn, const FunctionType& type, const std::vector<ResultShape>& results) {
+std::vector<std::size_t> rankedMemRefResults(const FunctionType& type) {
   std::vector<std::size_t> memrefResults;
   for (std::size_t r = 0; r < type.results.size(); ++r)
     if (isRankedMemRef(type.results[r])) memrefResults.push_back(r);
+  return memrefResults;
+}
+
+// F must end its inputs with one destination per ranked memref result, of
+// the result's type, and be given one shape per such result.
+Error checkDestinations(std::string_view fn, const FunctionType& type, const std::vector<std::size_t>& memrefResults,
+                        std::size_t shapes) {
   const std::size_t k = memrefResults.size();
   if (k == 0)
     return fail(ErrorCode::InvalidArgument, fn, toString(type) + " has no ranked memref result to allocate");
@@ -58,89 +63,128 @@ Expected<Plan> plan(std::string_view fn, const FunctionType& type, const std::ve
                   "input #" + std::to_string(n + j) + " is " + toString(type.inputs[n + j]) +
                       " but the destination of " + resultName(type, memrefResults[j]) +
                       " must have the result's type");
-  if (results.size() != k)
+  if (shapes != k)
     return fail(ErrorCode::ArityMismatch, fn,
-                std::to_string(results.size()) + " result shapes given for " + std::to_string(k) +
+                std::to_string(shapes) + " result shapes given for " + std::to_string(k) +
                     " ranked memref results of " + toString(type));
+  return Error::success();
+}
 
-  Plan p;
-  // Allocator arguments: the dynamic dims of the ranked memref inputs.
-  std::vector<std::vector<std::size_t>> argOf(n);  // [input][dim] -> argument (dynamic dims only)
+// Adds the allocator's arguments, the dynamic dims of the ranked memref
+// inputs among the first n; returns [input][dim] -> argument (dynamic dims only).
+std::vector<std::vector<std::size_t>> addDimArguments(const FunctionType& type, std::size_t n,
+                                                      FunctionType& allocatorType) {
+  std::vector<std::vector<std::size_t>> argOf(n);
   for (std::size_t i = 0; i < n; ++i)
     if (const auto* m = std::get_if<MemRefType>(&type.inputs[i])) {
       argOf[i].assign(m->rank(), 0);
       for (std::size_t d = 0; d < m->rank(); ++d)
         if (m->isDynamicDim(d)) {
-          argOf[i][d] = p.allocatorType.inputs.size();
-          p.allocatorType.inputs.push_back(ElementType::Index);
+          argOf[i][d] = allocatorType.inputs.size();
+          allocatorType.inputs.push_back(ElementType::Index);
         }
     }
-  for (std::size_t j = 0; j < k; ++j) {
+  return argOf;
+}
+
+// What the dim rules of one function are checked against.
+struct RuleContext {
+  std::string_view fn;
+  const FunctionType& type;
+  std::size_t n;  // the inputs before the destinations
+  const std::vector<std::vector<std::size_t>>& argOf;
+};
+
+// Where a rule takes its size from, and the size when it is a constant.
+struct RuleSize {
+  DimSource source;
+  std::optional<std::int64_t> known;
+};
+
+Expected<RuleSize> ruleSize(const RuleContext& c, const ResultDim& rule, const std::string& where) {
+  RuleSize s;
+  if (rule.kind == ResultDim::Kind::Static) {
+    if (rule.size < 0)
+      return fail(ErrorCode::InvalidArgument, c.fn, where + ": static size " + std::to_string(rule.size) + " is negative");
+    s.known = rule.size;
+    s.source.constant = rule.size;
+    return s;
+  }
+  const std::string in = "input #" + std::to_string(rule.input);
+  if (rule.input >= c.n)
+    return fail(ErrorCode::InvalidArgument, c.fn,
+                where + ": " + in + " does not exist (the function has " + std::to_string(c.n) +
+                    " inputs before its destinations)");
+  const auto* m = std::get_if<MemRefType>(&c.type.inputs[rule.input]);
+  if (!m)
+    return fail(ErrorCode::TypeMismatch, c.fn,
+                where + ": " + in + " is " + toString(c.type.inputs[rule.input]) +
+                    ", not a ranked memref, so its dims are not passed to the allocator");
+  if (rule.dim >= m->rank())
+    return fail(ErrorCode::InvalidArgument, c.fn,
+                where + ": " + in + " (" + toString(*m) + ") has no dim " + std::to_string(rule.dim));
+  if (m->isDynamicDim(rule.dim)) {
+    s.source.fromArgument = true;
+    s.source.argument = c.argOf[rule.input][rule.dim];
+  } else {
+    s.known = m->dim(rule.dim);
+    s.source.constant = *s.known;
+  }
+  return s;
+}
+
+// The sources of the dynamic dims of result #r (of type rt) from its shape's
+// rules; a static dim's rule must agree with it.
+Expected<std::vector<DimSource>> dimSources(const RuleContext& c, std::size_t r, const MemRefType& rt,
+                                            const ResultShape& shape) {
+  if (!rt.hasIdentityLayout() || rt.memorySpace() != 0)
+    return fail(ErrorCode::Unsupported, c.fn,
+                resultName(c.type, r) + " cannot be allocated: only identity layouts in memory space 0 can "
+                                        "(declare it data-dependent to let the function allocate it)");
+  if (shape.dims.empty() && !rt.hasStaticShape())
+    return fail(ErrorCode::ArityMismatch, c.fn, "no dim rules for " + resultName(c.type, r) + ", which has dynamic dims");
+  if (!shape.dims.empty() && shape.dims.size() != rt.rank())
+    return fail(ErrorCode::ArityMismatch, c.fn,
+                std::to_string(shape.dims.size()) + " dim rules for " + resultName(c.type, r) + " of rank " +
+                    std::to_string(rt.rank()));
+  std::vector<DimSource> sources;
+  for (std::size_t d = 0; d < shape.dims.size(); ++d) {
+    const ResultDim& rule = shape.dims[d];
+    const std::string where = "dim " + std::to_string(d) + " of " + resultName(c.type, r);
+    MEMJIT_ASSIGN_OR_RETURN(const RuleSize size, ruleSize(c, rule, where));
+    if (rt.isDynamicDim(d)) {
+      sources.push_back(size.source);
+      continue;
+    }
+    if (size.known && *size.known != rt.dim(d))  // static dims are allocated at their static size
+      return fail(ErrorCode::TypeMismatch, c.fn,
+                  where + " is static " + std::to_string(rt.dim(d)) + " but the rule gives " +
+                      std::to_string(*size.known) +
+                      (rule.kind == ResultDim::Kind::InputDim
+                           ? " (dim " + std::to_string(rule.dim) + " of input #" + std::to_string(rule.input) + ")"
+                           : std::string()));
+  }
+  return sources;
+}
+
+// Checks F's type and the rules against each other; computes what the
+// allocator's body needs.
+Expected<Plan> plan(std::string_view fn, const FunctionType& type, const std::vector<ResultShape>& results) {
+  const std::vector<std::size_t> memrefResults = rankedMemRefResults(type);
+  MEMJIT_TRY(checkDestinations(fn, type, memrefResults, results.size()));
+  Plan p;
+  const std::size_t n = type.inputs.size() - memrefResults.size();
+  const auto argOf = addDimArguments(type, n, p.allocatorType);
+  const RuleContext rules{fn, type, n, argOf};
+  for (std::size_t j = 0; j < memrefResults.size(); ++j) {
     const std::size_t r = memrefResults[j];
     const auto& rt = std::get<MemRefType>(type.results[r]);
     p.allocatorType.results.push_back(rt);
-    const ResultShape& shape = results[j];
-    if (shape.dataDependent) {
+    if (results[j].dataDependent) {
       p.sizes.emplace_back();
       continue;
     }
-    if (!rt.hasIdentityLayout() || rt.memorySpace() != 0)
-      return fail(ErrorCode::Unsupported, fn,
-                  resultName(type, r) + " cannot be allocated: only identity layouts in memory space 0 can "
-                                        "(declare it data-dependent to let the function allocate it)");
-    if (shape.dims.empty() && !rt.hasStaticShape())
-      return fail(ErrorCode::ArityMismatch, fn,
-                  "no dim rules for " + resultName(type, r) + ", which has dynamic dims");
-    if (!shape.dims.empty() && shape.dims.size() != rt.rank())
-      return fail(ErrorCode::ArityMismatch, fn,
-                  std::to_string(shape.dims.size()) + " dim rules for " + resultName(type, r) + " of rank " +
-                      std::to_string(rt.rank()));
-    std::vector<DimSource> sources;
-    for (std::size_t d = 0; d < shape.dims.size(); ++d) {
-      const ResultDim& rule = shape.dims[d];
-      const std::string where = "dim " + std::to_string(d) + " of " + resultName(type, r);
-      std::optional<std::int64_t> known;  // the rule's size when it is a constant
-      DimSource src;
-      if (rule.kind == ResultDim::Kind::Static) {
-        if (rule.size < 0)
-          return fail(ErrorCode::InvalidArgument, fn,
-                      where + ": static size " + std::to_string(rule.size) + " is negative");
-        known = rule.size;
-        src.constant = rule.size;
-      } else {
-        const std::string in = "input #" + std::to_string(rule.input);
-        if (rule.input >= n)
-          return fail(ErrorCode::InvalidArgument, fn,
-                      where + ": " + in + " does not exist (the function has " + std::to_string(n) +
-                          " inputs before its destinations)");
-        const auto* m = std::get_if<MemRefType>(&type.inputs[rule.input]);
-        if (!m)
-          return fail(ErrorCode::TypeMismatch, fn,
-                      where + ": " + in + " is " + toString(type.inputs[rule.input]) +
-                          ", not a ranked memref, so its dims are not passed to the allocator");
-        if (rule.dim >= m->rank())
-          return fail(ErrorCode::InvalidArgument, fn,
-                      where + ": " + in + " (" + toString(*m) + ") has no dim " + std::to_string(rule.dim));
-        if (m->isDynamicDim(rule.dim)) {
-          src.fromArgument = true;
-          src.argument = argOf[rule.input][rule.dim];
-        } else {
-          known = m->dim(rule.dim);
-          src.constant = *known;
-        }
-      }
-      if (!rt.isDynamicDim(d)) {
-        if (known && *known != rt.dim(d))
-          return fail(ErrorCode::TypeMismatch, fn,
-                      where + " is static " + std::to_string(rt.dim(d)) + " but the rule gives " +
-                          std::to_string(*known) +
-                          (rule.kind == ResultDim::Kind::InputDim
-                               ? " (dim " + std::to_string(rule.dim) + " of input #" + std::to_string(rule.input) + ")"
-                               : std::string()));
-        continue;  // static dims are allocated at their static size
-      }
-      sources.push_back(src);
-    }
+    MEMJIT_ASSIGN_OR_RETURN(std::vector<DimSource> sources, dimSources(rules, r, rt, results[j]));
     p.sizes.emplace_back(std::move(sources));
   }
   return p;

@@ -323,23 +323,23 @@ Error expectEnd(Reader& r, std::string_view what) {
 
 std::string dimText(std::int64_t v) { return v == kDynamic ? "?" : std::to_string(v); }
 
+// All of `text` as one T; `what` names it when text follows.
+template <typename T>
+Expected<T> readWhole(std::string_view text, Expected<T> (*read)(Reader&), std::string_view what) {
+  Reader r(text);
+  auto v = read(r);
+  if (!v) return v;
+  MEMJIT_TRY(expectEnd(r, what));
+  return v;
+}
+
 }  // namespace
 
 Expected<ElementType> parseElementType(std::string_view text) {
-  Reader r(text);
-  auto e = readElementType(r);
-  if (!e) return e;
-  MEMJIT_TRY(expectEnd(r, "element type"));
-  return e;
+  return readWhole<ElementType>(text, readElementType, "element type");
 }
 
-Expected<Type> parseType(std::string_view text) {
-  Reader r(text);
-  auto t = readType(r);
-  if (!t) return t;
-  MEMJIT_TRY(expectEnd(r, "type"));
-  return t;
-}
+Expected<Type> parseType(std::string_view text) { return readWhole<Type>(text, readType, "type"); }
 
 Expected<FunctionType> parseFunctionType(std::string_view text) {
   Reader r(text);

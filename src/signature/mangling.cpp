@@ -1,5 +1,6 @@
 #include "memjit/signature/mangling.h"
 
+#include <optional>
 #include <string>
 
 namespace memjit::signature {
@@ -14,6 +15,73 @@ std::string describeByte(char c) {
   if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
   static const char* hex = "0123456789abcdef";
   return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
+// Where and why a component is malformed.
+struct Malformed {
+  std::size_t at;
+  std::string message;
+};
+
+// The number after a component's tag: an integer's value or a span's length.
+struct Number {
+  std::int64_t value = 0;
+  std::size_t digitsBegin = 0;
+  std::size_t end = 0;  // past the last digit
+};
+
+std::string tooWide(char tag, unsigned bits) {
+  return "integer after tag '" + std::string(1, tag) + "' does not fit in " + std::to_string(bits) + " bits";
+}
+
+// Reads the number after `tag` from `pos`: an optional '-' (integers only)
+// and decimal digits, whose value must fit in `bits` bits.
+std::optional<Malformed> readNumber(std::string_view text, std::size_t pos, char tag, bool integerTag, unsigned bits,
+                                    Number& out) {
+  bool negative = false;
+  if (pos < text.size() && text[pos] == '-') {
+    if (!integerTag) return Malformed{pos, std::string("negative length for span '") + tag + "'"};
+    negative = true;
+    ++pos;
+  }
+  out.digitsBegin = pos;
+  if (pos >= text.size() || !isDigit(text[pos]))
+    return Malformed{pos, std::string(integerTag ? "expected digits of the integer after tag '"
+                                                 : "expected the length of span '") +
+                              tag + "'" +
+                              (pos >= text.size() ? ", found the end" : ", found " + describeByte(text[pos]))};
+  // Accumulate as a negative number so that the most negative value fits.
+  const std::int64_t minValue = bits == 64 ? INT64_MIN : -(std::int64_t(1) << (bits - 1));
+  const std::int64_t maxValue = -(minValue + 1);
+  std::int64_t acc = 0;
+  while (pos < text.size() && isDigit(text[pos])) {
+    const int d = text[pos] - '0';
+    if (acc < (minValue + d) / 10) return Malformed{out.digitsBegin, tooWide(tag, bits)};
+    acc = acc * 10 - d;
+    ++pos;
+  }
+  if (!negative) {
+    if (acc < -maxValue) return Malformed{out.digitsBegin, tooWide(tag, bits)};
+    acc = -acc;
+  }
+  out.value = acc;
+  out.end = pos;
+  return std::nullopt;
+}
+
+// A span of `length` bytes must follow, the first of which is the '!'.
+std::optional<Malformed> checkSpanBytes(std::string_view text, const Number& length, char tag) {
+  const std::size_t pos = length.end;
+  const std::size_t available = text.size() - pos;
+  if (length.value == 0)
+    return Malformed{pos, std::string("span '") + tag + "' has length 0, expected at least 1 for the '!'"};
+  if (static_cast<std::uint64_t>(length.value) > available)
+    return Malformed{length.digitsBegin, std::string("span '") + tag + "' of length " + std::to_string(length.value) +
+                                             " runs past the end (" + std::to_string(available) + " bytes left)"};
+  if (text[pos] != '!')
+    return Malformed{pos, std::string("expected '!' after the length of span '") + tag + "', found " +
+                              describeByte(text[pos])};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -96,74 +164,25 @@ Component SignatureParser::next() noexcept {
                       ", expected '_', 'a'..'z' (integer) or 'A'..'Z' (span)");
     return kind_;
   }
-  std::size_t pos = cursor_ + 1;
-  bool negative = false;
-  if (pos < text_.size() && text_[pos] == '-') {
-    if (!integerTag) {
-      fail(pos, std::string("negative length for span '") + tag + "'");
-      return kind_;
-    }
-    negative = true;
-    ++pos;
-  }
-  const std::size_t digitsBegin = pos;
-  if (pos >= text_.size() || !isDigit(text_[pos])) {
-    fail(pos, std::string(integerTag ? "expected digits of the integer after tag '"
-                                     : "expected the length of span '") +
-                  tag + "'" + (pos >= text_.size() ? ", found the end" : ", found " + describeByte(text_[pos])));
+  Number number;
+  std::optional<Malformed> malformed = readNumber(text_, cursor_ + 1, tag, integerTag, integerBits_, number);
+  if (!malformed && !integerTag) malformed = checkSpanBytes(text_, number, tag);
+  if (malformed) {
+    fail(malformed->at, std::move(malformed->message));
     return kind_;
   }
-  // Accumulate as a negative number so that the most negative value fits.
-  const std::int64_t minValue =
-      integerBits_ == 64 ? INT64_MIN : -(std::int64_t(1) << (integerBits_ - 1));
-  const std::int64_t maxValue = -(minValue + 1);
-  std::int64_t acc = 0;
-  while (pos < text_.size() && isDigit(text_[pos])) {
-    const int d = text_[pos] - '0';
-    if (acc < (minValue + d) / 10) {
-      fail(digitsBegin, "integer after tag '" + std::string(1, tag) + "' does not fit in " +
-                            std::to_string(integerBits_) + " bits");
-      return kind_;
-    }
-    acc = acc * 10 - d;
-    ++pos;
-  }
-  if (!negative) {
-    if (acc < -maxValue) {
-      fail(digitsBegin, "integer after tag '" + std::string(1, tag) + "' does not fit in " +
-                            std::to_string(integerBits_) + " bits");
-      return kind_;
-    }
-    acc = -acc;
-  }
+  tag_ = tag;
   if (integerTag) {
     kind_ = Component::Integer;
-    tag_ = tag;
-    value_ = acc;
-    cursor_ = pos;
+    value_ = number.value;
+    cursor_ = number.end;
     return kind_;
   }
-  // Span: `acc` bytes follow, the first of which is the '!'.
-  const std::size_t available = text_.size() - pos;
-  if (acc == 0) {
-    fail(pos, std::string("span '") + tag + "' has length 0, expected at least 1 for the '!'");
-    return kind_;
-  }
-  if (static_cast<std::uint64_t>(acc) > available) {
-    fail(digitsBegin, std::string("span '") + tag + "' of length " + std::to_string(acc) +
-                          " runs past the end (" + std::to_string(available) + " bytes left)");
-    return kind_;
-  }
-  if (text_[pos] != '!') {
-    fail(pos, std::string("expected '!' after the length of span '") + tag + "', found " +
-                  describeByte(text_[pos]));
-    return kind_;
-  }
+  // Span: number.value bytes follow, the first of which is the '!'.
   kind_ = Component::Span;
-  tag_ = tag;
-  value_ = acc - 1;
-  bytes_ = text_.substr(pos + 1, static_cast<std::size_t>(acc - 1));
-  cursor_ = pos + static_cast<std::size_t>(acc);
+  value_ = number.value - 1;
+  bytes_ = text_.substr(number.end + 1, static_cast<std::size_t>(number.value - 1));
+  cursor_ = number.end + static_cast<std::size_t>(number.value);
   return kind_;
 }
 

@@ -160,97 +160,121 @@ Expected<std::vector<TypeRecord>> slotsFrom(const json& j, std::size_t first, co
   return slots;
 }
 
+Expected<TypeRecord> primitiveFromJson(const std::string& s, const std::string& where) {
+  if (s == "unknown") return TypeRecord::unknown();
+  if (!isPrimitiveName(s))
+    return invalid(where, "unknown primitive type \"" + s + "\", expected i<bits>, f<bits>, bf16 or \"unknown\"");
+  return TypeRecord::primitive(s);
+}
+
+// A compound record `[kind, fields...]` at `where`, its kind already read.
+struct Compound {
+  const json& j;
+  const std::string& where;
+  const std::string& kind;
+
+  std::size_t size() const { return j.size(); }
+  std::string sub(std::size_t i) const { return where + "[" + std::to_string(i) + "]"; }
+  Error wantSize(std::size_t size) const {
+    if (j.size() == size) return Error::success();
+    return invalid(where, "\"" + kind + "\" takes " + std::to_string(size - 1) + " field(s), found " +
+                              std::to_string(j.size() - 1));
+  }
+  Expected<TypeRecord> field(std::size_t i) const { return fromJson(j[i], sub(i)); }
+};
+
+Expected<TypeRecord> namedFromJson(const Compound& c) {
+  MEMJIT_TRY(c.wantSize(3));
+  if (!c.j[1].is_string()) return invalid(c.sub(1), "the name of a \"named\" record must be a string");
+  MEMJIT_ASSIGN_OR_RETURN(TypeRecord slot, c.field(2));
+  return TypeRecord::named(c.j[1].get<std::string>(), std::move(slot));
+}
+
+Expected<std::optional<std::int64_t>> ndarrayDim(const json& d, const std::string& where) {
+  if (d.is_null()) return std::optional<std::int64_t>();
+  if (d.is_number_unsigned() && d.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    return invalid(where, "dim does not fit in 64 bits");
+  if (d.is_number_integer() && d.get<std::int64_t>() >= 0) return std::optional<std::int64_t>(d.get<std::int64_t>());
+  return invalid(where, "an ndarray dim must be a non-negative integer or null");
+}
+
+Expected<TypeRecord> ndarrayFromJson(const Compound& c) {
+  const std::size_t n = c.size();
+  if (n < 3) return invalid(c.where, "\"ndarray\" needs an element type and a rank");
+  MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, c.field(1));
+  if (c.j[2].is_null()) {
+    if (n != 3) return invalid(c.sub(3), "an ndarray of unknown (null) rank takes no dims");
+    return TypeRecord::unrankedNDArray(std::move(element));
+  }
+  if (!c.j[2].is_number_integer() || c.j[2].get<std::int64_t>() < 0)
+    return invalid(c.sub(2), "the rank of an ndarray must be a non-negative integer or null");
+  const auto rank = c.j[2].get<std::int64_t>();
+  if (static_cast<std::uint64_t>(rank) != n - 3)
+    return invalid(c.where, "ndarray of rank " + std::to_string(rank) + " lists " + std::to_string(n - 3) + " dims");
+  std::vector<std::optional<std::int64_t>> dims;
+  for (std::size_t i = 3; i < n; ++i) {
+    MEMJIT_ASSIGN_OR_RETURN(std::optional<std::int64_t> dim, ndarrayDim(c.j[i], c.sub(i)));
+    dims.push_back(dim);
+  }
+  return TypeRecord::ndarray(std::move(element), std::move(dims));
+}
+
+Expected<TypeRecord> sdictFromJson(const Compound& c) {
+  std::vector<std::string> keys;
+  std::vector<TypeRecord> slots;
+  for (std::size_t i = 1; i < c.size(); ++i) {
+    const json& e = c.j[i];
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string())
+      return invalid(c.sub(i), "an sdict entry must be [\"key\", record]");
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord r, fromJson(e[1], c.sub(i) + "[1]"));
+    keys.push_back(e[0].get<std::string>());
+    slots.push_back(std::move(r));
+  }
+  return TypeRecord::sdict(std::move(keys), std::move(slots));
+}
+
+// "dict", "list" and "scalar": a wrapper around one record of a given kind.
+Expected<TypeRecord> wrapperFromJson(const Compound& c) {
+  MEMJIT_TRY(c.wantSize(2));
+  MEMJIT_ASSIGN_OR_RETURN(TypeRecord inner, c.field(1));
+  if (c.kind == "dict") {
+    if (inner.kind != RecordKind::SDict) return invalid(c.sub(1), "\"dict\" must wrap an \"sdict\"");
+    return TypeRecord::wrap(RecordKind::Dict, std::move(inner));
+  }
+  if (c.kind == "list") {
+    if (inner.kind != RecordKind::SList && inner.kind != RecordKind::STuple)
+      return invalid(c.sub(1), "\"list\" must wrap an \"slist\" or \"stuple\"");
+    return TypeRecord::wrap(RecordKind::List, std::move(inner));
+  }
+  if (inner.kind != RecordKind::Primitive) return invalid(c.sub(1), "\"scalar\" must wrap a primitive type");
+  return TypeRecord::wrap(RecordKind::Scalar, std::move(inner));
+}
+
+Expected<TypeRecord> compoundFromJson(const Compound& c) {
+  if (c.kind == "named") return namedFromJson(c);
+  if (c.kind == "ndarray") return ndarrayFromJson(c);
+  if (c.kind == "slist" || c.kind == "stuple") {
+    MEMJIT_ASSIGN_OR_RETURN(auto slots, slotsFrom(c.j, 1, c.where));
+    return c.kind == "slist" ? TypeRecord::slist(std::move(slots)) : TypeRecord::stuple(std::move(slots));
+  }
+  if (c.kind == "sdict") return sdictFromJson(c);
+  if (c.kind == "py_homogeneous_list") {
+    MEMJIT_TRY(c.wantSize(2));
+    MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, c.field(1));
+    return TypeRecord::pyHomogeneousList(std::move(element));
+  }
+  if (c.kind == "dict" || c.kind == "list" || c.kind == "scalar") return wrapperFromJson(c);
+  return invalid(c.sub(0), "unknown type record kind \"" + c.kind + "\"");
+}
+
 Expected<TypeRecord> fromJson(const json& j, const std::string& where) {
   if (j.is_null()) return TypeRecord::null();
-  if (j.is_string()) {
-    const auto& s = j.get_ref<const std::string&>();
-    if (s == "unknown") return TypeRecord::unknown();
-    if (!isPrimitiveName(s))
-      return invalid(where, "unknown primitive type \"" + s + "\", expected i<bits>, f<bits>, bf16 or \"unknown\"");
-    return TypeRecord::primitive(s);
-  }
+  if (j.is_string()) return primitiveFromJson(j.get_ref<const std::string&>(), where);
   if (!j.is_array())
     return invalid(where, std::string("expected a type record (string, null or array), found ") + j.type_name());
   if (j.empty() || !j[0].is_string())
     return invalid(where, "a compound type record must start with its kind as a string");
-  const auto& kind = j[0].get_ref<const std::string&>();
-  const std::size_t n = j.size();
-  auto wantSize = [&](std::size_t size) -> Error {
-    if (n == size) return Error::success();
-    return invalid(where, "\"" + kind + "\" takes " + std::to_string(size - 1) + " field(s), found " +
-                              std::to_string(n - 1));
-  };
-  auto sub = [&](std::size_t i) { return where + "[" + std::to_string(i) + "]"; };
-  if (kind == "named") {
-    MEMJIT_TRY(wantSize(3));
-    if (!j[1].is_string()) return invalid(sub(1), "the name of a \"named\" record must be a string");
-    MEMJIT_ASSIGN_OR_RETURN(TypeRecord slot, fromJson(j[2], sub(2)));
-    return TypeRecord::named(j[1].get<std::string>(), std::move(slot));
-  }
-  if (kind == "ndarray") {
-    if (n < 3) return invalid(where, "\"ndarray\" needs an element type and a rank");
-    MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, fromJson(j[1], sub(1)));
-    if (j[2].is_null()) {
-      if (n != 3) return invalid(sub(3), "an ndarray of unknown (null) rank takes no dims");
-      return TypeRecord::unrankedNDArray(std::move(element));
-    }
-    if (!j[2].is_number_integer() || j[2].get<std::int64_t>() < 0)
-      return invalid(sub(2), "the rank of an ndarray must be a non-negative integer or null");
-    const auto rank = j[2].get<std::int64_t>();
-    if (static_cast<std::uint64_t>(rank) != n - 3)
-      return invalid(where, "ndarray of rank " + std::to_string(rank) + " lists " + std::to_string(n - 3) + " dims");
-    std::vector<std::optional<std::int64_t>> dims;
-    for (std::size_t i = 3; i < n; ++i) {
-      if (j[i].is_null()) {
-        dims.push_back(std::nullopt);
-      } else if (j[i].is_number_unsigned() && j[i].get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-        return invalid(sub(i), "dim does not fit in 64 bits");
-      } else if (j[i].is_number_integer() && j[i].get<std::int64_t>() >= 0) {
-        dims.push_back(j[i].get<std::int64_t>());
-      } else {
-        return invalid(sub(i), "an ndarray dim must be a non-negative integer or null");
-      }
-    }
-    return TypeRecord::ndarray(std::move(element), std::move(dims));
-  }
-  if (kind == "slist" || kind == "stuple") {
-    MEMJIT_ASSIGN_OR_RETURN(auto slots, slotsFrom(j, 1, where));
-    return kind == "slist" ? TypeRecord::slist(std::move(slots)) : TypeRecord::stuple(std::move(slots));
-  }
-  if (kind == "sdict") {
-    std::vector<std::string> keys;
-    std::vector<TypeRecord> slots;
-    for (std::size_t i = 1; i < n; ++i) {
-      const json& e = j[i];
-      if (!e.is_array() || e.size() != 2 || !e[0].is_string())
-        return invalid(sub(i), "an sdict entry must be [\"key\", record]");
-      MEMJIT_ASSIGN_OR_RETURN(TypeRecord r, fromJson(e[1], sub(i) + "[1]"));
-      keys.push_back(e[0].get<std::string>());
-      slots.push_back(std::move(r));
-    }
-    return TypeRecord::sdict(std::move(keys), std::move(slots));
-  }
-  if (kind == "py_homogeneous_list") {
-    MEMJIT_TRY(wantSize(2));
-    MEMJIT_ASSIGN_OR_RETURN(TypeRecord element, fromJson(j[1], sub(1)));
-    return TypeRecord::pyHomogeneousList(std::move(element));
-  }
-  if (kind == "dict" || kind == "list" || kind == "scalar") {
-    MEMJIT_TRY(wantSize(2));
-    MEMJIT_ASSIGN_OR_RETURN(TypeRecord inner, fromJson(j[1], sub(1)));
-    if (kind == "dict") {
-      if (inner.kind != RecordKind::SDict) return invalid(sub(1), "\"dict\" must wrap an \"sdict\"");
-      return TypeRecord::wrap(RecordKind::Dict, std::move(inner));
-    }
-    if (kind == "list") {
-      if (inner.kind != RecordKind::SList && inner.kind != RecordKind::STuple)
-        return invalid(sub(1), "\"list\" must wrap an \"slist\" or \"stuple\"");
-      return TypeRecord::wrap(RecordKind::List, std::move(inner));
-    }
-    if (inner.kind != RecordKind::Primitive) return invalid(sub(1), "\"scalar\" must wrap a primitive type");
-    return TypeRecord::wrap(RecordKind::Scalar, std::move(inner));
-  }
-  return invalid(sub(0), "unknown type record kind \"" + kind + "\"");
+  return compoundFromJson(Compound{j, where, j[0].get_ref<const std::string&>()});
 }
 
 json toJsonValue(const TypeRecord& r) {
@@ -368,67 +392,48 @@ std::string_view recordKindName(RecordKind kind) noexcept {
   return "?";
 }
 
-TypeRecord TypeRecord::primitive(std::string name) {
+namespace {
+
+TypeRecord ofKind(RecordKind kind, std::vector<TypeRecord> slots = {}) {
   TypeRecord r;
-  r.kind = RecordKind::Primitive;
+  r.kind = kind;
+  r.slots = std::move(slots);
+  return r;
+}
+
+}  // namespace
+
+TypeRecord TypeRecord::primitive(std::string name) {
+  TypeRecord r = ofKind(RecordKind::Primitive);
   r.name = std::move(name);
   return r;
 }
-TypeRecord TypeRecord::null() {
-  TypeRecord r;
-  r.kind = RecordKind::Null;
-  return r;
-}
+TypeRecord TypeRecord::null() { return ofKind(RecordKind::Null); }
 TypeRecord TypeRecord::unknown() { return TypeRecord{}; }
 TypeRecord TypeRecord::named(std::string name, TypeRecord slot) {
-  TypeRecord r;
-  r.kind = RecordKind::Named;
+  TypeRecord r = wrap(RecordKind::Named, std::move(slot));
   r.name = std::move(name);
-  r.slots.push_back(std::move(slot));
   return r;
 }
 TypeRecord TypeRecord::ndarray(TypeRecord element, std::vector<std::optional<std::int64_t>> dims) {
-  TypeRecord r;
-  r.kind = RecordKind::NDArray;
-  r.slots.push_back(std::move(element));
+  TypeRecord r = wrap(RecordKind::NDArray, std::move(element));
   r.rank = static_cast<std::int64_t>(dims.size());
   r.dims = std::move(dims);
   return r;
 }
-TypeRecord TypeRecord::unrankedNDArray(TypeRecord element) {
-  TypeRecord r;
-  r.kind = RecordKind::NDArray;
-  r.slots.push_back(std::move(element));
-  return r;
-}
-TypeRecord TypeRecord::slist(std::vector<TypeRecord> slots) {
-  TypeRecord r;
-  r.kind = RecordKind::SList;
-  r.slots = std::move(slots);
-  return r;
-}
-TypeRecord TypeRecord::stuple(std::vector<TypeRecord> slots) {
-  TypeRecord r;
-  r.kind = RecordKind::STuple;
-  r.slots = std::move(slots);
-  return r;
-}
+TypeRecord TypeRecord::unrankedNDArray(TypeRecord element) { return wrap(RecordKind::NDArray, std::move(element)); }
+TypeRecord TypeRecord::slist(std::vector<TypeRecord> slots) { return ofKind(RecordKind::SList, std::move(slots)); }
+TypeRecord TypeRecord::stuple(std::vector<TypeRecord> slots) { return ofKind(RecordKind::STuple, std::move(slots)); }
 TypeRecord TypeRecord::sdict(std::vector<std::string> keys, std::vector<TypeRecord> slots) {
-  TypeRecord r;
-  r.kind = RecordKind::SDict;
+  TypeRecord r = ofKind(RecordKind::SDict, std::move(slots));
   r.keys = std::move(keys);
-  r.slots = std::move(slots);
   return r;
 }
 TypeRecord TypeRecord::pyHomogeneousList(TypeRecord element) {
-  TypeRecord r;
-  r.kind = RecordKind::PyHomogeneousList;
-  r.slots.push_back(std::move(element));
-  return r;
+  return wrap(RecordKind::PyHomogeneousList, std::move(element));
 }
 TypeRecord TypeRecord::wrap(RecordKind kind, TypeRecord inner) {
-  TypeRecord r;
-  r.kind = kind;
+  TypeRecord r = ofKind(kind);
   r.slots.push_back(std::move(inner));
   return r;
 }

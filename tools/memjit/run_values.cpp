@@ -230,46 +230,38 @@ Expected<runtime::Buffer> generate(GeneratorKind kind, ElementType element, cons
   return b;
 }
 
-Expected<runtime::Value> parseLiteral(std::string_view text, ElementType type, std::string_view name) {
-  const Type t = type;
-  if (type == ElementType::Ptr || isComplex(type))
-    return inputError(ErrorCode::Unsupported, name, t, "memjit run cannot take a " + std::string(spelling(type)) +
-                                                           " scalar from the command line");
-  if (text == "true") return runtime::Value(true);
-  if (text == "false") return runtime::Value(false);
-  // An integer: [-+]digits or [-+]0x hex digits.
-  {
-    std::string_view digits = text;
-    bool negative = false;
-    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
-      negative = digits[0] == '-';
-      digits.remove_prefix(1);
-    }
-    int base = 10;
-    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-      base = 16;
-      digits.remove_prefix(2);
-    }
-    std::uint64_t magnitude = 0;
-    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
-    if (!digits.empty() && p == digits.data() + digits.size()) {
-      constexpr std::uint64_t int64Limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-      if (ec == std::errc::result_out_of_range || (negative && magnitude > int64Limit + 1))
-        return inputError(ErrorCode::InvalidArgument, name, t, "'" + std::string(text) + "' is out of range");
-      if (negative) return runtime::Value(static_cast<long long>(0 - magnitude));
-      if (magnitude > int64Limit) return runtime::Value(static_cast<unsigned long>(magnitude));
-      return runtime::Value(static_cast<long long>(magnitude));
-    }
+namespace {
+
+// An integer literal, [-+]digits or [-+]0x hex digits: signed, or unsigned
+// above int64's range; nothing when `text` is not one.
+Expected<std::optional<runtime::Value>> integerLiteral(std::string_view text, const Type& t, std::string_view name) {
+  std::string_view digits = text;
+  bool negative = false;
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
+    negative = digits[0] == '-';
+    digits.remove_prefix(1);
   }
-  // A float, parsed in the input's type when that is a float type.
-  const std::string s(text);
-  char* end = nullptr;
-  errno = 0;
-  const double d = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || std::isspace(static_cast<unsigned char>(s[0])))
-    return inputError(ErrorCode::InvalidArgument, name, t, "'" + s + "' is not a number (nor true or false)");
-  if (!isFloat(type)) return runtime::Value(d);  // the invoker refuses a float for an integer, naming both
-  const bool literalInfinite = std::isinf(d) && errno != ERANGE;
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  }
+  std::uint64_t magnitude = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  if (digits.empty() || p != digits.data() + digits.size()) return std::optional<runtime::Value>();
+  constexpr std::uint64_t int64Limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (ec == std::errc::result_out_of_range || (negative && magnitude > int64Limit + 1))
+    return inputError(ErrorCode::InvalidArgument, name, t, "'" + std::string(text) + "' is out of range");
+  if (negative) return std::optional(runtime::Value(static_cast<long long>(0 - magnitude)));
+  if (magnitude > int64Limit) return std::optional(runtime::Value(static_cast<unsigned long>(magnitude)));
+  return std::optional(runtime::Value(static_cast<long long>(magnitude)));
+}
+
+// `d`, parsed from `s`, in the float type `type`: refused where it
+// overflows (unless `s` spells an infinity) or underflows to 0 there.
+Expected<runtime::Value> inFloatType(const std::string& s, double d, bool literalInfinite, ElementType type,
+                                     std::string_view name) {
+  const Type t = type;
   auto checked = [&](double value) -> Error {
     if (std::isinf(value) && !literalInfinite)
       return inputError(ErrorCode::InvalidArgument, name, t, "'" + s + "' is out of range for " +
@@ -300,6 +292,32 @@ Expected<runtime::Value> parseLiteral(std::string_view text, ElementType type, s
       MEMJIT_TRY(checked(d));
       return runtime::Value(d);
   }
+}
+
+// A float literal, parsed in the input's type when that is a float type.
+Expected<runtime::Value> floatLiteral(std::string_view text, ElementType type, std::string_view name) {
+  const std::string s(text);
+  char* end = nullptr;
+  errno = 0;
+  const double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || std::isspace(static_cast<unsigned char>(s[0])))
+    return inputError(ErrorCode::InvalidArgument, name, type, "'" + s + "' is not a number (nor true or false)");
+  if (!isFloat(type)) return runtime::Value(d);  // the invoker refuses a float for an integer, naming both
+  return inFloatType(s, d, std::isinf(d) && errno != ERANGE, type, name);
+}
+
+}  // namespace
+
+Expected<runtime::Value> parseLiteral(std::string_view text, ElementType type, std::string_view name) {
+  const Type t = type;
+  if (type == ElementType::Ptr || isComplex(type))
+    return inputError(ErrorCode::Unsupported, name, t, "memjit run cannot take a " + std::string(spelling(type)) +
+                                                           " scalar from the command line");
+  if (text == "true") return runtime::Value(true);
+  if (text == "false") return runtime::Value(false);
+  MEMJIT_ASSIGN_OR_RETURN(std::optional<runtime::Value> integer, integerLiteral(text, t, name));
+  if (integer) return std::move(*integer);
+  return floatLiteral(text, type, name);
 }
 
 Expected<runtime::Value> makeArgument(std::string_view text, const Type& type, std::string_view name,

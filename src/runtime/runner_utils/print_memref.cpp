@@ -58,16 +58,9 @@ void writeElement(std::ostream& os, const Vector4x4F32& v) {
 
 }  // namespace memjit::runtime::runner
 
-using memjit::runtime::StridedMemRef;
-using memjit::runtime::UnrankedMemRef;
-using memjit::runtime::runner::kRanked;
-using memjit::runtime::runner::kUnranked;
-using memjit::runtime::runner::print;
-using memjit::runtime::runner::printShape;
-using memjit::runtime::runner::viewOf;
-using Index = memjit::runtime::RunnerIndex;
-using C32 = std::complex<float>;
-using C64 = std::complex<double>;
+// The C symbols: one line each over print and printShape.
+using namespace memjit::runtime;
+using namespace memjit::runtime::runner;
 
 extern "C" {
 

@@ -90,48 +90,29 @@ std::int64_t verifyParts(std::int64_t rank, void* actual, void* expected) {
 }  // namespace
 }  // namespace memjit::runtime::runner
 
-using memjit::runtime::UnrankedMemRef;
-using memjit::runtime::runner::verifyParts;
-using memjit::runtime::runner::verifyUnranked;
-using Index = memjit::runtime::RunnerIndex;
-using C32 = std::complex<float>;
-using C64 = std::complex<double>;
+// The C symbols: one line each over verifyUnranked and verifyParts.
+using namespace memjit::runtime;
+using namespace memjit::runtime::runner;
+
+// `symbol` compares two unranked memrefs of T.
+#define MEMJIT_VERIFY_UNRANKED_(symbol, T)                                  \
+  std::int64_t symbol(UnrankedMemRef<T>* actual, UnrankedMemRef<T>* expected) { \
+    return verifyUnranked(actual, expected);                                  \
+  }
 
 extern "C" {
 
-std::int64_t _mlir_ciface_verifyMemRefI8(UnrankedMemRef<std::int8_t>* a, UnrankedMemRef<std::int8_t>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefI16(UnrankedMemRef<std::int16_t>* a, UnrankedMemRef<std::int16_t>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefI32(UnrankedMemRef<std::int32_t>* a, UnrankedMemRef<std::int32_t>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefI64(UnrankedMemRef<std::int64_t>* a, UnrankedMemRef<std::int64_t>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefBF16(UnrankedMemRef<memjit::bf16>* a, UnrankedMemRef<memjit::bf16>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefF16(UnrankedMemRef<memjit::f16>* a, UnrankedMemRef<memjit::f16>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefF32(UnrankedMemRef<float>* a, UnrankedMemRef<float>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefF64(UnrankedMemRef<double>* a, UnrankedMemRef<double>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefInd(UnrankedMemRef<Index>* a, UnrankedMemRef<Index>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefC32(UnrankedMemRef<C32>* a, UnrankedMemRef<C32>* e) {
-  return verifyUnranked(a, e);
-}
-std::int64_t _mlir_ciface_verifyMemRefC64(UnrankedMemRef<C64>* a, UnrankedMemRef<C64>* e) {
-  return verifyUnranked(a, e);
-}
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefI8, std::int8_t)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefI16, std::int16_t)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefI32, std::int32_t)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefI64, std::int64_t)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefBF16, memjit::bf16)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefF16, memjit::f16)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefF32, float)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefF64, double)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefInd, Index)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefC32, C32)
+MEMJIT_VERIFY_UNRANKED_(_mlir_ciface_verifyMemRefC64, C64)
 
 std::int64_t verifyMemRefI32(std::int64_t rank, void* a, void* e) { return verifyParts<std::int32_t>(rank, a, e); }
 std::int64_t verifyMemRefF32(std::int64_t rank, void* a, void* e) { return verifyParts<float>(rank, a, e); }
@@ -141,3 +122,5 @@ std::int64_t verifyMemRefC32(std::int64_t rank, void* a, void* e) { return verif
 std::int64_t verifyMemRefC64(std::int64_t rank, void* a, void* e) { return verifyParts<C64>(rank, a, e); }
 
 }  // extern "C"
+
+#undef MEMJIT_VERIFY_UNRANKED_

@@ -2,6 +2,7 @@
 // ranked or unranked descriptor, and how MLIR streams each element type.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -10,6 +11,12 @@
 #include "memjit/runtime/runner_utils.h"
 
 namespace memjit::runtime::runner {
+
+/// The element types MLIR's runner utilities name Ind, C32 and C64 in their
+/// symbols (printMemrefInd, verifyMemRefC32, ...).
+using Index = RunnerIndex;
+using C32 = std::complex<float>;
+using C64 = std::complex<double>;
 
 /// A descriptor's fields with the rank known only at run time (MLIR's
 /// DynamicMemRefType). `sizes`/`strides` point into the descriptor.
