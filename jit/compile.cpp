@@ -16,9 +16,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -88,7 +91,7 @@ void initializeAllTargets() {
   });
 }
 
-static llvm::CodeGenOptLevel codegenLevel(OptLevel level) {
+llvm::CodeGenOptLevel codegenOptLevel(OptLevel level) noexcept {
   switch (level) {
     case OptLevel::O0: return llvm::CodeGenOptLevel::None;
     case OptLevel::O1: return llvm::CodeGenOptLevel::Less;
@@ -112,7 +115,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
   llvm::TargetOptions options;
   std::string cpu = spec.cpu.empty() ? std::string("generic") : spec.cpu;
   llvm::TargetMachine* machine = llvm_compat::createTargetMachine(
-      *target, spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_, codegenLevel(level));
+      *target, spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_, codegenOptLevel(level));
   if (!machine)
     return Error(ErrorCode::Unsupported, "LLVM cannot create a target machine for " + spec.str());
   return std::unique_ptr<llvm::TargetMachine>(machine);
@@ -208,16 +211,33 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   passes.run(module, mam);
 }
 
+static void dropTrailingNewlines(std::string& text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+}
+
 Error verify(const llvm::Module& module) {
   std::string report;
   llvm::raw_string_ostream os(report);
   if (llvm::verifyModule(module, &os)) {
     os.flush();
-    while (!report.empty() && report.back() == '\n') report.pop_back();
+    dropTrailingNewlines(report);
     return Error(ErrorCode::CompileError,
                  "invalid module '" + module.getModuleIdentifier() + "': " + report);
   }
   return Error::success();
+}
+
+Expected<std::unique_ptr<llvm::Module>> parseIR(llvm::MemoryBufferRef input, llvm::LLVMContext& context,
+                                                std::string_view what) {
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module = llvm::parseIR(input, diagnostic, context);
+  if (module) return module;
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  diagnostic.print(nullptr, os, false);
+  os.flush();
+  dropTrailingNewlines(message);
+  return Error(ErrorCode::ParseError, std::string(what) + ": " + message);
 }
 
 std::string printIR(const llvm::Module& module) {

@@ -5,6 +5,9 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+
+#include <llvm/Support/CodeGen.h>
 
 #include "code_emitter.h"
 #include "memjit/error.h"
@@ -12,6 +15,8 @@
 #include "memjit/jit/target.h"
 
 namespace llvm {
+class LLVMContext;
+class MemoryBufferRef;
 class Module;
 class TargetMachine;
 }  // namespace llvm
@@ -22,6 +27,9 @@ namespace memjit::jit::detail {
 /// them for cross compilation).
 void initializeNativeTarget();
 void initializeAllTargets();
+
+/// LLVM's code generation level for `level`.
+llvm::CodeGenOptLevel codegenOptLevel(OptLevel level) noexcept;
 
 /// A TargetMachine for `spec` (PIC, small code model) at `level`.
 Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec& spec,
@@ -43,6 +51,11 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
 
 /// Runs llvm::verifyModule; the error quotes LLVM's report.
 Error verify(const llvm::Module& module);
+
+/// Reads textual IR or bitcode into `context`. A ParseError says `what` the
+/// input is, then LLVM's diagnostic (which names the line and column).
+Expected<std::unique_ptr<llvm::Module>> parseIR(llvm::MemoryBufferRef input, llvm::LLVMContext& context,
+                                                std::string_view what);
 
 /// Textual IR and bitcode of a module.
 std::string printIR(const llvm::Module& module);

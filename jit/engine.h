@@ -1,8 +1,9 @@
-// The Jit's shared state and each loaded module's state (internal to jit/).
+// The Jit's shared state (jit/engine.cpp) and each loaded module's state
+// (jit/loaded_module.cpp). Internal to jit/.
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,81 +14,30 @@
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/Target/TargetMachine.h>
 
-#include "code_emitter.h"
 #include "function_record.h"
+#include "machine_pool.h"
 #include "memjit/jit/jit.h"
 
 namespace memjit::jit::detail {
-
-/// TargetMachines for the host, made once and reused. A TargetMachine must not
-/// generate code on two threads at once, so concurrent compilations each lease
-/// one; the pool only grows to the number of threads compiling at once.
-/// Every Jit shares the process's host pool: a new machine's first module pays
-/// ~3.5 ms for building its X86 subtarget, which a Jit made per kernel (the
-/// way MLIR makes an ExecutionEngine per module) would otherwise pay each time.
-class MachinePool {
- public:
-  /// A machine and the code generators built for it, one per level on first use.
-  struct Pooled {
-    std::unique_ptr<llvm::TargetMachine> machine;
-    std::array<std::unique_ptr<CodeEmitter>, 4> emitters;  // indexed by OptLevel
-  };
-
-  struct Lease {
-    MachinePool* pool = nullptr;
-    std::unique_ptr<Pooled> pooled;
-    OptLevel level = OptLevel::O2;
-    Lease() = default;
-    Lease(Lease&&) = default;
-    ~Lease() {
-      if (pool && pooled) pool->release(std::move(pooled));
-    }
-    llvm::TargetMachine& operator*() const { return *pooled->machine; }
-    /// Generates an object for `module` at the lease's level with the
-    /// machine's cached code generator (built on first use). After an error the
-    /// generator is dropped, so the next module gets a fresh one.
-    [[nodiscard]] Expected<std::string> emitObject(llvm::Module& module);
-    /// Keeps the machine out of the pool for good: after LLVM crashed while
-    /// using it its state is unknown, so it is leaked rather than reused or
-    /// destroyed (its destructor could touch what the crash left broken).
-    void discard() noexcept {
-      if (pool && pooled) pool->retire(std::move(pooled));
-      pool = nullptr;
-    }
-  };
-
-  explicit MachinePool(TargetSpec spec) : spec_(std::move(spec)) {}
-  ~MachinePool() {
-    for (auto& pooled : retired_) (void)pooled.release();
-  }
-  MachinePool(const MachinePool&) = delete;
-  MachinePool& operator=(const MachinePool&) = delete;
-  /// The process-wide pool for TargetSpec::host(); never destroyed, so no
-  /// TargetMachine outlives LLVM's own statics at exit.
-  static MachinePool& host();
-  Expected<Lease> acquire(OptLevel level);
-  /// Number of machines made so far (tests check that it stays small).
-  std::size_t created() const;
-
- private:
-  void release(std::unique_ptr<Pooled> pooled);
-  // Machines LLVM crashed on: kept (reachable, so no leak report) but never
-  // handed out again, and never destroyed (see ~MachinePool).
-  void retire(std::unique_ptr<Pooled> pooled) noexcept;
-  TargetSpec spec_;
-  mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<Pooled>> idle_;
-  std::vector<std::unique_ptr<Pooled>> retired_;
-  std::size_t created_ = 0;
-};
 
 struct ModuleState;
 
 struct JitCore {
   explicit JitCore(JitOptions o) : options(std::move(o)), machines(MachinePool::host()) {}
   ~JitCore();
+  /// Makes LLJIT, its compiler and linker plugins, and the symbol tables
+  /// every module links against (what Jit::create does).
+  static Expected<std::shared_ptr<JitCore>> create(JitOptions options);
+
+  /// The loaded modules defining any of `symbols`, in the order they were
+  /// added. Call with `mutex` held.
+  std::vector<std::shared_ptr<ModuleState>> definersLocked(std::initializer_list<std::string> symbols) const;
+  /// Makes a linked module's symbols findable (call with `mutex` held).
+  void addLocked(std::shared_ptr<ModuleState> state);
+  /// Forgets a module and its symbols; false when it is not loaded here
+  /// (call with `mutex` held).
+  bool removeLocked(ModuleState* state);
 
   JitOptions options;
   MachinePool& machines;  // LLJIT's compiler borrows from it
@@ -133,9 +83,7 @@ struct ModuleState {
   mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;
 };
 
-/// Reads the function's metadata constants out of `symbols` (loaded memory).
-Expected<FunctionRecord> readFunction(const std::string& moduleName,
-                                      const std::map<std::string, void*>& symbols,
-                                      std::string_view function);
+/// "modules 'a', 'b', 'c'" (at most five named), for messages.
+std::string moduleList(const std::vector<std::shared_ptr<ModuleState>>& modules);
 
 }  // namespace memjit::jit::detail

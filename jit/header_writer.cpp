@@ -219,62 +219,70 @@ std::string cString(const std::string& s) {
   return out + "\"";
 }
 
-}  // namespace
-
-Expected<std::string> cInterfaceType(const signature::FunctionSignature& function) {
-  MEMJIT_ASSIGN_OR_RETURN(auto c, lowerToC(function, function.name + "_results"));
-  std::string text = c.returnType + "(";
-  for (std::size_t i = 0; i < c.parameters.size(); ++i) text += (i ? ", " : "") + c.parameters[i];
-  return text + ")";
+std::string commaSeparated(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+  return out;
 }
 
-Expected<std::string> generateHeader(const std::vector<signature::FunctionSignature>& functions,
-                                     const HeaderOptions& options) {
-  const std::string ns =
-      identifier(options.cppNamespace.empty() ? options.moduleName : options.cppNamespace);
-  std::ostringstream externs, wrappers, structs, table;
-  for (const auto& fn : functions) {
-    const std::string ciface = metadata::symbolName(metadata::kCInterfacePrefix, fn.name);
-    MEMJIT_ASSIGN_OR_RETURN(auto c, lowerToC(fn, fn.name + "_results"));
-    std::string params;
-    for (std::size_t i = 0; i < c.parameters.size(); ++i) {
-      const std::string& type = c.parameters[i];
-      // The result struct lives in the wrapper namespace.
-      const std::string qualified =
-          (!c.resultStruct.empty() && i == 0) ? "::" + ns + "::" + type : type;
-      params += (i ? ", " : "") + qualified + " " + c.names[i];
-    }
-    if (!c.resultStruct.empty()) structs << "/// Results of " << fn.name << ", in order.\n" << c.resultStruct;
-    externs << "/// " << fn.name << " : " << toString(fn.type) << "\n"
-            << c.returnType << " " << ciface << "(" << params << ");\n";
-    auto declare = [&](std::string_view prefix) {
-      externs << "extern const char " << metadata::symbolName(prefix, fn.name) << "[];\n";
-    };
-    declare(metadata::kTypePrefix);
-    declare(metadata::kRawPrefix);
-    declare(metadata::kReflectionPrefix);
-    if (fn.sip) declare(metadata::kSipPrefix);
-    if (fn.resultAllocator) declare(metadata::kAllocatorPrefix);
-    const CppWrapper w = lowerToCpp(fn, c);
-    std::string wparams, wargs;
-    for (std::size_t i = 0; i < w.parameters.size(); ++i) {
-      wparams += (i ? ", " : "") + w.parameters[i];
-      wargs += (i ? ", " : "") + w.arguments[i];
-    }
-    wrappers << "/// " << fn.name << " : " << toString(fn.type) << "\n"
-             << "inline " << w.returnType << " " << fn.name << "(" << wparams << ") {\n"
-             << "  return " << kRuntime << "TypedFunction<" << w.invokerType << ">::trusted(\n"
-             << "      reinterpret_cast<void*>(&" << ciface << "))(" << wargs << ");\n}\n";
-    auto sym = [&](std::string_view prefix, bool present) {
-      return present ? metadata::symbolName(prefix, fn.name) : std::string("nullptr");
-    };
-    table << "    {" << cString(fn.name) << ", reinterpret_cast<void*>(&" << ciface << "), "
-          << sym(metadata::kTypePrefix, true) << ", " << sym(metadata::kRawPrefix, true) << ", "
-          << sym(metadata::kReflectionPrefix, true) << ", "
-          << sym(metadata::kSipPrefix, fn.sip.has_value()) << ", "
-          << sym(metadata::kAllocatorPrefix, fn.resultAllocator.has_value()) << "},\n";
-  }
+// The header's per-function parts, filled function by function.
+struct HeaderParts {
+  std::ostringstream structs;   // result structs, in the wrapper namespace
+  std::ostringstream externs;   // C interfaces and metadata strings, in extern "C"
+  std::ostringstream wrappers;  // inline C++ wrappers, in the wrapper namespace
+  std::ostringstream table;     // kFunctions' entries
+};
 
+// The function's C interface and the metadata strings the object defines for it.
+void declareCInterface(const signature::FunctionSignature& fn, const CSignature& c, const std::string& ns,
+                       HeaderParts& parts) {
+  std::vector<std::string> params;
+  for (std::size_t i = 0; i < c.parameters.size(); ++i) {
+    const std::string& type = c.parameters[i];
+    // The result struct lives in the wrapper namespace.
+    const std::string qualified = (!c.resultStruct.empty() && i == 0) ? "::" + ns + "::" + type : type;
+    params.push_back(qualified + " " + c.names[i]);
+  }
+  if (!c.resultStruct.empty()) parts.structs << "/// Results of " << fn.name << ", in order.\n" << c.resultStruct;
+  parts.externs << "/// " << fn.name << " : " << toString(fn.type) << "\n"
+                << c.returnType << " " << metadata::symbolName(metadata::kCInterfacePrefix, fn.name) << "("
+                << commaSeparated(params) << ");\n";
+  auto declare = [&](std::string_view prefix) {
+    parts.externs << "extern const char " << metadata::symbolName(prefix, fn.name) << "[];\n";
+  };
+  declare(metadata::kTypePrefix);
+  declare(metadata::kRawPrefix);
+  declare(metadata::kReflectionPrefix);
+  if (fn.sip) declare(metadata::kSipPrefix);
+  if (fn.resultAllocator) declare(metadata::kAllocatorPrefix);
+}
+
+// An inline C++ function calling the C interface through the typed invoker.
+void writeWrapper(const signature::FunctionSignature& fn, const CSignature& c, HeaderParts& parts) {
+  const CppWrapper w = lowerToCpp(fn, c);
+  parts.wrappers << "/// " << fn.name << " : " << toString(fn.type) << "\n"
+                 << "inline " << w.returnType << " " << fn.name << "(" << commaSeparated(w.parameters) << ") {\n"
+                 << "  return " << kRuntime << "TypedFunction<" << w.invokerType << ">::trusted(\n"
+                 << "      reinterpret_cast<void*>(&" << metadata::symbolName(metadata::kCInterfacePrefix, fn.name)
+                 << "))(" << commaSeparated(w.arguments) << ");\n}\n";
+}
+
+// The function's FunctionInfo entry in kFunctions.
+void writeTableEntry(const signature::FunctionSignature& fn, HeaderParts& parts) {
+  auto sym = [&](std::string_view prefix, bool present) {
+    return present ? metadata::symbolName(prefix, fn.name) : std::string("nullptr");
+  };
+  parts.table << "    {" << cString(fn.name) << ", reinterpret_cast<void*>(&"
+              << metadata::symbolName(metadata::kCInterfacePrefix, fn.name) << "), "
+              << sym(metadata::kTypePrefix, true) << ", " << sym(metadata::kRawPrefix, true) << ", "
+              << sym(metadata::kReflectionPrefix, true) << ", " << sym(metadata::kSipPrefix, fn.sip.has_value())
+              << ", " << sym(metadata::kAllocatorPrefix, fn.resultAllocator.has_value()) << "},\n";
+}
+
+// The file: includes, the result structs, the C declarations, the function
+// table and the wrappers.
+std::string assembleHeader(const HeaderParts& parts, const std::string& ns, const HeaderOptions& options,
+                           std::size_t functionCount) {
   std::ostringstream out;
   out << "// Generated by memjit for module '" << options.moduleName << "'. Do not edit.\n"
       << "// Declares the module's C interfaces (`_mlir_ciface_*`, MLIR's convention) with\n"
@@ -285,23 +293,44 @@ Expected<std::string> generateHeader(const std::vector<signature::FunctionSignat
       << "#include <string_view>\n#include <tuple>\n\n#include \"memjit/runtime/half.h\"\n#include \"memjit/runtime/memref.h\"\n"
       << "#include \"memjit/runtime/memref_arg.h\"\n#include \"memjit/runtime/owned_memref.h\"\n"
       << "#include \"memjit/runtime/typed_function.h\"\n\n"
-      << "namespace " << ns << " {\n" << structs.str() << "}  // namespace " << ns << "\n\n"
-      << "extern \"C\" {\n" << externs.str() << "}\n\n"
+      << "namespace " << ns << " {\n" << parts.structs.str() << "}  // namespace " << ns << "\n\n"
+      << "extern \"C\" {\n" << parts.externs.str() << "}\n\n"
       << "namespace " << ns << " {\n\n"
       << "/// One function's C interface and metadata strings (null when absent).\n"
       << "struct FunctionInfo {\n  const char* name;\n  void* cInterface;\n  const char* type;\n"
       << "  const char* raw;\n  const char* reflection;\n  const char* sip;\n"
       << "  const char* resultAllocator;\n};\n\n"
       << "/// Every function of the module, in name order.\n"
-      << "inline const FunctionInfo kFunctions[] = {\n" << table.str()
-      << (functions.empty() ? "    {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},\n" : "")
-      << "};\ninline constexpr std::size_t kFunctionCount = " << functions.size() << ";\n\n"
+      << "inline const FunctionInfo kFunctions[] = {\n" << parts.table.str()
+      << (functionCount == 0 ? "    {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},\n" : "")
+      << "};\ninline constexpr std::size_t kFunctionCount = " << functionCount << ";\n\n"
       << "/// The entry for `name`, or nullptr.\n"
       << "inline const FunctionInfo* findFunction(std::string_view name) {\n"
       << "  for (std::size_t i = 0; i < kFunctionCount; ++i)\n"
       << "    if (name == kFunctions[i].name) return &kFunctions[i];\n  return nullptr;\n}\n\n"
-      << wrappers.str() << "\n}  // namespace " << ns << "\n";
+      << parts.wrappers.str() << "\n}  // namespace " << ns << "\n";
   return out.str();
+}
+
+}  // namespace
+
+Expected<std::string> cInterfaceType(const signature::FunctionSignature& function) {
+  MEMJIT_ASSIGN_OR_RETURN(auto c, lowerToC(function, function.name + "_results"));
+  return c.returnType + "(" + commaSeparated(c.parameters) + ")";
+}
+
+Expected<std::string> generateHeader(const std::vector<signature::FunctionSignature>& functions,
+                                     const HeaderOptions& options) {
+  const std::string ns =
+      identifier(options.cppNamespace.empty() ? options.moduleName : options.cppNamespace);
+  HeaderParts parts;
+  for (const auto& fn : functions) {
+    MEMJIT_ASSIGN_OR_RETURN(auto c, lowerToC(fn, fn.name + "_results"));
+    declareCInterface(fn, c, ns, parts);
+    writeWrapper(fn, c, parts);
+    writeTableEntry(fn, parts);
+  }
+  return assembleHeader(parts, ns, options, functions.size());
 }
 
 }  // namespace memjit::jit

@@ -3,11 +3,10 @@
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compile.h"
 #include "function_record.h"
 #include "global_structors.h"
 #include "memjit/metadata_symbols.h"
@@ -122,16 +121,9 @@ Expected<Program> loadProgram(Jit& jit, const std::string& path, ProgramOptions 
   }
 
   auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> module = llvm::parseIR((*buffer)->getMemBufferRef(), diagnostic, *context);
-  if (!module) {
-    std::string message;
-    llvm::raw_string_ostream os(message);
-    diagnostic.print(nullptr, os, false);
-    os.flush();
-    while (!message.empty() && message.back() == '\n') message.pop_back();
-    return Error(ErrorCode::ParseError, "'" + path + "' is neither LLVM IR nor an object file: " + message);
-  }
+  MEMJIT_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
+                          detail::parseIR((*buffer)->getMemBufferRef(), *context,
+                                          "'" + path + "' is neither LLVM IR nor an object file"));
   module->setModuleIdentifier(path);
   for (const llvm::Function& function : *module) {
     if (function.isDeclaration()) continue;

@@ -1,0 +1,176 @@
+#include "link_module.h"
+
+#include <algorithm>
+
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "llvm_error.h"
+#include "runtime_symbols.h"
+
+namespace memjit::jit::detail {
+namespace {
+
+// ORC reports the cause of a failed materialisation to the session's error
+// reporter and the lookup gets only the consequence. Linking runs on the
+// thread that asked, so a thread-local buffer pairs the two.
+thread_local std::vector<OrcFailure> reportedErrors;
+
+// For a module that failed to link: the loaded modules, outside those it
+// links against, that define a symbol it missed, as a hint to link them.
+std::string definedElsewhere(const JitCore& core, const std::vector<OrcFailure>& failures,
+                             const std::vector<std::shared_ptr<ModuleState>>& links) {
+  std::vector<std::shared_ptr<ModuleState>> definers;
+  {
+    std::lock_guard<std::mutex> lock(core.mutex);
+    for (const OrcFailure& failure : failures) {
+      if (failure.kind != OrcFailure::Kind::SymbolsNotFound) continue;
+      for (const std::string& symbol : failure.symbols)
+        for (auto& state : core.definersLocked({symbol}))
+          if (std::find(links.begin(), links.end(), state) == links.end() &&
+              std::find(definers.begin(), definers.end(), state) == definers.end())
+            definers.push_back(std::move(state));
+    }
+  }
+  if (definers.empty()) return "";
+  std::sort(definers.begin(), definers.end(), [](const auto& a, const auto& b) { return a->serial < b->serial; });
+  return " (defined by loaded " + moduleList(definers) +
+         ", which this module does not link against: list " + (definers.size() == 1 ? "it" : "them") +
+         " in AddOptions::linkAgainst)";
+}
+
+// The state of the module about to be linked, numbered in the order of adding.
+std::shared_ptr<ModuleState> newModuleState(const std::shared_ptr<JitCore>& core, ObjectToLink& object,
+                                            ModuleLinks& links) {
+  auto state = std::make_shared<ModuleState>();
+  state->core = core;
+  state->links = std::move(links.modules);
+  state->name = object.name;
+  state->cacheKey = std::move(object.cacheKey);
+  state->fromCache = object.fromCache;
+  std::lock_guard<std::mutex> lock(core->mutex);
+  state->serial = core->modulesAdded++;
+  return state;
+}
+
+// The module's own namespace, searched first, then its links, then the Jit's shared ones.
+Error createModuleDylib(ModuleState& state, const llvm::orc::JITDylibSearchOrder& tables) {
+  JitCore& core = *state.core;
+  // JITDylib names must be unique, module names need not be.
+  auto dylib = core.lljit->createJITDylib("memjit.module." + std::to_string(state.serial) + "." + state.name);
+  if (!dylib)
+    return fromLLVM(dylib.takeError(), ErrorCode::Internal,
+                    "cannot create a symbol table for module '" + state.name + "'");
+  state.dylib = &*dylib;  // from here on the state removes it again
+  llvm::orc::JITDylibSearchOrder linkOrder;
+  for (const auto& link : state.links)
+    linkOrder.push_back({link->dylib, llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  linkOrder.insert(linkOrder.end(), tables.begin(), tables.end());
+  linkOrder.insert(linkOrder.end(), core.sharedLinks.begin(), core.sharedLinks.end());
+  state.dylib->setLinkOrder(std::move(linkOrder), /*LinkAgainstThisJITDylibFirst=*/true);
+  return Error::success();
+}
+
+// A failed link as one Error: what the linker reported is the cause, "failed
+// to materialize" only its consequence.
+Error linkFailure(const ModuleState& state, llvm::Error lookupError) {
+  std::vector<OrcFailure> failures = std::move(reportedErrors);
+  reportedErrors.clear();
+  auto outer = classifyOrc(std::move(lookupError));
+  for (auto& failure : outer)
+    if (failures.empty() || failure.kind != OrcFailure::Kind::FailedToMaterialize)
+      failures.push_back(std::move(failure));
+  Error error = combineOrc(failures, "cannot link module '" + state.name + "'");
+  return Error(error.code(), error.message() + definedElsewhere(*state.core, failures, state.links));
+}
+
+// Adds the object to the module's namespace and links it now: unresolved
+// externals and relocation problems surface here.
+Expected<llvm::orc::SymbolMap> addAndResolve(ModuleState& state, const ObjectToLink& object) {
+  llvm::orc::LLJIT& lljit = *state.core->lljit;
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.bytes.data(), object.bytes.size()),
+                                                     object.name);
+  if (auto err = lljit.addObjectFile(*state.dylib, std::move(buffer)))
+    return fromOrc(std::move(err), "cannot add module '" + object.name + "'");
+  llvm::orc::SymbolLookupSet lookupSet;
+  for (const std::string& symbol : object.defined) lookupSet.add(lljit.mangleAndIntern(symbol));
+  reportedErrors.clear();
+  auto addresses = lljit.getExecutionSession().lookup(
+      llvm::orc::makeJITDylibSearchOrder(state.dylib, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      std::move(lookupSet));
+  if (!addresses) return linkFailure(state, addresses.takeError());
+  return std::move(*addresses);
+}
+
+// The expanded entries are built and compiled when first looked up; their
+// names are claimed now, so a duplicate is reported here.
+Error claimDeferredEntries(ModuleState& state, DeferredEntries* deferred) {
+  state.deferred = deferred ? deferred->names : std::vector<std::string>{};
+  if (state.deferred.empty()) return Error::success();
+  if (auto err = defineDeferredEntries(*state.core->lljit, state.dylib->getDefaultResourceTracker(), state.name,
+                                       *deferred))
+    return fromOrc(std::move(err), "cannot add the expanded entries of module '" + state.name + "'");
+  return Error::success();
+}
+
+void recordAddresses(ModuleState& state, const std::vector<std::string>& defined,
+                     const llvm::orc::SymbolMap& addresses) {
+  for (const std::string& symbol : defined) {
+    auto it = addresses.find(state.core->lljit->mangleAndIntern(symbol));
+    if (it != addresses.end()) state.symbols[symbol] = it->second.getAddress().toPtr<void*>();
+  }
+}
+
+}  // namespace
+
+Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options) {
+  ModuleLinks links;
+  std::lock_guard<std::mutex> lock(core.mutex);
+  for (const LoadedModule& link : options.linkAgainst) {
+    if (!link)
+      return Error(ErrorCode::InvalidArgument,
+                   "module '" + name + "': AddOptions::linkAgainst holds an empty module handle");
+    if (!core.modules.count(link.state().get()))
+      return Error(ErrorCode::InvalidArgument, "module '" + name + "' cannot link against module '" +
+                                                   link.name() + "': it is not loaded in this JIT");
+    links.modules.push_back(link.state());
+  }
+  constexpr auto kExported = llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly;
+  for (const std::string& path : options.sharedLibraries) {
+    auto it = core.libraries.find(path);
+    if (it == core.libraries.end()) {
+      auto dylib = loadSharedLibrary(*core.lljit, path);
+      if (!dylib) return dylib.error().withContext("module '" + name + "'");
+      it = core.libraries.emplace(path, *dylib).first;
+    }
+    links.tables.push_back({it->second, kExported});
+  }
+  if (options.runnerUtilities) {
+    if (!core.runnerUtilities) {
+      auto dylib = defineRunnerUtilitySymbols(*core.lljit);
+      if (!dylib) return dylib.error().withContext("module '" + name + "'");
+      core.runnerUtilities = *dylib;
+    }
+    links.tables.push_back({core.runnerUtilities, kExported});
+  }
+  return links;
+}
+
+Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectToLink object, ModuleLinks links) {
+  std::shared_ptr<ModuleState> state = newModuleState(core, object, links);
+  MEMJIT_TRY(createModuleDylib(*state, links.tables));
+  MEMJIT_ASSIGN_OR_RETURN(llvm::orc::SymbolMap addresses, addAndResolve(*state, object));
+  MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
+  recordAddresses(*state, object.defined, addresses);
+  {
+    std::lock_guard<std::mutex> lock(core->mutex);
+    core->addLocked(state);
+  }
+  return LoadedModule(std::move(state));
+}
+
+void reportLinkError(llvm::Error error) {
+  for (auto& failure : classifyOrc(std::move(error))) reportedErrors.push_back(std::move(failure));
+}
+
+}  // namespace memjit::jit::detail

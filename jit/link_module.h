@@ -1,0 +1,49 @@
+// Linking a compiled object into the Jit as a new module (internal to jit/).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/Support/Error.h>
+
+#include "deferred_entries.h"
+#include "engine.h"
+
+namespace memjit::jit::detail {
+
+/// What a new module links against besides its own definitions and the
+/// Jit's shared links: AddOptions::linkAgainst (checked to be loaded here),
+/// its shared libraries and the runner utilities.
+struct ModuleLinks {
+  std::vector<std::shared_ptr<ModuleState>> modules;
+  llvm::orc::JITDylibSearchOrder tables;
+};
+
+/// Checks and loads what `options` asks module `name` to link against.
+[[nodiscard]] Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options);
+
+/// A compiled object and what is known of it before it is linked.
+struct ObjectToLink {
+  std::string name;
+  std::string_view bytes;            ///< copied by linkObject
+  std::vector<std::string> defined;  ///< the symbols it defines, to resolve now
+  std::string cacheKey;              ///< empty when the Jit has no cache
+  bool fromCache = false;
+  DeferredEntries* deferred = nullptr;  ///< expanded entries compiled on first use, or null
+};
+
+/// Links `object` into a new module namespace and resolves the symbols it
+/// defines now, so that a missing external or a duplicate definition is
+/// reported here; then makes the module findable by Jit::lookup.
+[[nodiscard]] Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectToLink object,
+                                                ModuleLinks links);
+
+/// The execution session's error reporter. ORC reports why a symbol failed
+/// to materialise (e.g. which externals were missing) through it, while the
+/// lookup only says "failed to materialize"; linkObject pairs the two.
+void reportLinkError(llvm::Error error);
+
+}  // namespace memjit::jit::detail

@@ -1,0 +1,140 @@
+// LoadedModule, the handle to a linked module, and the ModuleState it points at.
+#include "memjit/jit/loaded_module.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "engine.h"
+#include "llvm_error.h"
+#include "memjit/jit/embedded_metadata.h"
+#include "memjit/metadata_symbols.h"
+
+namespace memjit::jit {
+namespace detail {
+
+bool ModuleState::defers(std::string_view symbol) const {
+  return std::find(deferred.begin(), deferred.end(), symbol) != deferred.end();
+}
+
+Expected<void*> ModuleState::lookupDeferred(const std::string& symbol) const {
+  // Materialises the stub on first use; ORC serialises concurrent requests.
+  auto address = core->lljit->getExecutionSession().lookup(
+      llvm::orc::makeJITDylibSearchOrder(dylib, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      core->lljit->mangleAndIntern(symbol));
+  if (!address) return fromOrc(address.takeError(), "expanded entry '" + symbol + "' of module '" + name + "'");
+  return address->getAddress().toPtr<void*>();
+}
+
+ModuleState::~ModuleState() {
+  if (dylib) {
+    // Nothing can be reported from a destructor; ORC only fails here when
+    // a plugin refuses to release, and the memory is gone either way.
+    llvm::consumeError(core->lljit->getExecutionSession().removeJITDylib(*dylib));
+  }
+}
+
+namespace {
+
+// Reads the function's metadata constants out of `symbols` (loaded memory).
+Expected<FunctionRecord> readFunction(const std::string& moduleName,
+                                      const std::map<std::string, void*>& symbols,
+                                      std::string_view function) {
+  const std::string name(function);
+  auto text = [&](std::string_view prefix) -> std::optional<std::string> {
+    auto it = symbols.find(metadata::symbolName(prefix, name));
+    if (it == symbols.end() || !it->second) return std::nullopt;
+    return std::string(static_cast<const char*>(it->second));
+  };
+  FunctionRecord record;
+  auto expanded = symbols.find(name);
+  auto ciface = symbols.find(metadata::symbolName(metadata::kCInterfacePrefix, name));
+  if (expanded == symbols.end() && ciface == symbols.end())
+    return Error(ErrorCode::NotFound,
+                 "module '" + moduleName + "' defines no function '" + name + "'");
+  if (expanded != symbols.end()) record.expanded = expanded->second;
+  if (ciface != symbols.end()) record.cInterface = ciface->second;
+  MetadataStrings strings;
+  auto type = text(metadata::kTypePrefix);
+  if (!type)
+    return Error(ErrorCode::NotFound, "module '" + moduleName + "' has no signature metadata for '" +
+                                          name + "' (no symbol " +
+                                          metadata::symbolName(metadata::kTypePrefix, name) + ")");
+  strings.type = *type;
+  strings.raw = text(metadata::kRawPrefix);
+  strings.reflection = text(metadata::kReflectionPrefix);
+  strings.sip = text(metadata::kSipPrefix);
+  strings.resultAllocator = text(metadata::kAllocatorPrefix);
+  MEMJIT_ASSIGN_OR_RETURN(record.signature, signatureFromMetadata(name, strings));
+  if (record.signature.resultAllocator) {
+    auto allocator = symbols.find(
+        metadata::symbolName(metadata::kCInterfacePrefix, *record.signature.resultAllocator));
+    if (allocator != symbols.end()) record.resultAllocator = allocator->second;
+  }
+  if (record.cInterface) {
+    auto invoker = runtime::Function::create(record.cInterface, record.signature, record.resultAllocator);
+    if (!invoker) return invoker.error().withContext("function '" + name + "'");
+    record.invoker = std::move(*invoker);
+  }
+  return record;
+}
+
+}  // namespace
+}  // namespace detail
+
+static const std::string kEmpty;
+
+const std::string& LoadedModule::name() const { return state_ ? state_->name : kEmpty; }
+bool LoadedModule::fromCache() const { return state_ && state_->fromCache; }
+const std::string& LoadedModule::cacheKey() const { return state_ ? state_->cacheKey : kEmpty; }
+
+Expected<Function> LoadedModule::function(std::string_view name) const {
+  if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  auto it = state_->functions.find(std::string(name));
+  if (it == state_->functions.end()) {
+    MEMJIT_ASSIGN_OR_RETURN(auto record, detail::readFunction(state_->name, state_->symbols, name));
+    if (!record.expanded && state_->defers(name)) {
+      record.lazyExpanded = std::make_shared<detail::LazyAddress>();
+      // The record lives in the module's state, which this pointer outlives never.
+      record.lazyExpanded->resolve = [state = state_.get(), symbol = std::string(name)]() -> void* {
+        auto address = state->lookupDeferred(symbol);
+        return address ? *address : nullptr;
+      };
+    }
+    it = state_->functions
+             .emplace(std::string(name), std::make_shared<detail::FunctionRecord>(std::move(record)))
+             .first;
+  }
+  // Aliasing: the handle points at the record but owns the whole module.
+  return Function(std::shared_ptr<const detail::FunctionRecord>(state_, it->second.get()));
+}
+
+std::vector<std::string> LoadedModule::functionNames() const {
+  std::vector<std::string> names;
+  if (!state_) return names;
+  for (const auto& [symbol, address] : state_->symbols)
+    if (std::string_view(symbol).substr(0, metadata::kTypePrefix.size()) == metadata::kTypePrefix)
+      names.push_back(symbol.substr(metadata::kTypePrefix.size()));
+  return names;
+}
+
+Expected<void*> LoadedModule::symbol(std::string_view name) const {
+  if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  auto it = state_->symbols.find(std::string(name));
+  if (it == state_->symbols.end() && state_->defers(name)) return state_->lookupDeferred(std::string(name));
+  if (it == state_->symbols.end())
+    return Error(ErrorCode::NotFound,
+                 "module '" + state_->name + "' defines no symbol '" + std::string(name) + "'");
+  return it->second;
+}
+
+std::vector<std::string> LoadedModule::symbolNames() const {
+  std::vector<std::string> names;
+  if (!state_) return names;
+  for (const auto& entry : state_->symbols) names.push_back(entry.first);
+  names.insert(names.end(), state_->deferred.begin(), state_->deferred.end());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace memjit::jit
