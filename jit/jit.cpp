@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "global_structors.h"
 #include "llvm_error.h"
+#include "memjit/codegen/module.h"
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/jit/object_cache.h"
 #include "memjit/metadata_symbols.h"
@@ -497,6 +498,16 @@ Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view modu
 Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
                                 std::unique_ptr<llvm::Module> module, AddOptions options) {
   return addModule(std::move(context), std::move(module), options, nullptr);
+}
+
+Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
+  if (!core_) return Error(ErrorCode::InvalidArgument, "moved-from Jit");
+  detail::DeferredEntries deferred;
+  if (this->options().compileExpandedOnFirstUse) {
+    MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(module));
+  }
+  auto [context, llvmModule] = std::move(module).release();
+  return addModule(std::move(context), std::move(llvmModule), options, &deferred);
 }
 
 namespace {
