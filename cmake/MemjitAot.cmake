@@ -53,9 +53,7 @@ function(memjit_add_aot_library target)
   add_library(${target} STATIC ${object} ${header})
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
   target_include_directories(${target} INTERFACE $<BUILD_INTERFACE:${dir}>)
-  if(TARGET memjit::runtime)
-    target_link_libraries(${target} INTERFACE memjit::runtime)
-  endif()
+  target_link_libraries(${target} INTERFACE memjit::runtime)
   # Kernels calling math functions call libm and, vectorised on x86-64 Linux,
   # glibc's vector math library (see AotOptions::vectorMath).
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")

@@ -1,5 +1,5 @@
-// Jit::add for LLVM modules, IR text and objects: compile (or fetch from the
-// object cache), then link (link_module.cpp).
+// Jit::add for codegen modules, LLVM modules, IR text and objects: compile (or
+// fetch from the object cache), then link (link_module.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
@@ -12,10 +12,12 @@
 
 #include "compile.h"
 #include "crash_recovery.h"
+#include "deferred_entries.h"
 #include "engine.h"
 #include "global_structors.h"
 #include "link_module.h"
 #include "llvm_error.h"
+#include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 
@@ -165,6 +167,16 @@ Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view modu
 Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
                                 std::unique_ptr<llvm::Module> module, AddOptions options) {
   return addModule(std::move(context), std::move(module), options, nullptr);
+}
+
+Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
+  if (!core_) return Error(ErrorCode::InvalidArgument, "moved-from Jit");
+  detail::DeferredEntries deferred;
+  if (this->options().compileExpandedOnFirstUse) {
+    MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(module));
+  }
+  auto [context, llvmModule] = std::move(module).release();
+  return addModule(std::move(context), std::move(llvmModule), options, &deferred);
 }
 
 Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context,

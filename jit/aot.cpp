@@ -12,6 +12,7 @@
 #include "compile.h"
 #include "crash_recovery.h"
 #include "llvm_error.h"
+#include "memjit/codegen/module.h"
 #include "memjit/jit/embedded_metadata.h"
 
 namespace memjit::jit {
@@ -101,6 +102,13 @@ Error compileAhead(llvm::Module& module, const AotOutputs& outputs, const AotOpt
     (void)machine.release();
   }
   return result;
+}
+
+Error compileAhead(codegen::Module& module, const AotOutputs& outputs, const AotOptions& options,
+                   const HeaderOptions& header) {
+  HeaderOptions h = header;
+  if (h.moduleName.empty()) h.moduleName = module.name();
+  return compileAhead(module.llvm(), outputs, options, h);
 }
 
 }  // namespace memjit::jit

@@ -1,5 +1,7 @@
 #include "memjit/jit/aot_command.h"
 
+#include <iostream>
+
 namespace memjit::jit {
 
 Expected<AotCommand> parseAotCommand(const std::vector<std::string>& args) {
@@ -52,6 +54,28 @@ Expected<AotCommand> parseAotCommand(const std::vector<std::string>& args) {
     return Error(ErrorCode::InvalidArgument,
                  "nothing to write: give -o, --header, --emit-asm, --emit-ll or --emit-bc");
   return command;
+}
+
+int runGenerator(int argc, char** argv, codegen::Module& module, std::ostream& errors) {
+  const std::string program = argc > 0 ? argv[0] : "generator";
+  auto command = parseAotCommand(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc));
+  if (!command) {
+    errors << program << ": " << command.error().str() << "\n";
+    return 2;
+  }
+  if (!command->inputs.empty()) {
+    errors << program << ": unexpected argument '" << command->inputs[0] << "'\n";
+    return 2;
+  }
+  if (Error e = compileAhead(module, command->outputs, command->options, command->header)) {
+    errors << program << ": " << e.str() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int runGenerator(int argc, char** argv, codegen::Module& module) {
+  return runGenerator(argc, argv, module, std::cerr);
 }
 
 }  // namespace memjit::jit

@@ -181,18 +181,8 @@ Expected<signature::FunctionSignature> signatureFor(std::string_view name, const
                        ", not " + toString(type));
     return *options.signature;
   }
-#ifdef MEMJIT_HAVE_SIGNATURE
   // Its errors (argument names) already name the function.
   return signature::describe(std::string(name), type, options.argumentNames);
-#else
-  signature::FunctionSignature sig;
-  sig.name = std::string(name);
-  sig.type = type;
-  if (!options.argumentNames.empty())
-    return Error(ErrorCode::Unsupported, "function '" + std::string(name) +
-                                             "': argument names need the signature layer (MEMJIT_HAVE_SIGNATURE)");
-  return sig;
-#endif
 }
 
 }  // namespace

@@ -12,15 +12,13 @@
 #include <vector>
 
 #include "memjit/codegen/metadata.h"
+#include "memjit/jit/jit.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/runtime/function.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
 #include "test_jit.h"
-#ifdef MEMJIT_HAVE_JIT
-#include "memjit/jit/jit.h"
-#endif
 
 using namespace memjit;
 using namespace memjit::codegen;
@@ -310,7 +308,6 @@ TEST(ResultAllocator, DynamicInvokerEndToEnd) {
   EXPECT_EQ((*r)[1].buffer().size(0), 3);
 }
 
-#ifdef MEMJIT_HAVE_JIT
 // memjit::Jit reads `_memjit_fbr_` and wires the allocator into its handles.
 TEST(ResultAllocator, ThroughMemjitJit) {
   auto jit = jit::Jit::create();
@@ -335,9 +332,7 @@ TEST(ResultAllocator, ThroughMemjitJit) {
   EXPECT_EQ(d->buffer().size(0), 8);
   EXPECT_TRUE(d->buffer().owning());
 }
-#endif
 
-#ifdef MEMJIT_HAVE_JIT
 // The allocator's sizes come from the ranked inputs by their raw position,
 // also when a scalar comes first (the invoker once read them from the list of
 // passed buffers, which skips scalars: the size came from the wrong buffer).
@@ -365,4 +360,3 @@ TEST(ResultAllocator, ScalarBeforeTheMemrefTheSizeComesFrom) {
   ASSERT_EQ(r->buffer().size(0), 5);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(static_cast<float*>(r->buffer().data())[i], 2.0f * x[i]) << i;
 }
-#endif

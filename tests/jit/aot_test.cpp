@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -223,4 +225,59 @@ TEST(AotCommand, ParsesEveryOption) {
   ASSERT_EQ(command->signatures.size(), 1u);
   EXPECT_EQ(command->signatures[0].second, "(f32) -> f32");
   EXPECT_EQ(command->header.cppNamespace, "ns");
+}
+
+namespace {
+
+// runGenerator as a generator's main() calls it, with what it prints kept.
+struct GeneratorRun {
+  int status;
+  std::string printed;
+};
+
+GeneratorRun runGeneratorWith(std::vector<std::string> args, codegen::Module& module) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::ostringstream printed;
+  const int status = runGenerator(static_cast<int>(argv.size()), argv.data(), module, printed);
+  return {status, printed.str()};
+}
+
+}  // namespace
+
+TEST(AotCommand, GeneratorWritesWhatItIsAskedForAndPrintsNothing) {
+  auto dir = freshDir("generator");
+  codegen::Module module("generated");
+  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
+  const std::string object = (dir / "g.o").string(), header = (dir / "g.h").string();
+  auto run = runGeneratorWith({"gen", "-o", object, "--header", header, "--namespace", "ns"}, module);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.printed, "");
+  EXPECT_EQ(elfMachine(readFile(object)), 62);  // EM_X86_64 on this host
+  EXPECT_NE(readFile(header).find("namespace ns"), std::string::npos);
+}
+
+TEST(AotCommand, GeneratorUsageErrorsPrintOneLineAndReturnTwo) {
+  codegen::Module module("generated");
+  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
+  auto missing = runGeneratorWith({"gen", "-o"}, module);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.printed, "gen: invalid argument: option '-o' needs a value\n");
+  auto positional = runGeneratorWith({"gen", "in.ll", "-o", "x.o"}, module);
+  EXPECT_EQ(positional.status, 2);
+  EXPECT_EQ(positional.printed, "gen: unexpected argument 'in.ll'\n");
+  // Without argv[0] the line still says who is talking.
+  auto nameless = runGeneratorWith({}, module);
+  EXPECT_EQ(nameless.status, 2);
+  EXPECT_EQ(nameless.printed.rfind("generator: invalid argument: nothing to write", 0), 0u) << nameless.printed;
+}
+
+TEST(AotCommand, GeneratorCompileErrorsPrintOneLineAndReturnOne) {
+  auto dir = freshDir("generator_unwritable");
+  codegen::Module module("generated");
+  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
+  const std::string object = (dir / "no_such_dir" / "g.o").string();
+  auto run = runGeneratorWith({"gen", "-o", object}, module);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.printed, "gen: I/O error: cannot write object file '" + object + "'\n");
 }

@@ -2,23 +2,9 @@
 # marked `// BREAK-HERE` and checks that gdb stops in the JIT'd kernel there:
 # the frame names the kernel and debugging.cpp:LINE, and the backtrace
 # reaches main. -DEXAMPLE=<binary> -DSOURCE=<debugging.cpp> -DLEVEL=<0-3>
-find_program(GDB gdb)
-if(NOT GDB)
-  message("SKIP: gdb not found (dev.sh installs it)")
-  return()
-endif()
-file(STRINGS "${SOURCE}" lines)
-set(line 0)
-set(number 0)
-foreach(text IN LISTS lines)
-  math(EXPR number "${number} + 1")
-  if(text MATCHES "// BREAK-HERE$")
-    set(line ${number})
-  endif()
-endforeach()
-if(line EQUAL 0)
-  message(FATAL_ERROR "no '// BREAK-HERE' marker in ${SOURCE}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/tool_test_helpers.cmake)
+memjit_find_tool_or_skip(GDB gdb "dev.sh installs it")
+memjit_marked_line(line "${SOURCE}" BREAK-HERE)
 execute_process(
   COMMAND ${GDB} -batch -nx -ex "set breakpoint pending on" -ex "break debugging.cpp:${line}" -ex "run ${LEVEL}"
           -ex bt -ex "info args" -ex kill ${EXAMPLE}

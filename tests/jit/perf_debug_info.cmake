@@ -5,23 +5,9 @@
 # -DEXAMPLE=<binary> -DSOURCE=<profiling.cpp> -DWORKDIR=<scratch directory>
 # Skips (a line starting "SKIP: ") where perf is missing or the kernel does
 # not let this user sample itself.
-find_program(PERF perf)
-if(NOT PERF)
-  message("SKIP: perf not found (dev.sh installs linux-perf)")
-  return()
-endif()
-file(STRINGS "${SOURCE}" lines)
-set(line 0)
-set(number 0)
-foreach(text IN LISTS lines)
-  math(EXPR number "${number} + 1")
-  if(text MATCHES "// HOT-LINE$")
-    set(line ${number})
-  endif()
-endforeach()
-if(line EQUAL 0)
-  message(FATAL_ERROR "no '// HOT-LINE' marker in ${SOURCE}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/tool_test_helpers.cmake)
+memjit_find_tool_or_skip(PERF perf "dev.sh installs linux-perf")
+memjit_marked_line(line "${SOURCE}" HOT-LINE)
 file(REMOVE_RECURSE "${WORKDIR}")
 file(MAKE_DIRECTORY "${WORKDIR}")
 

@@ -12,38 +12,34 @@ if(NOT SOURCE_DIR)
 endif()
 
 set(violations "")
+# forbid_lines(<regex> <what> <files>...): each line of <files> matching
+# <regex> is a violation, reported as "<file>: <what>: <line>".
+function(forbid_lines regex what)
+  foreach(file ${ARGN})
+    file(STRINGS "${file}" lines REGEX "${regex}")
+    foreach(line ${lines})
+      list(APPEND violations "${file}: ${what}: ${line}")
+    endforeach()
+  endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
 
 file(GLOB_RECURSE public_headers "${SOURCE_DIR}/include/memjit/*.h")
-foreach(file ${public_headers})
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: public header includes LLVM: ${line}")
-  endforeach()
-endforeach()
+forbid_lines("^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/" "public header includes LLVM" ${public_headers})
 
 file(GLOB_RECURSE sources
   "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.h"
   "${SOURCE_DIR}/jit/*.cpp" "${SOURCE_DIR}/jit/*.h"
   "${SOURCE_DIR}/tools/*.cpp" "${SOURCE_DIR}/tools/*.h"
   "${SOURCE_DIR}/include/*.h")
-foreach(file ${sources})
-  if(file MATCHES "/(jit|src/codegen)/llvm_compat\\.h$")
-    continue()
-  endif()
-  file(STRINGS "${file}" lines REGEX "LLVM_VERSION_MAJOR")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h): ${line}")
-  endforeach()
-endforeach()
+list(FILTER sources EXCLUDE REGEX "/(jit|src/codegen)/llvm_compat\\.h$")
+forbid_lines("LLVM_VERSION_MAJOR"
+  "LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h)" ${sources})
 
 file(GLOB_RECURSE runtime_sources "${SOURCE_DIR}/src/runtime/*.cpp" "${SOURCE_DIR}/src/runtime/*.h"
   "${SOURCE_DIR}/include/memjit/runtime/*.h")
-foreach(file ${runtime_sources})
-  file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: the runtime uses a layer below it: ${line}")
-  endforeach()
-endforeach()
+forbid_lines("#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)" "the runtime uses a layer below it"
+  ${runtime_sources})
 
 list(LENGTH public_headers header_count)
 if(header_count EQUAL 0)

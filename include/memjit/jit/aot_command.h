@@ -8,6 +8,7 @@
 //   and (for `memjit compile`) one input file.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +32,11 @@ struct AotCommand {
 Expected<AotCommand> parseAotCommand(const std::vector<std::string>& args);
 
 /// main() of an AOT generator: parses argv (no positional inputs allowed),
-/// compiles `module` and writes what was asked. Prints one line on stderr and
-/// returns 1 on failure, 2 on a usage error; 0 on success.
+/// compiles `module` and writes what was asked. Returns 0 on success; else
+/// prints one line, "<argv[0]>: <what went wrong>", on `errors` and returns 2
+/// on a usage error, 1 when compiling or writing failed.
+int runGenerator(int argc, char** argv, codegen::Module& module, std::ostream& errors);
+/// The same, printing on std::cerr.
 int runGenerator(int argc, char** argv, codegen::Module& module);
 
 }  // namespace memjit::jit
