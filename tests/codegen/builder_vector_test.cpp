@@ -23,6 +23,7 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/jit.h"
 
 namespace memjit::codegen {
 namespace {
@@ -35,26 +36,8 @@ V1<T> view(std::vector<T>& v) {
   return {v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}};
 }
 
-struct Compiled {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  void* get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    EXPECT_TRUE(p) << p.error().str();
-    return p ? *p : nullptr;
-  }
-};
-
-Compiled compile(Module m) {
-  Compiled c;
-  auto j = jit::Jit::create();
-  EXPECT_TRUE(j) << j.error().str();
-  c.jit = std::make_unique<jit::Jit>(std::move(*j));
-  auto mod = c.jit->add(std::move(m));
-  EXPECT_TRUE(mod) << mod.error().str();
-  if (mod) c.mod.emplace(std::move(*mod));
-  return c;
-}
+using Compiled = test::CompiledModule;
+Compiled compile(Module m) { return test::compileModule(std::move(m)); }
 
 MemRefType vec(ElementType t) { return MemRefType(t, {kDynamic}); }
 
