@@ -28,14 +28,12 @@ Function reflected(void* fn, const char* type, const char* json) {
   sig.reflection = json;
   return test::valueOrFail(Function::create(fn, sig));
 }
-Function abcNamed() {
-  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                   R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})");
+// (i32, i32, i32) -> i32 with the structure `json` gives its arguments.
+Function abcReflected(const char* json) {
+  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32", json);
 }
-Function abcDict() {
-  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                   R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})");
-}
+Function abcNamed() { return abcReflected(R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})"); }
+Function abcDict() { return abcReflected(R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})"); }
 }  // namespace
 
 TEST(RuntimeErrors, BufferShapeMismatchNamesPathAndBothSides) {
@@ -125,22 +123,19 @@ TEST(RuntimeErrors, NotADict) {
 }
 
 TEST(RuntimeErrors, SequenceOfWrongLength) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
+  Function f = abcReflected(R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
   expectErrorMessage(f.invoke({Value::list({2, 3, 4}), 1}), ErrorCode::ArityMismatch,
                      "argument 0: expected a sequence of 2 values, received list of 3");
 }
 
 TEST(RuntimeErrors, NotASequence) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
+  Function f = abcReflected(R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
   expectErrorMessage(f.invoke({7, 1}), ErrorCode::TypeMismatch,
                      "argument 0: expected a sequence of 2 values, received int 7");
 }
 
 TEST(RuntimeErrors, GapSlotTakesOnlyNone) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
+  Function f = abcReflected(R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
   expectErrorMessage(f.invoke({Value::list({1, 5, 2}), 3}), ErrorCode::TypeMismatch,
                      "argument 0[1]: expected None (an empty slot), received int 5");
 }

@@ -5,7 +5,8 @@
 #  - LLVM_VERSION_MAJOR appears only in the compat headers, the places for
 #    differences between the supported LLVM versions: jit/llvm_compat.h and,
 #    for codegen (which cannot include jit's headers), src/codegen/llvm_compat.h;
-#  - the runtime's sources include nothing of codegen or jit.
+#  - the runtime's sources include nothing of codegen or jit;
+#  - tests include no header by a relative path (../).
 # Run: cmake -DSOURCE_DIR=<repo> -P check_layering.cmake
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "pass -DSOURCE_DIR=<memjit source directory>")
@@ -42,6 +43,16 @@ foreach(file ${runtime_sources})
   file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)")
   foreach(line ${lines})
     list(APPEND violations "${file}: the runtime uses a layer below it: ${line}")
+  endforeach()
+endforeach()
+
+# Tests reach jit's internal headers as "jit/<name>.h" through the include
+# directory memjit_uses_jit_internals sets, never by a relative path.
+file(GLOB_RECURSE test_sources "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.h")
+foreach(file ${test_sources})
+  file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*\"(\\.\\./)+")
+  foreach(line ${lines})
+    list(APPEND violations "${file}: a test includes by relative path (use memjit_uses_jit_internals): ${line}")
   endforeach()
 endforeach()
 
