@@ -14,47 +14,39 @@ endif()
 
 set(violations "")
 
-file(GLOB_RECURSE public_headers "${SOURCE_DIR}/include/memjit/*.h")
-foreach(file ${public_headers})
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: public header includes LLVM: ${line}")
+# forbid(<what> <regex> <file>...): each line of the files that matches is a violation.
+function(forbid what regex)
+  foreach(file ${ARGN})
+    file(STRINGS "${file}" lines REGEX "${regex}")
+    foreach(line ${lines})
+      list(APPEND violations "${file}: ${what}: ${line}")
+    endforeach()
   endforeach()
-endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
+
+file(GLOB_RECURSE public_headers "${SOURCE_DIR}/include/memjit/*.h")
+forbid("public header includes LLVM" "^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/" ${public_headers})
 
 file(GLOB_RECURSE sources
   "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.h"
   "${SOURCE_DIR}/jit/*.cpp" "${SOURCE_DIR}/jit/*.h"
   "${SOURCE_DIR}/tools/*.cpp" "${SOURCE_DIR}/tools/*.h"
   "${SOURCE_DIR}/include/*.h")
-foreach(file ${sources})
-  if(file MATCHES "/(jit|src/codegen)/llvm_compat\\.h$")
-    continue()
-  endif()
-  file(STRINGS "${file}" lines REGEX "LLVM_VERSION_MAJOR")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h): ${line}")
-  endforeach()
-endforeach()
+list(FILTER sources EXCLUDE REGEX "/(jit|src/codegen)/llvm_compat\\.h$")
+forbid("LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h)" "LLVM_VERSION_MAJOR"
+  ${sources})
 
 file(GLOB_RECURSE runtime_sources "${SOURCE_DIR}/src/runtime/*.cpp" "${SOURCE_DIR}/src/runtime/*.h"
   "${SOURCE_DIR}/include/memjit/runtime/*.h")
-foreach(file ${runtime_sources})
-  file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: the runtime uses a layer below it: ${line}")
-  endforeach()
-endforeach()
+forbid("the runtime uses a layer below it" "#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)"
+  ${runtime_sources})
 
 # Tests reach jit's internal headers as "jit/<name>.h" through the include
 # directory memjit_uses_jit_internals sets, never by a relative path.
 file(GLOB_RECURSE test_sources "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.h")
-foreach(file ${test_sources})
-  file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*\"(\\.\\./)+")
-  foreach(line ${lines})
-    list(APPEND violations "${file}: a test includes by relative path (use memjit_uses_jit_internals): ${line}")
-  endforeach()
-endforeach()
+forbid("a test includes by relative path (use memjit_uses_jit_internals)" "#[ \t]*include[ \t]*\"(\\.\\./)+"
+  ${test_sources})
 
 list(LENGTH public_headers header_count)
 if(header_count EQUAL 0)
