@@ -11,8 +11,9 @@
 
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
-#include "support/mlir_tools.h"
 #include "support/llvm_jit.h"
+#include "support/mlir_tools.h"
+#include "support/types.h"
 
 #ifdef MEMJIT_HAVE_MLIR_RUNNER_UTILS
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -20,7 +21,6 @@
 // Only CxxWithCRunnerUtilsCallsMemjit needs MLIR's own header; the other test
 // needs descriptors of MLIR's layout, which memjit's are.
 #include "memjit/runtime/memref.h"
-#include "support/types.h"
 template <typename T, int N>
 using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 #endif
