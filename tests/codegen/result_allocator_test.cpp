@@ -18,9 +18,9 @@
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
 #include "support/llvm_jit.h"
+#include "support/types.h"
 #ifdef MEMJIT_HAVE_JIT
 #include "memjit/jit/jit.h"
-#include "support/types.h"
 #endif
 
 using namespace memjit;
