@@ -17,7 +17,8 @@
 #include "memjit/codegen/metadata.h"
 #include "memjit/type_syntax.h"
 #include "memjit/runtime/memref.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
+#include "support/types.h"
 
 // memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
 // that against CRunnerUtils.h), so this test needs no MLIR installed.
@@ -27,11 +28,7 @@ using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 namespace memjit::codegen {
 namespace {
 
-FunctionType fnType(const char* text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t.ok()) << text;
-  return t.ok() ? *t : FunctionType{};
-}
+using memjit::test::functionType;
 
 std::string irText(const llvm::Function* f) {
   std::string s;
@@ -46,13 +43,13 @@ using D1d = StridedMemRefType<double, 1>;
 TEST(Builder, ScalarArithmeticMathAndCasts) {
   Module m("b");
   {
-    FunctionBuilder b(m, "math", fnType("(f64, f64) -> (f64, f64, f64, f64, f64, f64, f64, f64)"));
+    FunctionBuilder b(m, "math", functionType("(f64, f64) -> (f64, f64, f64, f64, f64, f64, f64, f64)"));
     Value x = b.arg(0), y = b.arg(1);
     b.ret({b.sqrt(x), b.exp(y), b.log(x), b.tanh(y), b.fma(x, y, x), b.min(x, y), b.max(x, y), b.abs(b.neg(x))});
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "ints", fnType("(i32, i32, ui32) -> (i32, i32, i32, ui32, i64, f32, i32)"));
+    FunctionBuilder b(m, "ints", functionType("(i32, i32, ui32) -> (i32, i32, i32, ui32, i64, f32, i32)"));
     Value a = b.arg(0), c = b.arg(1), u = b.arg(2);
     Value big = b.select(b.cmp(CmpPredicate::Gt, a, c), a, c);
     b.ret({b.div(a, c), b.rem(a, c), b.abs(b.sub(c, a)), b.div(u, b.cast(b.i32(2), ElementType::UI32)),
@@ -60,7 +57,7 @@ TEST(Builder, ScalarArithmeticMathAndCasts) {
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "fcast", fnType("(f32) -> (i32, f64, f16, ui8)"));
+    FunctionBuilder b(m, "fcast", functionType("(f32) -> (i32, f64, f16, ui8)"));
     Value x = b.arg(0);
     b.ret({b.cast(x, ElementType::I32), b.cast(x, ElementType::F64), b.cast(x, ElementType::F16),
            b.cast(x, ElementType::UI8)});
@@ -111,7 +108,7 @@ TEST(Builder, LoopsWithStepNestingCarriedValuesAndBranches) {
   Module m("b");
   {
     // sum over i in [0, n) step 3 of (i odd ? i : -i), and a nested count.
-    FunctionBuilder b(m, "loops", fnType("(index) -> (index, index)"));
+    FunctionBuilder b(m, "loops", functionType("(index) -> (index, index)"));
     Value n = b.arg(0);
     auto r = b.forLoop(b.index(0), n, b.index(3), {b.index(0), b.index(0)}, [&](Value i, const std::vector<Value>& s) {
       Value odd = b.cmp(CmpPredicate::Eq, b.rem(i, b.index(2)), b.index(1));
@@ -125,7 +122,7 @@ TEST(Builder, LoopsWithStepNestingCarriedValuesAndBranches) {
   }
   {
     // Clamps negatives to zero in place with ifThen.
-    FunctionBuilder b(m, "relu", fnType("(memref<?xf32>) -> ()"));
+    FunctionBuilder b(m, "relu", functionType("(memref<?xf32>) -> ()"));
     Value x = b.arg(0);
     b.forLoop(b.index(0), b.dim(x, 0), b.index(1), [&](Value i) {
       b.ifThen(b.cmp(CmpPredicate::Lt, b.load(x, {i}), b.f32(0)), [&] { b.store(b.f32(0), x, {i}); });
@@ -162,12 +159,12 @@ TEST(Builder, LoopsWithStepNestingCarriedValuesAndBranches) {
 TEST(Builder, StaticStridesFoldToConstantsAndDynamicOnesComeFromTheDescriptor) {
   Module m("b");
   {
-    FunctionBuilder b(m, "st", fnType("(memref<4x8xf32>, index, index) -> f32"));
+    FunctionBuilder b(m, "st", functionType("(memref<4x8xf32>, index, index) -> f32"));
     b.ret({b.load(b.arg(0), {b.arg(1), b.arg(2)})});
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "dyn", fnType("(memref<?x?xf32, strided<[?, ?], offset: ?>>, index, index) -> f32"));
+    FunctionBuilder b(m, "dyn", functionType("(memref<?x?xf32, strided<[?, ?], offset: ?>>, index, index) -> f32"));
     b.ret({b.load(b.arg(0), {b.arg(1), b.arg(2)})});
     ASSERT_FALSE(b.finish());
   }
@@ -197,7 +194,7 @@ TEST(Builder, StaticStridesFoldToConstantsAndDynamicOnesComeFromTheDescriptor) {
 TEST(Builder, SubviewAllocDeallocAndCallsBetweenMemjitFunctions) {
   Module m("b");
   {
-    FunctionBuilder b(m, "fill", fnType("(memref<?x?xf64, strided<[?, 1], offset: ?>>, f64) -> ()"));
+    FunctionBuilder b(m, "fill", functionType("(memref<?x?xf64, strided<[?, 1], offset: ?>>, f64) -> ()"));
     Value v = b.arg(0);
     b.forLoop(b.index(0), b.dim(v, 0), b.index(1), [&](Value i) {
       b.forLoop(b.index(0), b.dim(v, 1), b.index(1), [&](Value j) { b.store(b.arg(1), v, {i, j}); });
@@ -206,7 +203,7 @@ TEST(Builder, SubviewAllocDeallocAndCallsBetweenMemjitFunctions) {
   }
   {
     // Allocates 4x5, fills a 2x3 window at (1, 1) through a call, sums it all, frees.
-    FunctionBuilder b(m, "window_sum", fnType("(index) -> f64"));
+    FunctionBuilder b(m, "window_sum", functionType("(index) -> f64"));
     MemRefType t(ElementType::F64, {4, kDynamic});
     Value buf = b.alloc(t, {b.arg(0)}, 32);
     b.call("fill", {b.reinterpretCast(buf, MemRefType(ElementType::F64, {kDynamic, kDynamic},
@@ -238,13 +235,13 @@ TEST(Builder, SubviewAllocDeallocAndCallsBetweenMemjitFunctions) {
 TEST(Builder, MemjitCallerCopiesUnrankedResultsAndFreesThem) {
   Module m("b");
   {
-    FunctionBuilder b(m, "two", fnType("(memref<?xf32>) -> (memref<*xf32>, memref<*xf32>)"));
+    FunctionBuilder b(m, "two", functionType("(memref<?xf32>) -> (memref<*xf32>, memref<*xf32>)"));
     Value u = b.castToUnranked(b.arg(0));
     b.ret({u, u});
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "use_two", fnType("(memref<?xf32>, index) -> index"));
+    FunctionBuilder b(m, "use_two", functionType("(memref<?xf32>, index) -> index"));
     auto total = b.forLoop(b.index(0), b.arg(1), b.index(1), {b.index(0)}, [&](Value, const std::vector<Value>& s) {
       auto r = b.call("two", {b.arg(0)});
       Value first = b.load(b.castToRanked(r[0], MemRefType(ElementType::F32, {kDynamic})), {b.index(0)});
@@ -315,7 +312,7 @@ TEST(Builder, BarePointerFunctionsUseStaticDescriptors) {
   FunctionOptions o;
   o.lowering.barePtr = true;
   {
-    FunctionBuilder b(m, "bare", fnType("(memref<2x3xf32>, index, index) -> f32"), o);
+    FunctionBuilder b(m, "bare", functionType("(memref<2x3xf32>, index, index) -> f32"), o);
     b.ret({b.load(b.arg(0), {b.arg(1), b.arg(2)}) + b.cast(b.dim(b.arg(0), 1), ElementType::F32)});
     ASSERT_FALSE(b.finish());
   }
@@ -330,7 +327,7 @@ TEST(Builder, BarePointerFunctionsUseStaticDescriptors) {
 
 TEST(Builder, EscapeHatchExposesIRBuilderAndFunction) {
   Module m("b");
-  FunctionBuilder b(m, "popcount", fnType("(i32) -> i32"));
+  FunctionBuilder b(m, "popcount", functionType("(i32) -> i32"));
   ASSERT_NE(b.function(), nullptr);
   llvm::Value* pc = b.ir().CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, b.arg(0).llvm());
   b.ret({b.wrap(pc, ElementType::I32)});
@@ -352,7 +349,7 @@ std::vector<std::string> globalsNaming(const Module& m, std::string_view text) {
 
 // (i64) -> i64 returning x + k.
 void addPlus(Module& m, const std::string& name, std::int64_t k) {
-  FunctionBuilder b(m, name, fnType("(i64) -> i64"));
+  FunctionBuilder b(m, name, functionType("(i64) -> i64"));
   b.ret({b.arg(0) + b.i64(k)});
   ASSERT_FALSE(b.finish());
 }
@@ -363,7 +360,7 @@ TEST(Builder, FailedFunctionLeavesNothingOfItselfInTheModule) {
   {
     // Emits what a function can bring along: an outlined parallel body, a
     // C function declaration, malloc, then fails.
-    FunctionBuilder b(m, "broken", fnType("(memref<?xf32>, i32) -> ()"));
+    FunctionBuilder b(m, "broken", functionType("(memref<?xf32>, i32) -> ()"));
     Value v = b.arg(0);
     b.parallelFor(b.index(0), b.dim(v, 0), b.index(1), {}, [&](Value i) { b.store(b.f32(1), v, {i}); });
     b.callC("memjit_test_only_broken_calls", ElementType::I32, {b.arg(1)});
@@ -399,12 +396,12 @@ TEST(Builder, FailedFunctionLeavesNothingOfItselfInTheModule) {
 TEST(Builder, FailedFunctionKeepsWhatOtherFunctionsUse) {
   Module m("b");
   {
-    FunctionBuilder b(m, "good", fnType("(i32) -> i32"));
+    FunctionBuilder b(m, "good", functionType("(i32) -> i32"));
     b.ret({b.callC("abs", ElementType::I32, {b.arg(0)})});
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "bad", fnType("(i32) -> i32"));
+    FunctionBuilder b(m, "bad", functionType("(i32) -> i32"));
     b.callC("abs", ElementType::I32, {b.arg(0)});
     ASSERT_TRUE(b.finish());  // no ret of its result
   }
@@ -422,7 +419,7 @@ TEST(Builder, BuilderDestroyedUnfinishedRemovesItsFunction) {
   Module m("b");
   addPlus(m, "first", 1);
   {
-    FunctionBuilder b(m, "abandoned", fnType("(i64) -> ()"));
+    FunctionBuilder b(m, "abandoned", functionType("(i64) -> ()"));
     b.parallelFor(b.index(0), b.index(4), b.index(1), {}, [&](Value) {});
     ASSERT_FALSE(b.error());
   }
@@ -434,11 +431,11 @@ TEST(Builder, BuilderDestroyedUnfinishedRemovesItsFunction) {
 TEST(Builder, FailedNameCanBeDefinedAgain) {
   Module m("b");
   {
-    FunctionBuilder b(m, "retry", fnType("(i64) -> i64"));
+    FunctionBuilder b(m, "retry", functionType("(i64) -> i64"));
     b.ret({b.f32(1)});
     ASSERT_TRUE(b.finish());
   }
-  { FunctionBuilder abandoned(m, "retry", fnType("() -> ()")); }
+  { FunctionBuilder abandoned(m, "retry", functionType("() -> ()")); }
   addPlus(m, "retry", 5);
   ASSERT_FALSE(m.verify());
   EXPECT_EQ(*readMetadataString(m, manifestSymbol("b")), manifestJson("b", {"retry"}));

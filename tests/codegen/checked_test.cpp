@@ -22,6 +22,7 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/jit.h"
 
 namespace memjit::codegen {
 namespace {
@@ -36,18 +37,12 @@ struct Pair {
   jit::LoadedModule modules[2];
   template <typename F>
   jit::TypedFunction<F> get(int checked, const std::string& name) {
-    auto fn = modules[checked].function(name);
-    EXPECT_TRUE(fn) << fn.error().str();
-    auto typed = fn->as<F>();
-    EXPECT_TRUE(typed) << typed.error().str();
-    return *typed;
+    return test::valueOrFail(test::valueOrFail(modules[checked].function(name), name).as<F>(), name);
   }
 };
 
 Pair compileBoth(const std::function<void(Module&, bool checked, const std::string& suffix)>& build) {
-  auto j = jit::Jit::create();
-  EXPECT_TRUE(j) << j.error().str();
-  Pair p{std::make_unique<jit::Jit>(std::move(*j)), {}};
+  Pair p{std::make_unique<jit::Jit>(test::makeJit()), {}};
   for (int checked = 0; checked < 2; ++checked) {
     Module m(checked ? "checked" : "unchecked");
     build(m, checked == 1, checked ? "_c" : "");

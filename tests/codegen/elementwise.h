@@ -13,7 +13,7 @@
 
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
 
 namespace memjit::test {
 

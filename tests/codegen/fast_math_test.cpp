@@ -18,7 +18,7 @@
 #include "elementwise.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
 
 namespace memjit::codegen {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "memjit/runtime/memref.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
 
 // memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
 // that against CRunnerUtils.h), so this test needs no MLIR installed.

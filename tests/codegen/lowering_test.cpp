@@ -9,9 +9,12 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "memjit/type_syntax.h"
+#include "support/types.h"
 
 namespace memjit::codegen {
 namespace {
+
+using memjit::test::functionType;
 
 template <typename T>
 std::string str(T* t) {
@@ -19,12 +22,6 @@ std::string str(T* t) {
   llvm::raw_string_ostream os(s);
   t->print(os);
   return os.str();
-}
-
-FunctionType fn(const char* text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t.ok()) << text;
-  return *t;
 }
 
 TEST(Lowering, Descriptors) {
@@ -54,39 +51,39 @@ TEST(Lowering, ElementTypes) {
 
 TEST(Lowering, FunctionsExpandMemrefsAndPackResults) {
   llvm::LLVMContext ctx;
-  auto f = lowerFunctionType(ctx, fn("(memref<?xf32>, memref<4x?xf32>, index) -> f32"), {});
+  auto f = lowerFunctionType(ctx, functionType("(memref<?xf32>, memref<4x?xf32>, index) -> f32"), {});
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(str(*f), "float (ptr, ptr, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64, i64)");
-  auto c = cInterfaceFunctionType(ctx, fn("(memref<?xf32>, memref<4x?xf32>, index) -> f32"), {});
+  auto c = cInterfaceFunctionType(ctx, functionType("(memref<?xf32>, memref<4x?xf32>, index) -> f32"), {});
   EXPECT_EQ(str(*c), "float (ptr, ptr, i64)");
-  auto multi = lowerFunctionType(ctx, fn("(memref<*xf32>, i32) -> (memref<?xf32>, i32, f64)"), {});
+  auto multi = lowerFunctionType(ctx, functionType("(memref<*xf32>, i32) -> (memref<?xf32>, i32, f64)"), {});
   EXPECT_EQ(str(*multi), "{ { ptr, ptr, i64, [1 x i64], [1 x i64] }, i32, double } (i64, ptr, i32)");
-  auto cm = cInterfaceFunctionType(ctx, fn("(memref<*xf32>, i32) -> (memref<?xf32>, i32, f64)"), {});
+  auto cm = cInterfaceFunctionType(ctx, functionType("(memref<*xf32>, i32) -> (memref<?xf32>, i32, f64)"), {});
   EXPECT_EQ(str(*cm), "void (ptr, ptr, i32)");
-  EXPECT_TRUE(cInterfaceReturnsByPointer(ctx, fn("(i32) -> (i32, i32)"), {}));
-  EXPECT_FALSE(cInterfaceReturnsByPointer(ctx, fn("(i32) -> i32"), {}));
-  auto none = lowerFunctionType(ctx, fn("() -> ()"), {});
+  EXPECT_TRUE(cInterfaceReturnsByPointer(ctx, functionType("(i32) -> (i32, i32)"), {}));
+  EXPECT_FALSE(cInterfaceReturnsByPointer(ctx, functionType("(i32) -> i32"), {}));
+  auto none = lowerFunctionType(ctx, functionType("() -> ()"), {});
   EXPECT_EQ(str(*none), "void ()");
 }
 
 TEST(Lowering, BarePointers) {
   llvm::LLVMContext ctx;
   LoweringOptions bare{64, true};
-  auto f = lowerFunctionType(ctx, fn("(memref<4xf32>, memref<2x3xi8, 1>, index) -> memref<4xf32>"), bare);
+  auto f = lowerFunctionType(ctx, functionType("(memref<4xf32>, memref<2x3xi8, 1>, index) -> memref<4xf32>"), bare);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(str(*f), "ptr (ptr, ptr addrspace(1), i64)");
-  auto dyn = lowerFunctionType(ctx, fn("(memref<?xf32>) -> ()"), bare);
+  auto dyn = lowerFunctionType(ctx, functionType("(memref<?xf32>) -> ()"), bare);
   ASSERT_FALSE(dyn.ok());
   EXPECT_EQ(dyn.error().code(), ErrorCode::Unsupported);
   EXPECT_NE(dyn.error().message().find("memref<?xf32>"), std::string::npos);
   EXPECT_NE(dyn.error().message().find("argument #0"), std::string::npos);
-  EXPECT_FALSE(lowerFunctionType(ctx, fn("(memref<*xf32>) -> ()"), bare).ok());
-  EXPECT_FALSE(lowerFunctionType(ctx, fn("() -> memref<2xf32, strided<[?]>>"), bare).ok());
+  EXPECT_FALSE(lowerFunctionType(ctx, functionType("(memref<*xf32>) -> ()"), bare).ok());
+  EXPECT_FALSE(lowerFunctionType(ctx, functionType("() -> memref<2xf32, strided<[?]>>"), bare).ok());
 }
 
 TEST(Lowering, RejectsOtherIndexBitwidths) {
   llvm::LLVMContext ctx;
-  auto f = lowerFunctionType(ctx, fn("() -> ()"), {16, false});
+  auto f = lowerFunctionType(ctx, functionType("() -> ()"), {16, false});
   ASSERT_FALSE(f.ok());
   EXPECT_NE(f.error().message().find("16"), std::string::npos);
 }

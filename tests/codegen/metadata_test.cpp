@@ -9,7 +9,7 @@
 #include "memjit/codegen/function.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
 
 namespace memjit::codegen {
 namespace {

@@ -13,11 +13,13 @@
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
 #include "memjit/runtime/memref.h"
-#include "test_jit.h"
+#include "support/jit.h"
+#include "support/llvm_jit.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
+#include "support/types.h"
 
 // memjit's descriptors have MLIR's layout (tests/runtime/memref_test.cpp checks
 // that against CRunnerUtils.h), so this test needs no MLIR installed.
@@ -27,15 +29,11 @@ using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 namespace memjit::codegen {
 namespace {
 
+using memjit::test::functionType;
+
 using D1 = StridedMemRefType<std::int64_t, 1>;
 using D2 = StridedMemRefType<std::int64_t, 2>;
 using D1d = StridedMemRefType<double, 1>;
-
-FunctionType fnType(const char* text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t.ok()) << text;
-  return t.ok() ? *t : FunctionType{};
-}
 
 D1 view(std::vector<std::int64_t>& v) { return D1{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}}; }
 D1d view(std::vector<double>& v) { return D1d{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}}; }
@@ -43,7 +41,7 @@ D1d view(std::vector<double>& v) { return D1d{v.data(), v.data(), 0, {static_cas
 // fill_<k>(out, lb, ub, step, offset): out[iv + offset] = iv * scale + 1, scale
 // computed outside the loop (a captured value).
 void buildFill(Module& m, const std::string& name, const ParallelOptions& o) {
-  FunctionBuilder b(m, name, fnType("(memref<?xi64>, index, index, index, index) -> ()"));
+  FunctionBuilder b(m, name, functionType("(memref<?xi64>, index, index, index, index) -> ()"));
   Value out = b.arg(0), off = b.arg(4);
   Value scale = b.add(b.i64(2), b.i64(1));
   b.parallelFor(b.arg(1), b.arg(2), b.arg(3), o, [&](Value iv) {
@@ -52,27 +50,8 @@ void buildFill(Module& m, const std::string& name, const ParallelOptions& o) {
   ASSERT_FALSE(b.finish()) << b.error().str();
 }
 
-struct Kernels {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  template <typename F>
-  F* get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    EXPECT_TRUE(p) << p.error().str();
-    return p ? reinterpret_cast<F*>(*p) : nullptr;
-  }
-};
-
-Kernels compile(Module m) {
-  Kernels k;
-  auto j = jit::Jit::create();
-  EXPECT_TRUE(j) << j.error().str();
-  k.jit = std::make_unique<jit::Jit>(std::move(*j));
-  auto mod = k.jit->add(std::move(m));
-  EXPECT_TRUE(mod) << mod.error().str();
-  if (mod) k.mod.emplace(std::move(*mod));
-  return k;
-}
+using Kernels = test::CompiledModule;
+Kernels compile(Module m) { return test::compileModule(std::move(m)); }
 
 const ParallelOptions kOptions[] = {
     {},
@@ -110,7 +89,7 @@ TEST(ParallelFor, EqualsSerialForEveryRangeShape) {
 TEST(ParallelFor, TwoDimensionalEqualsSerial) {
   Module m("par2");
   for (std::int64_t chunk : {0, 1, 5}) {
-    FunctionBuilder b(m, "fill2_" + std::to_string(chunk), fnType("(memref<?x?xi64>, index, index, index, index) -> ()"));
+    FunctionBuilder b(m, "fill2_" + std::to_string(chunk), functionType("(memref<?x?xi64>, index, index, index, index) -> ()"));
     Value out = b.arg(0);
     b.parallelFor({b.arg(1), b.arg(2)}, {b.arg(3), b.arg(4)}, {b.index(1), b.index(2)}, {chunk},
                   [&](const std::vector<Value>& iv) {
@@ -142,7 +121,7 @@ TEST(ParallelFor, TwoDimensionalEqualsSerial) {
 TEST(ParallelReduce, IntegerReductionsAreExact) {
   Module m("red");
   {
-    FunctionBuilder b(m, "sum", fnType("(memref<?xi64>, i64) -> i64"));
+    FunctionBuilder b(m, "sum", functionType("(memref<?xi64>, i64) -> i64"));
     Value a = b.arg(0);
     auto r = b.parallelReduce(b.index(0), b.dim(a, 0), b.index(1), {7}, {Reduction::sum(b.arg(1))},
                               [&](Value i) { return std::vector<Value>{b.load(a, {i})}; });
@@ -151,7 +130,7 @@ TEST(ParallelReduce, IntegerReductionsAreExact) {
   }
   {
     // min, max, product and a custom combiner (max of |x|) at once.
-    FunctionBuilder b(m, "four", fnType("(memref<?xi64>) -> (i64, i64, i64, i64)"));
+    FunctionBuilder b(m, "four", functionType("(memref<?xi64>) -> (i64, i64, i64, i64)"));
     Value a = b.arg(0);
     auto r = b.parallelReduce(
         b.index(0), b.dim(a, 0), b.index(1), {0, ParallelSchedule::Dynamic},
@@ -167,7 +146,7 @@ TEST(ParallelReduce, IntegerReductionsAreExact) {
     ASSERT_FALSE(b.finish()) << b.error().str();
   }
   {
-    FunctionBuilder b(m, "fsum", fnType("(memref<?xf64>) -> f64"));
+    FunctionBuilder b(m, "fsum", functionType("(memref<?xf64>) -> f64"));
     Value a = b.arg(0);
     auto r = b.parallelReduce(b.index(0), b.dim(a, 0), b.index(1), {}, {Reduction::sum(b.f64(0))},
                               [&](Value i) { return std::vector<Value>{b.load(a, {i})}; });
@@ -219,7 +198,7 @@ TEST(ParallelReduce, IntegerReductionsAreExact) {
 
 // out[i*n + j] = i + j, with a parallel loop over j inside one over i.
 void buildNested(Module& m) {
-  FunctionBuilder b(m, "nested", fnType("(memref<?xi64>, index) -> ()"));
+  FunctionBuilder b(m, "nested", functionType("(memref<?xi64>, index) -> ()"));
   Value out = b.arg(0), n = b.arg(1);
   b.parallelFor(b.index(0), n, b.index(1), {}, [&](Value i) {
     b.parallelFor(b.index(0), n, b.index(1), {1, ParallelSchedule::Dynamic}, [&](Value j) {
@@ -298,7 +277,7 @@ void concurrentCallers(runtime::Scheduler scheduler) {
   Module m("conc");
   buildNested(m);
   {
-    FunctionBuilder b(m, "sum", fnType("(memref<?xi64>) -> i64"));
+    FunctionBuilder b(m, "sum", functionType("(memref<?xi64>) -> i64"));
     Value a = b.arg(0);
     b.ret(b.parallelReduce(b.index(0), b.dim(a, 0), b.index(1), {64}, {Reduction::sum(b.i64(0))},
                            [&](Value i) { return std::vector<Value>{b.load(a, {i})}; }));
@@ -343,7 +322,7 @@ TEST(ParallelFor, OutlinedBodyVectorisesWithoutAliasChecks) {
   Module m("vec");
   FunctionOptions o;
   o.arguments.assign(3, ArgumentAttributes{true, 64});
-  FunctionBuilder b(m, "add", fnType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()"), o);
+  FunctionBuilder b(m, "add", functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()"), o);
   Value x = b.arg(0), y = b.arg(1), z = b.arg(2);
   b.parallelFor(b.index(0), b.dim(x, 0), b.index(1), {},
                 [&](Value i) { b.store(b.load(x, {i}) + b.load(y, {i}), z, {i}); });

@@ -18,23 +18,20 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
-#include "test_jit.h"
+#include "memjit/jit/jit.h"
+#include "support/llvm_jit.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::codegen;
+using memjit::test::functionType;
 using runtime::StridedMemRef;
 
 namespace {
 
-FunctionType fn(const char* text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t) << text;
-  return *t;
-}
-
 // add: (a, x, dest) -> memref<?xf32>, out = a + x in the destination (or a fresh buffer).
 Error buildAdd(Module& m) {
-  FunctionBuilder b(m, "add", fn("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
+  FunctionBuilder b(m, "add", functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
   Value a = b.arg(0), x = b.arg(1);
   Value n = b.dim(a, 0);
   Value out = destinationOrAlloc(b, b.arg(2), {n});
@@ -47,7 +44,7 @@ Error buildAdd(Module& m) {
 // result's size is only known after counting: its destination is data-dependent.
 Error buildSplit(Module& m) {
   FunctionBuilder b(m, "split",
-                    fn("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> (memref<?xf32>, memref<?xf32>)"));
+                    functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> (memref<?xf32>, memref<?xf32>)"));
   Value x = b.arg(0);
   Value n = b.dim(x, 0);
   Value twice = destinationOrAlloc(b, b.arg(1), {n});
@@ -80,7 +77,7 @@ bool aligned(const void* p, std::uintptr_t a) { return reinterpret_cast<std::uin
 // Mixed inputs (unranked, scalar, static and dynamic dims), every kind of rule.
 TEST(ResultAllocator, TypeMetadataAndShapes) {
   Module m("shapes_mod");
-  FunctionType t = fn(
+  FunctionType t = functionType(
       "(memref<?x?xf32>, memref<*xf32>, f32, memref<5x?xi32>, memref<?x4x?xf64>, memref<?xi32>, memref<?x?xi32>)"
       " -> (memref<?x4x?xf64>, i32, memref<?xi32>, memref<?x?xi32>)");
   ASSERT_TRUE(defineFunction(m, "shapes", t));
@@ -157,7 +154,7 @@ TEST(ResultAllocator, TypeMetadataAndShapes) {
 // default alignment is 64.
 TEST(ResultAllocator, PreDeclaredNameAndDefaultAlignment) {
   Module m("k");
-  FunctionType t = fn("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>");
+  FunctionType t = functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>");
   auto sig = signature::describe("add", t);
   ASSERT_TRUE(sig);
   sig->resultAllocator = "add__allocate_results";
@@ -341,7 +338,7 @@ TEST(ResultAllocator, ScalarBeforeTheMemrefTheSizeComesFrom) {
   ASSERT_TRUE(jit) << jit.error().str();
   Module m("fbr_scalar_first");
   {
-    FunctionBuilder b(m, "scale", fn("(f32, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
+    FunctionBuilder b(m, "scale", functionType("(f32, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
     Value s = b.arg(0), x = b.arg(1);
     Value n = b.dim(x, 0);
     Value out = destinationOrAlloc(b, b.arg(2), {n});

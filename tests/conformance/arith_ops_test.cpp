@@ -12,7 +12,7 @@
 #include "memjit/codegen/builder.h"
 #include "memjit/jit/jit.h"
 #include "memjit/type_syntax.h"
-#include "mlir_tools.h"
+#include "support/mlir_tools.h"
 
 namespace memjit {
 namespace {

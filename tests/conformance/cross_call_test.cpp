@@ -11,8 +11,9 @@
 
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
-#include "mlir_tools.h"
-#include "test_jit.h"
+#include "support/llvm_jit.h"
+#include "support/mlir_tools.h"
+#include "support/types.h"
 
 #ifdef MEMJIT_HAVE_MLIR_RUNNER_UTILS
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -27,32 +28,28 @@ using StridedMemRefType = memjit::runtime::StridedMemRef<T, N>;
 namespace memjit::codegen {
 namespace {
 
-FunctionType fnType(const char* text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t.ok()) << text;
-  return t.ok() ? *t : FunctionType{};
-}
+using memjit::test::functionType;
 
 #ifdef MEMJIT_HAVE_MLIR_RUNNER_UTILS
 TEST(CrossCall, CxxWithCRunnerUtilsCallsMemjit) {
   Module m("cross");
   {
     // rank * 100 + dim 1 of an unranked memref.
-    FunctionBuilder b(m, "rank_dim", fnType("(memref<*xf32>) -> index"));
+    FunctionBuilder b(m, "rank_dim", functionType("(memref<*xf32>) -> index"));
     Value u = b.arg(0);
     b.ret({b.rank(u) * b.index(100) + b.dim(u, 1)});
     ASSERT_FALSE(b.finish());
   }
   {
     // A 2x2 window at (1, 1) of a strided view, returned as a new descriptor.
-    FunctionBuilder b(m, "window", fnType("(memref<?x?xf32, strided<[?, ?], offset: ?>>) -> "
+    FunctionBuilder b(m, "window", functionType("(memref<?x?xf32, strided<[?, ?], offset: ?>>) -> "
                                           "memref<2x2xf32, strided<[?, ?], offset: ?>>"));
     b.ret({b.subview(b.arg(0), {1, 1}, {2, 2}, {1, 1})});
     ASSERT_FALSE(b.finish());
   }
   {
     // The argument itself as an unranked result (its descriptor copied to the heap).
-    FunctionBuilder b(m, "erase_rank", fnType("(memref<?xf32>) -> (memref<*xf32>, f32)"));
+    FunctionBuilder b(m, "erase_rank", functionType("(memref<?xf32>) -> (memref<*xf32>, f32)"));
     Value x = b.arg(0);
     b.ret({b.castToUnranked(x), b.load(x, {b.index(2)})});
     ASSERT_FALSE(b.finish());
@@ -141,19 +138,19 @@ TEST(CrossCall, MemjitCallsMlirCompiledObject) {
   ASSERT_FALSE(compiled) << compiled.str();
 
   Module m("caller");
-  ASSERT_TRUE(declareExternalFunction(m, "mlir_scale", fnType("(memref<?xf32>, f32) -> f32")).ok());
-  ASSERT_TRUE(declareExternalFunction(m, "mlir_pass_u", fnType("(memref<*xf32>) -> memref<*xf32>")).ok());
+  ASSERT_TRUE(declareExternalFunction(m, "mlir_scale", functionType("(memref<?xf32>, f32) -> f32")).ok());
+  ASSERT_TRUE(declareExternalFunction(m, "mlir_pass_u", functionType("(memref<*xf32>) -> memref<*xf32>")).ok());
   ASSERT_TRUE(
-      declareExternalFunction(m, "mlir_pair", fnType("(memref<?x?xf64>) -> (memref<?x?xf64>, index)")).ok());
+      declareExternalFunction(m, "mlir_pair", functionType("(memref<?x?xf64>) -> (memref<?x?xf64>, index)")).ok());
   {
-    FunctionBuilder b(m, "drive_scale", fnType("(memref<?xf32>) -> f32"));
+    FunctionBuilder b(m, "drive_scale", functionType("(memref<?xf32>) -> f32"));
     b.ret(b.call("mlir_scale", {b.arg(0), b.f32(3.0f)}));
     ASSERT_FALSE(b.finish());
   }
   {
     // Round-trips an unranked descriptor through MLIR in a loop: each returned
     // heap copy is moved to the stack and freed; the stack stays bounded.
-    FunctionBuilder b(m, "drive_unranked", fnType("(memref<?xf32>, index) -> index"));
+    FunctionBuilder b(m, "drive_unranked", functionType("(memref<?xf32>, index) -> index"));
     Value x = b.arg(0);
     auto total = b.forLoop(b.index(0), b.arg(1), b.index(1), {b.index(0)}, [&](Value, const std::vector<Value>& s) {
       Value back = b.call("mlir_pass_u", {b.castToUnranked(x)})[0];
@@ -163,7 +160,7 @@ TEST(CrossCall, MemjitCallsMlirCompiledObject) {
     ASSERT_FALSE(b.finish());
   }
   {
-    FunctionBuilder b(m, "drive_pair", fnType("(memref<?x?xf64>) -> f64"));
+    FunctionBuilder b(m, "drive_pair", functionType("(memref<?x?xf64>) -> f64"));
     auto r = b.call("mlir_pair", {b.arg(0)});
     b.ret({b.load(r[0], {b.index(1), r[1] - b.index(1)})});
     ASSERT_FALSE(b.finish());

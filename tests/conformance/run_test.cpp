@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/mlir_tools.h"
+#include "support/mlir_tools.h"
 #include "support/files.h"
 #include "support/mlir.h"
 
@@ -80,6 +80,12 @@ struct Case {
   const char* result;
   std::string flags;    // -O and LLVM options, the same for both runners
 };
+
+// What the case runs, for GoogleTest's output (else the struct's raw bytes).
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << "run/" << c.program << ".mlir -e " << c.entry << " --entry-point-result=" << c.result;
+  if (!c.flags.empty()) *os << " " << c.flags;
+}
 
 std::string caseName(const Case& c) {
   std::string name = std::string(c.program) + "_" + c.entry;

@@ -13,7 +13,7 @@
 
 #include "memjit/codegen/function.h"
 #include "memjit/type_syntax.h"
-#include "mlir_tools.h"
+#include "support/mlir_tools.h"
 
 namespace memjit::codegen {
 namespace {

@@ -17,6 +17,8 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
 #include "support/expect_error.h"
+#include "support/jit.h"
+#include "support/types.h"
 
 namespace memjit {
 namespace {
@@ -38,25 +40,18 @@ Kernel compile(const std::string& name, const char* type, const std::function<vo
   codegen::FunctionOptions options;
   options.checked = true;
   {
-    FunctionBuilder b(m, name, *parseFunctionType(type), options);
+    FunctionBuilder b(m, name, test::functionType(type), options);
     body(b);
     Error e = b.finish();
     EXPECT_FALSE(e) << e.str();
   }
-  auto j = jit::Jit::create();
-  EXPECT_TRUE(j) << j.error().str();
-  Kernel k{std::make_unique<jit::Jit>(std::move(*j)), {}};
-  auto mod = k.jit->add(std::move(m));
-  EXPECT_TRUE(mod) << mod.error().str();
-  auto fn = mod->function(name);
-  EXPECT_TRUE(fn) << fn.error().str();
-  k.fn = *fn;
+  Kernel k{std::make_unique<jit::Jit>(test::makeJit()), {}};
+  k.fn = test::valueOrFail(test::valueOrFail(k.jit->add(std::move(m)), name).function(name), name);
   return k;
 }
 
 void expectCheck(const Error& e, const std::string& message) {
-  test::expectError(e, ErrorCode::RuntimeCheckFailed, {});
-  EXPECT_EQ(e.message(), message);
+  test::expectErrorMessage(e, ErrorCode::RuntimeCheckFailed, message);
 }
 
 // What a C caller reads after calling the C interface itself.

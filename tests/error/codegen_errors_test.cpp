@@ -15,17 +15,18 @@
 #include "memjit/codegen/result_allocator.h"
 #include "memjit/type_syntax.h"
 #include "support/expect_error.h"
+#include "support/types.h"
 
 namespace memjit::codegen {
 namespace {
 
-FunctionType fn(const char* text) { return *parseFunctionType(text); }
+using memjit::test::functionType;
 
 using test::expectError;
 
 TEST(CodegenErrors, StoreOfWrongElementType) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?xi32>) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(memref<?xi32>) -> ()"));
   b.store(b.f32(1), b.arg(0), {b.index(0)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"store", "f32", "memref<?xi32>"});
   EXPECT_FALSE(m.verify());  // the failed body was dropped; the module stays valid
@@ -33,9 +34,9 @@ TEST(CodegenErrors, StoreOfWrongElementType) {
 
 TEST(CodegenErrors, FailedFunctionThatOthersCallStaysDeclared) {
   Module m("e");
-  FunctionBuilder callee(m, "callee", fn("(i64) -> i64"));
+  FunctionBuilder callee(m, "callee", functionType("(i64) -> i64"));
   {
-    FunctionBuilder caller(m, "caller", fn("(i64) -> i64"));
+    FunctionBuilder caller(m, "caller", functionType("(i64) -> i64"));
     caller.ret(caller.call("callee", {caller.arg(0)}));
     ASSERT_FALSE(caller.finish());
   }
@@ -50,70 +51,70 @@ TEST(CodegenErrors, FailedFunctionThatOthersCallStaysDeclared) {
 
 TEST(CodegenErrors, WrongIndexCount) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?x?xf32>) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(memref<?x?xf32>) -> f32"));
   b.ret({b.load(b.arg(0), {b.index(0)})});
   expectError(b.finish(), ErrorCode::ArityMismatch, {"load", "1 indices", "memref<?x?xf32>", "rank 2"});
 }
 
 TEST(CodegenErrors, NonIndexIndex) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?xf32>) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(memref<?xf32>) -> f32"));
   b.ret({b.load(b.arg(0), {b.i32(0)})});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"load", "index #0", "i32"});
 }
 
 TEST(CodegenErrors, ValueFromAnotherFunction) {
   Module m("e");
-  FunctionBuilder g(m, "g", fn("(f32) -> ()"));
-  FunctionBuilder b(m, "f", fn("(f32) -> f32"));
+  FunctionBuilder g(m, "g", functionType("(f32) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> f32"));
   b.ret({b.add(b.arg(0), g.arg(0))});
   expectError(b.finish(), ErrorCode::InvalidArgument, {"add", "another function", "'f'"});
 }
 
 TEST(CodegenErrors, MixedOperandTypes) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32, i32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(f32, i32) -> f32"));
   b.ret({b.arg(0) + b.arg(1)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"add", "(f32, i32)"});
 }
 
 TEST(CodegenErrors, MathOnIntegers) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i32) -> i32"));
+  FunctionBuilder b(m, "f", functionType("(i32) -> i32"));
   b.ret({b.sqrt(b.arg(0))});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"sqrt", "float", "i32"});
 }
 
 TEST(CodegenErrors, ReturnOfWrongTypes) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(i32) -> f32"));
   b.ret({b.arg(0)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"ret", "(i32)", "(f32)"});
 }
 
 TEST(CodegenErrors, MissingReturn) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(i32) -> f32"));
   expectError(b.finish(), ErrorCode::ArityMismatch, {"'f'", "ret"});
 }
 
 TEST(CodegenErrors, ReturnInsideLoop) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> ()"));
+  FunctionBuilder b(m, "f", functionType("() -> ()"));
   b.forLoop(b.index(0), b.index(4), b.index(1), [&](Value) { b.ret(); });
   expectError(b.finish(), ErrorCode::Unsupported, {"ret", "top level"});
 }
 
 TEST(CodegenErrors, LoopBoundsNotIndex) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i32) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(i32) -> ()"));
   b.forLoop(b.index(0), b.arg(0), b.index(1), [&](Value) {});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"for", "index", "i32"});
 }
 
 TEST(CodegenErrors, LoopYieldMismatch) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> f32"));
+  FunctionBuilder b(m, "f", functionType("() -> f32"));
   auto r = b.forLoop(b.index(0), b.index(4), b.index(1), {b.f32(0)},
                      [&](Value i, const std::vector<Value>&) { return std::vector<Value>{i}; });
   b.ret({r[0]});
@@ -122,7 +123,7 @@ TEST(CodegenErrors, LoopYieldMismatch) {
 
 TEST(CodegenErrors, UnrankedLoopCarry) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<*xf32>) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(memref<*xf32>) -> ()"));
   b.forLoop(b.index(0), b.index(4), b.index(1), {b.arg(0)},
             [&](Value, const std::vector<Value>& s) { return s; });
   expectError(b.finish(), ErrorCode::Unsupported, {"for", "memref<*xf32>"});
@@ -130,50 +131,50 @@ TEST(CodegenErrors, UnrankedLoopCarry) {
 
 TEST(CodegenErrors, IfBranchesDisagree) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i1) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(i1) -> ()"));
   b.ifElse(b.arg(0), [&] { return std::vector<Value>{b.f32(0)}; }, [&] { return std::vector<Value>{b.i32(0)}; });
   expectError(b.finish(), ErrorCode::TypeMismatch, {"if", "(f32)", "(i32)"});
 }
 
 TEST(CodegenErrors, CallArgumentType) {
   Module m("e");
-  ASSERT_TRUE(declareExternalFunction(m, "g", fn("(memref<?xf32>) -> ()")).ok());
-  FunctionBuilder b(m, "f", fn("(memref<?xf64>) -> ()"));
+  ASSERT_TRUE(declareExternalFunction(m, "g", functionType("(memref<?xf32>) -> ()")).ok());
+  FunctionBuilder b(m, "f", functionType("(memref<?xf64>) -> ()"));
   b.call("g", {b.arg(0)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"call @g", "argument #0", "memref<?xf64>", "memref<?xf32>"});
 }
 
 TEST(CodegenErrors, CallOfUnknownFunction) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> ()"));
+  FunctionBuilder b(m, "f", functionType("() -> ()"));
   b.call("nope", {});
   expectError(b.finish(), ErrorCode::NotFound, {"call @nope"});
 }
 
 TEST(CodegenErrors, DimOutOfRange) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?xf32>) -> index"));
+  FunctionBuilder b(m, "f", functionType("(memref<?xf32>) -> index"));
   b.ret({b.dim(b.arg(0), 3)});
   expectError(b.finish(), ErrorCode::InvalidArgument, {"dim", "3", "memref<?xf32>"});
 }
 
 TEST(CodegenErrors, SubviewOutOfBounds) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<4xf32>) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(memref<4xf32>) -> ()"));
   b.subview(b.arg(0), {2}, {3}, {1});
   expectError(b.finish(), ErrorCode::InvalidArgument, {"subview", "memref<4xf32>", "out of bounds"});
 }
 
 TEST(CodegenErrors, ReinterpretCastContradictsType) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?xf32>) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(memref<?xf32>) -> ()"));
   b.reinterpretCast(b.arg(0), MemRefType(ElementType::F32, {4}), 0, {5}, {1});
   expectError(b.finish(), ErrorCode::InvalidArgument, {"reinterpret_cast", "size #0", "5", "memref<4xf32>"});
 }
 
 TEST(CodegenErrors, AllocDynamicSizeCount) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> ()"));
+  FunctionBuilder b(m, "f", functionType("() -> ()"));
   b.alloc(MemRefType(ElementType::F32, {kDynamic, kDynamic}), {b.index(2)});
   expectError(b.finish(), ErrorCode::ArityMismatch, {"alloc", "memref<?x?xf32>", "2 dynamic dims"});
 }
@@ -182,22 +183,22 @@ TEST(CodegenErrors, BarePointerWithDynamicShape) {
   Module m("e");
   FunctionOptions o;
   o.lowering.barePtr = true;
-  auto r = defineFunction(m, "f", fn("(memref<?xf32>) -> ()"), o);
+  auto r = defineFunction(m, "f", functionType("(memref<?xf32>) -> ()"), o);
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::Unsupported, {"bare-pointer", "memref<?xf32>", "argument #0", "'f'"});
 }
 
 TEST(CodegenErrors, DuplicateFunction) {
   Module m("e");
-  ASSERT_TRUE(defineFunction(m, "f", fn("() -> ()")).ok());
-  auto r = defineFunction(m, "f", fn("() -> ()"));
+  ASSERT_TRUE(defineFunction(m, "f", functionType("() -> ()")).ok());
+  auto r = defineFunction(m, "f", functionType("() -> ()"));
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"already", "'f'"});
 }
 
 TEST(CodegenErrors, InvalidName) {
   Module m("e");
-  auto r = defineFunction(m, "1bad name", fn("() -> ()"));
+  auto r = defineFunction(m, "1bad name", functionType("() -> ()"));
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"'1bad name'"});
 }
@@ -206,7 +207,7 @@ TEST(CodegenErrors, BadAlignment) {
   Module m("e");
   FunctionOptions o;
   o.arguments = {{false, 12}};
-  auto r = defineFunction(m, "f", fn("(memref<?xf32>) -> ()"), o);
+  auto r = defineFunction(m, "f", functionType("(memref<?xf32>) -> ()"), o);
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"alignment 12", "argument #0"});
 }
@@ -214,8 +215,8 @@ TEST(CodegenErrors, BadAlignment) {
 TEST(CodegenErrors, MismatchedSignatureOverride) {
   Module m("e");
   FunctionOptions o;
-  o.signature = signature::FunctionSignature{"g", fn("() -> ()"), "", "", std::nullopt, std::nullopt};
-  auto r = defineFunction(m, "f", fn("() -> ()"), o);
+  o.signature = signature::FunctionSignature{"g", functionType("() -> ()"), "", "", std::nullopt, std::nullopt};
+  auto r = defineFunction(m, "f", functionType("() -> ()"), o);
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"'f'", "'g'"});
 }
@@ -223,7 +224,7 @@ TEST(CodegenErrors, MismatchedSignatureOverride) {
 TEST(CodegenErrors, ReleasedModule) {
   Module m("e");
   auto parts = std::move(m).release();
-  auto r = defineFunction(m, "f", fn("() -> ()"));
+  auto r = defineFunction(m, "f", functionType("() -> ()"));
   ASSERT_FALSE(r.ok());
   expectError(r.error(), ErrorCode::InvalidArgument, {"released"});
 }
@@ -235,7 +236,7 @@ TEST(CodegenErrors, ReleasedModule) {
 Error allocatorFor(const char* type, std::vector<ResultShape> shapes, ResultAllocatorOptions o = {},
                    FunctionOptions fo = {}) {
   Module m("e");
-  auto f = defineFunction(m, "f", fn(type), fo);
+  auto f = defineFunction(m, "f", functionType(type), fo);
   if (!f) return f.error();
   if (Error e = emitZeroBody(m, "f")) return e;
   auto a = addResultAllocator(m, "f", shapes, o);
@@ -255,7 +256,7 @@ TEST(CodegenErrors, AllocatorUnknownFunction) {
 
 TEST(CodegenErrors, AllocatorForExternalFunction) {
   Module m("e");
-  ASSERT_TRUE(declareExternalFunction(m, "f", fn(kAdd)));
+  ASSERT_TRUE(declareExternalFunction(m, "f", functionType(kAdd)));
   expectError(addResultAllocator(m, "f", fromInput(0, 0)).error(), ErrorCode::InvalidArgument, {"'f'", "external"});
 }
 
@@ -344,9 +345,9 @@ TEST(CodegenErrors, AllocatorInvalidName) {
 
 TEST(CodegenErrors, AllocatorNameAlreadyDeclared) {
   Module m("e");
-  ASSERT_TRUE(defineFunction(m, "f", fn(kAdd)));
+  ASSERT_TRUE(defineFunction(m, "f", functionType(kAdd)));
   ASSERT_FALSE(emitZeroBody(m, "f"));
-  ASSERT_TRUE(declareExternalFunction(m, "f__allocate_results", fn("() -> ()")));
+  ASSERT_TRUE(declareExternalFunction(m, "f__allocate_results", functionType("() -> ()")));
   auto a = addResultAllocator(m, "f", fromInput(0, 0));
   ASSERT_FALSE(a);
   expectError(a.error(), ErrorCode::InvalidArgument, {"module 'e' already declares 'f__allocate_results'"});
@@ -355,7 +356,7 @@ TEST(CodegenErrors, AllocatorNameAlreadyDeclared) {
 
 TEST(CodegenErrors, AllocatorSignatureNamesAnother) {
   FunctionOptions fo;
-  auto sig = signature::describe("f", fn(kAdd));
+  auto sig = signature::describe("f", functionType(kAdd));
   ASSERT_TRUE(sig);
   sig->resultAllocator = "other";
   fo.signature = *sig;
@@ -371,7 +372,7 @@ TEST(CodegenErrors, AllocatorAlignmentNotPowerOfTwo) {
 
 TEST(CodegenErrors, DestinationOrAllocOfScalar) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> ()"));
   (void)destinationOrAlloc(b, b.arg(0), {});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"destinationOrAlloc", "ranked memref", "f32"});
 }
@@ -394,7 +395,7 @@ TEST(CodegenErrors, IntegerConstantOutsideItsType) {
   };
   for (const Case& c : cases) {
     Module m("e");
-    FunctionBuilder b(m, "f", fn("() -> ()"));
+    FunctionBuilder b(m, "f", functionType("() -> ()"));
     (void)c.make(b, c.type);
     expectError(b.finish(), ErrorCode::InvalidArgument,
                 {"constant", c.value, "does not fit", std::string(spelling(c.type)).c_str()});
@@ -404,7 +405,7 @@ TEST(CodegenErrors, IntegerConstantOutsideItsType) {
 TEST(CodegenErrors, FloatGivenForAnIntegerTypeMustBeIntegralAndInRange) {
   for (double v : {1.5, 1e30, -1e19, std::nan("")}) {
     Module m("e");
-    FunctionBuilder b(m, "f", fn("() -> ()"));
+    FunctionBuilder b(m, "f", functionType("() -> ()"));
     (void)b.constant(ElementType::I64, v);
     expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "not an integer value of i64"});
   }
@@ -412,63 +413,63 @@ TEST(CodegenErrors, FloatGivenForAnIntegerTypeMustBeIntegralAndInRange) {
 
 TEST(CodegenErrors, IntegerNotExactlyRepresentableInAFloatType) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> ()"));
+  FunctionBuilder b(m, "f", functionType("() -> ()"));
   (void)b.constant(ElementType::F32, 16777217);
   expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "16777217", "not exactly representable in f32"});
 }
 
 TEST(CodegenErrors, FloatConstantOverflowsItsType) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("() -> ()"));
+  FunctionBuilder b(m, "f", functionType("() -> ()"));
   (void)b.constant(ElementType::F16, 1e5);
   expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "100000", "overflows f16"});
 }
 
 TEST(CodegenErrors, InexactLiteralNextToAValue) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> f32"));
   b.ret({b.arg(0) * 0.1});
   expectError(b.finish(), ErrorCode::InvalidArgument, {"constant", "0.10000000000000001", "not exactly representable in f32"});
 }
 
 TEST(CodegenErrors, LiteralNextToAMemref) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(memref<?xf32>) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(memref<?xf32>) -> ()"));
   (void)(b.arg(0) + 1);
   expectError(b.finish(), ErrorCode::TypeMismatch, {"constant", "memref<?xf32>"});
 }
 
 TEST(CodegenErrors, BitcastBetweenWidths) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32) -> i64"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> i64"));
   b.ret({b.bitcast(b.arg(0), ElementType::I64)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"bitcast", "f32", "i64", "one width"});
 }
 
 TEST(CodegenErrors, PowiExponentMustBeI32) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32, i64) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(f32, i64) -> f32"));
   b.ret({b.powi(b.arg(0), b.arg(1))});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"powi", "i32", "(f32, i64)"});
 }
 
 TEST(CodegenErrors, BitOperationOnFloats) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32, f32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(f32, f32) -> f32"));
   b.ret({b.arg(0) ^ b.arg(1)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"xori", "integer or index", "(f32, f32)"});
 }
 
 TEST(CodegenErrors, ShiftCountOfAnotherType) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i64, i32) -> i64"));
+  FunctionBuilder b(m, "f", functionType("(i64, i32) -> i64"));
   b.ret({b.arg(0) << b.arg(1)});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"shl", "(i64, i32)"});
 }
 
 TEST(CodegenErrors, MathFunctionOnIntegers) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(i32) -> i32"));
+  FunctionBuilder b(m, "f", functionType("(i32) -> i32"));
   b.ret({b.erf(b.arg(0))});
   expectError(b.finish(), ErrorCode::TypeMismatch, {"erf", "float", "(i32)"});
 }
@@ -484,14 +485,14 @@ TEST(CodegenErrors, ArgumentByAnUnknownName) {
   Module m("e");
   FunctionOptions options;
   options.argumentNames = {"x"};
-  FunctionBuilder b(m, "f", fn("(f32) -> f32"), options);
+  FunctionBuilder b(m, "f", functionType("(f32) -> f32"), options);
   b.ret({b.arg("y")});
   expectError(b.finish(), ErrorCode::NotFound, {"arg", "function 'f'", "no argument named 'y'"});
 }
 
 TEST(CodegenErrors, ArgumentByNameWithoutNames) {
   Module m("e");
-  FunctionBuilder b(m, "f", fn("(f32) -> f32"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> f32"));
   b.ret({b.arg("x")});
   expectError(b.finish(), ErrorCode::NotFound, {"no argument named 'x'", "no FunctionOptions::argumentNames"});
 }
@@ -500,8 +501,8 @@ TEST(CodegenErrors, ArgumentNamesBothInOptionsAndSignature) {
   Module m("e");
   FunctionOptions options;
   options.argumentNames = {"x"};
-  options.signature = *signature::describe("f", fn("(f32) -> ()"));
-  FunctionBuilder b(m, "f", fn("(f32) -> ()"), options);
+  options.signature = *signature::describe("f", functionType("(f32) -> ()"));
+  FunctionBuilder b(m, "f", functionType("(f32) -> ()"), options);
   expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "both in FunctionOptions::argumentNames"});
 }
 
@@ -509,7 +510,7 @@ TEST(CodegenErrors, ArgumentNamesOfTheWrongCount) {
   Module m("e");
   FunctionOptions options;
   options.argumentNames = {"x", "y"};
-  FunctionBuilder b(m, "f", fn("(f32) -> ()"), options);
+  FunctionBuilder b(m, "f", functionType("(f32) -> ()"), options);
   expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "2 argument names for 1 inputs"});
 }
 

@@ -13,7 +13,6 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include "../jit/test_ir.h"
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/type_syntax.h"
 #include "memjit/jit/aot.h"
@@ -24,19 +23,17 @@
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/function.h"
 #include "support/expect_error.h"
+#include "support/ir_snippets.h"
+#include "support/jit.h"
 #include "support/leaks.h"
 
 using namespace memjit;
 using namespace memjit::jit;
 using memjit::test::acceptingLeaks;
 using memjit::test::expectError;
+using memjit::test::makeJit;
 
 namespace {
-Jit makeJit() {
-  auto jit = Jit::create();
-  EXPECT_TRUE(jit.ok());
-  return std::move(*jit);
-}
 bool contains(const Error& e, std::string_view text) {
   return e.message().find(text) != std::string::npos;
 }

@@ -6,9 +6,13 @@
 #include "memjit/runtime/oracle.h"
 #include "memjit/runtime/owned_memref.h"
 #include "memjit/type_syntax.h"
+#include "support/dlpack.h"
+#include "support/expect_error.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
+using memjit::test::expectErrorMessage;
 
 extern "C" {
 static std::int32_t _mlir_ciface_err_abc(std::int32_t a, std::int32_t b, std::int32_t c) { return a + b + c; }
@@ -20,26 +24,16 @@ static void _mlir_ciface_err_f32(float) {}
 
 namespace {
 Function reflected(void* fn, const char* type, const char* json) {
-  auto t = parseFunctionType(type);
-  auto sig = signature::describe("f", *t);
-  sig->reflection = json;
-  auto f = Function::create(fn, *sig);
-  EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return *f;
+  auto sig = test::valueOrFail(signature::describe("f", test::functionType(type)));
+  sig.reflection = json;
+  return test::valueOrFail(Function::create(fn, sig));
 }
-Function abcNamed() {
-  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                   R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})");
+// (i32, i32, i32) -> i32 with the structure `json` gives its arguments.
+Function abcReflected(const char* json) {
+  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32", json);
 }
-Function abcDict() {
-  return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                   R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})");
-}
-void expectError(const Expected<Value>& r, ErrorCode code, const std::string& message) {
-  ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().code(), code);
-  EXPECT_EQ(r.error().message(), message);
-}
+Function abcNamed() { return abcReflected(R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})"); }
+Function abcDict() { return abcReflected(R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})"); }
 }  // namespace
 
 TEST(RuntimeErrors, BufferShapeMismatchNamesPathAndBothSides) {
@@ -50,8 +44,8 @@ TEST(RuntimeErrors, BufferShapeMismatchNamesPathAndBothSides) {
   Value ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
   Value bad = makeView(flat);
   KeywordArgs kw{{"inputs", Value::dict({{"ids", ok}, {"mask", bad}, {"type", ok}})}};
-  expectError(f.invoke({}, kw), ErrorCode::TypeMismatch,
-              "argument 'inputs'['mask'] (raw #1): expected Buffer<sint32[1x384]>, received sint32[384]");
+  expectErrorMessage(f.invoke({}, kw), ErrorCode::TypeMismatch,
+                     "argument 'inputs'['mask'] (raw #1): expected Buffer<sint32[1x384]>, received sint32[384]");
 }
 
 TEST(RuntimeErrors, ScalarWhereBufferExpected) {
@@ -60,93 +54,90 @@ TEST(RuntimeErrors, ScalarWhereBufferExpected) {
                          R"({"a":[["ndarray","i32",2,1,384],["ndarray","i32",2,1,384],["ndarray","i32",2,1,384]],"r":[]})");
   std::vector<std::int32_t> good(384);
   Value ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
-  expectError(f.invoke({ok, 5, ok}), ErrorCode::TypeMismatch,
-              "argument 1 (raw #1): expected Buffer<sint32[1x384]>, received int 5");
+  expectErrorMessage(f.invoke({ok, 5, ok}), ErrorCode::TypeMismatch,
+                     "argument 1 (raw #1): expected Buffer<sint32[1x384]>, received int 5");
 }
 
 TEST(RuntimeErrors, ScalarOutOfRange) {
-  expectError(abcNamed().invoke({1LL << 40, 1, 2}), ErrorCode::TypeMismatch,
-              "argument 0 (raw #0): expected sint32, received int 1099511627776 (out of range)");
+  expectErrorMessage(abcNamed().invoke({1LL << 40, 1, 2}), ErrorCode::TypeMismatch,
+                     "argument 0 (raw #0): expected sint32, received int 1099511627776 (out of range)");
 }
 
 TEST(RuntimeErrors, ScalarOverflowsToInfinity) {
   auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
   ASSERT_TRUE(f);
-  expectError(f->invoke({1e300}), ErrorCode::TypeMismatch,
-              "argument 0 (raw #0): expected float32, received float 1e+300 (out of range: becomes inf in float32)");
+  expectErrorMessage(f->invoke({1e300}), ErrorCode::TypeMismatch,
+                     "argument 0 (raw #0): expected float32, received float 1e+300 (out of range: becomes inf in float32)");
 }
 
 TEST(RuntimeErrors, ScalarNotExactInTheParameterType) {
   auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
   ASSERT_TRUE(f);
-  expectError(f->invoke({16777217}), ErrorCode::TypeMismatch,
-              "argument 0 (raw #0): expected float32, received int 16777217 (not exact in float32: becomes 16777216)");
+  expectErrorMessage(f->invoke({16777217}), ErrorCode::TypeMismatch,
+                     "argument 0 (raw #0): expected float32, received int 16777217 (not exact in float32: becomes 16777216)");
 }
 
 TEST(RuntimeErrors, FloatWhereIntegerExpected) {
-  expectError(abcNamed().invoke({2.5, 1, 2}), ErrorCode::TypeMismatch,
-              "argument 0 (raw #0): expected sint32, received float 2.5");
+  expectErrorMessage(abcNamed().invoke({2.5, 1, 2}), ErrorCode::TypeMismatch,
+                     "argument 0 (raw #0): expected sint32, received float 2.5");
 }
 
 TEST(RuntimeErrors, MissingPositionalArgumentIsArity) {
-  expectError(abcNamed().invoke({}, {{"a", 1}, {"b", 1}}), ErrorCode::ArityMismatch,
-              "'f' takes 3 arguments, received 2 (missing argument 0)");
+  expectErrorMessage(abcNamed().invoke({}, {{"a", 1}, {"b", 1}}), ErrorCode::ArityMismatch,
+                     "'f' takes 3 arguments, received 2 (missing argument 0)");
 }
 
 TEST(RuntimeErrors, MissingNamedArgumentIsArity) {
-  expectError(abcNamed().invoke({-1}, {{"a", 1}}), ErrorCode::ArityMismatch,
-              "'f' takes 3 arguments, received 2 (missing 'b')");
+  expectErrorMessage(abcNamed().invoke({-1}, {{"a", 1}}), ErrorCode::ArityMismatch,
+                     "'f' takes 3 arguments, received 2 (missing 'b')");
 }
 
 TEST(RuntimeErrors, TooManyPositionalArguments) {
-  expectError(abcNamed().invoke({1, 2, 3, 4}), ErrorCode::ArityMismatch,
-              "'f' takes 3 arguments, received 4 positional");
+  expectErrorMessage(abcNamed().invoke({1, 2, 3, 4}), ErrorCode::ArityMismatch,
+                     "'f' takes 3 arguments, received 4 positional");
 }
 
 TEST(RuntimeErrors, UnknownKeyword) {
-  expectError(abcNamed().invoke({-1}, {{"a", 1}, {"b", 2}, {"c", 3}}), ErrorCode::InvalidArgument,
-              "'f' got an unexpected keyword argument 'c'");
+  expectErrorMessage(abcNamed().invoke({-1}, {{"a", 1}, {"b", 2}, {"c", 3}}), ErrorCode::InvalidArgument,
+                     "'f' got an unexpected keyword argument 'c'");
 }
 
 TEST(RuntimeErrors, KeywordGivenTwice) {
-  expectError(abcNamed().invoke({-1, 1}, {{"a", 1}, {"b", 2}}), ErrorCode::InvalidArgument,
-              "'f' got argument 'a' both positionally and by keyword");
+  expectErrorMessage(abcNamed().invoke({-1, 1}, {{"a", 1}, {"b", 2}}), ErrorCode::InvalidArgument,
+                     "'f' got argument 'a' both positionally and by keyword");
 }
 
 TEST(RuntimeErrors, DictWithTooManyKeys) {
-  expectError(abcDict().invoke({Value::dict({{"a", 2}, {"b", 3}, {"c", 4}}), 1}), ErrorCode::ArityMismatch,
-              "argument 0: expected a dict of 2 values {a, b}, received dict {a, b, c}");
+  expectErrorMessage(abcDict().invoke({Value::dict({{"a", 2}, {"b", 3}, {"c", 4}}), 1}), ErrorCode::ArityMismatch,
+                     "argument 0: expected a dict of 2 values {a, b}, received dict {a, b, c}");
 }
 
 TEST(RuntimeErrors, DictMissingKey) {
-  expectError(abcDict().invoke({Value::dict({{"a", 2}, {"c", 3}}), 1}), ErrorCode::NotFound,
-              "argument 0: missing key 'b' (received dict {a, c})");
+  expectErrorMessage(abcDict().invoke({Value::dict({{"a", 2}, {"c", 3}}), 1}), ErrorCode::NotFound,
+                     "argument 0: missing key 'b' (received dict {a, c})");
 }
 
 TEST(RuntimeErrors, NotADict) {
-  expectError(abcDict().invoke({Value::list({2, 3}), 1}), ErrorCode::TypeMismatch,
-              "argument 0: expected a dict of 2 values {a, b}, received list of 2");
+  expectErrorMessage(abcDict().invoke({Value::list({2, 3}), 1}), ErrorCode::TypeMismatch,
+                     "argument 0: expected a dict of 2 values {a, b}, received list of 2");
 }
 
 TEST(RuntimeErrors, SequenceOfWrongLength) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
-  expectError(f.invoke({Value::list({2, 3, 4}), 1}), ErrorCode::ArityMismatch,
-              "argument 0: expected a sequence of 2 values, received list of 3");
+  Function f = abcReflected(R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
+  expectErrorMessage(f.invoke({Value::list({2, 3, 4}), 1}), ErrorCode::ArityMismatch,
+                     "argument 0: expected a sequence of 2 values, received list of 3");
 }
 
 TEST(RuntimeErrors, NotASequence) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
-  expectError(f.invoke({7, 1}), ErrorCode::TypeMismatch,
-              "argument 0: expected a sequence of 2 values, received int 7");
+  Function f = abcReflected(R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
+  expectErrorMessage(f.invoke({7, 1}), ErrorCode::TypeMismatch,
+                     "argument 0: expected a sequence of 2 values, received int 7");
 }
 
 TEST(RuntimeErrors, GapSlotTakesOnlyNone) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32",
-                         R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
-  expectError(f.invoke({Value::list({1, 5, 2}), 3}), ErrorCode::TypeMismatch,
-              "argument 0[1]: expected None (an empty slot), received int 5");
+  Function f = abcReflected(R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
+  expectErrorMessage(f.invoke({Value::list({1, 5, 2}), 3}), ErrorCode::TypeMismatch,
+                     "argument 0[1]: expected None (an empty slot), received int 5");
 }
 
 TEST(RuntimeErrors, CopyNeededButDisabled) {
@@ -157,25 +148,25 @@ TEST(RuntimeErrors, CopyNeededButDisabled) {
   InvokeOptions o;
   o.allowCopies = false;
   std::vector<Value> args{*t, *t, *t};
-  expectError(f.invoke(args, {}, o), ErrorCode::TypeMismatch,
-              "argument 0 (raw #0): expected Buffer<sint32[2x2]>, received sint32[2x2] with strides [1, 2] "
-              "(dim 0 has stride 1, the layout needs 2; a copy is needed and copies are disabled)");
+  expectErrorMessage(f.invoke(args, {}, o), ErrorCode::TypeMismatch,
+                     "argument 0 (raw #0): expected Buffer<sint32[2x2]>, received sint32[2x2] with strides [1, 2] "
+                     "(dim 0 has stride 1, the layout needs 2; a copy is needed and copies are disabled)");
 }
 
 TEST(RuntimeErrors, ComplexScalarByValueUnsupported) {
   auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "(complex<f32>) -> ()");
   ASSERT_TRUE(f);
-  expectError(f->invoke({1.0}), ErrorCode::Unsupported,
-              "invoke 'h': input 0 is a complex<f32> scalar passed by value, which has no C equivalent the "
-              "dynamic invoker can build (pass it in a memref)");
+  expectErrorMessage(f->invoke({1.0}), ErrorCode::Unsupported,
+                     "invoke 'h': input 0 is a complex<f32> scalar passed by value, which has no C equivalent the "
+                     "dynamic invoker can build (pass it in a memref)");
 }
 
 TEST(RuntimeErrors, ComplexScalarResultUnsupported) {
   auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "() -> complex<f64>");
   ASSERT_TRUE(f);
-  expectError(f->invoke(std::span<const Value>()), ErrorCode::Unsupported,
-              "invoke 'h': the result is a complex<f64> scalar returned by value, which has no C equivalent the "
-              "dynamic invoker can build (pass it in a memref)");
+  expectErrorMessage(f->invoke(std::span<const Value>()), ErrorCode::Unsupported,
+                     "invoke 'h': the result is a complex<f64> scalar returned by value, which has no C equivalent the "
+                     "dynamic invoker can build (pass it in a memref)");
 }
 
 TEST(RuntimeErrors, OwnedUnrankedFromBufferOfAnotherElementType) {
@@ -216,13 +207,9 @@ TEST(RuntimeErrors, TypedSignatureMismatch) {
 
 TEST(RuntimeErrors, DLPackDeviceNotHost) {
   float x[1];
-  std::int64_t shape[1] = {1};
-  DLTensor t{};
-  t.data = x;
+  std::vector<std::int64_t> shape = {1};
+  DLTensor t = test::hostTensor(x, shape, nullptr, {kDLFloat, 32, 1});
   t.device = {kDLCUDA, 0};
-  t.ndim = 1;
-  t.dtype = {kDLFloat, 32, 1};
-  t.shape = shape;
   auto b = fromDLPack(t);
   ASSERT_FALSE(b);
   EXPECT_EQ(b.error().code(), ErrorCode::Unsupported);

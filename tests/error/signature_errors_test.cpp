@@ -15,12 +15,7 @@ using namespace memjit::signature;
 
 namespace {
 
-void expectError(const Error& e, ErrorCode code, std::optional<std::size_t> offset, std::string_view words) {
-  ASSERT_TRUE(e) << "expected an error mentioning: " << words;
-  EXPECT_EQ(e.code(), code) << e.str();
-  EXPECT_EQ(e.offset(), offset) << e.str();
-  EXPECT_NE(e.message().find(words), std::string::npos) << e.str();
-}
+using test::expectError;
 
 Error mangling(std::string_view s, unsigned bits = 64) {
   SignatureParser p(s, 0, bits);

@@ -23,7 +23,8 @@
 #include "memjit/jit/aot_command.h"
 #include "memjit/jit/embedded_metadata.h"
 #include "memjit/type_syntax.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::jit;
@@ -39,6 +40,26 @@ std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::strin
   auto module = llvm::parseIR(llvm::MemoryBufferRef(ir, "test"), diagnostic, context);
   EXPECT_TRUE(module != nullptr) << diagnostic.getMessage().str();
   return module;
+}
+
+// The signatures of (name, type) pairs; a type that does not parse ends the test.
+std::vector<signature::FunctionSignature> describeAll(
+    const std::vector<std::pair<std::string, std::string>>& functions) {
+  std::vector<signature::FunctionSignature> signatures;
+  for (const auto& [name, type] : functions)
+    signatures.push_back(test::valueOrFail(signature::describe(name, test::functionType(type)), name));
+  return signatures;
+}
+
+// Compiles `source` (dir/use.cpp) with nothing but the include directory the
+// runtime exports, by the compiler that built this test; its exit status, and
+// its errors in dir/errors.txt.
+int compileWithOnlyTheRuntime(const std::filesystem::path& dir, const std::string& source) {
+  std::ofstream(dir / "use.cpp") << source;
+  const std::string command = std::string("c++ -std=c++20 -fsyntax-only -I") + MEMJIT_SOURCE_DIR + "/include -I" +
+                              dir.string() + " " + (dir / "use.cpp").string() + " 2> " +
+                              (dir / "errors.txt").string();
+  return std::system(command.c_str());
 }
 
 // e_machine of an ELF object.
@@ -100,20 +121,12 @@ TEST(Aot, ExternalDeclarationsStayUndefined) {
 
 TEST(Aot, HeaderDescribesResultsAndCompilesWithOnlyTheRuntime) {
   auto dir = freshDir("header");
-  std::vector<signature::FunctionSignature> functions;
-  for (auto [name, type] : std::vector<std::pair<std::string, std::string>>{
-           {"scalar", "(i32, f64, index, i1) -> i64"},
-           {"ranked", "(memref<?x4xf32>) -> memref<?x?xf32>"},
-           {"multi", "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)"},
-           {"unranked", "(memref<*xf32>) -> memref<*xf32>"},
-           {"rank0", "(memref<f64>, memref<?xcomplex<f32>>) -> ()"}}) {
-    auto parsed = parseFunctionType(type);
-    ASSERT_TRUE(parsed.ok()) << type;
-    auto sig = signature::describe(name, *parsed);
-    ASSERT_TRUE(sig.ok());
-    functions.push_back(*sig);
-  }
-  auto header = generateHeader(functions, {.cppNamespace = "gen", .moduleName = "m"});
+  auto header = generateHeader(describeAll({{"scalar", "(i32, f64, index, i1) -> i64"},
+                                            {"ranked", "(memref<?x4xf32>) -> memref<?x?xf32>"},
+                                            {"multi", "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)"},
+                                            {"unranked", "(memref<*xf32>) -> memref<*xf32>"},
+                                            {"rank0", "(memref<f64>, memref<?xcomplex<f32>>) -> ()"}}),
+                               {.cppNamespace = "gen", .moduleName = "m"});
   ASSERT_TRUE(header.ok()) << header.error().str();
   EXPECT_NE(header->find("std::int64_t _mlir_ciface_scalar(std::int32_t arg0, double arg1, "
                          "std::int64_t arg2, bool arg3)"),
@@ -133,27 +146,17 @@ TEST(Aot, HeaderDescribesResultsAndCompilesWithOnlyTheRuntime) {
   // Compile a user of the header with nothing but the include directory the
   // runtime exports (the compiler that built this test).
   std::ofstream(dir / "gen.h") << *header;
-  std::ofstream(dir / "use.cpp") << "#include \"gen.h\"\n"
-                                    "int main() { return gen::findFunction(\"multi\") ? 0 : 1; }\n";
-  const std::string command = std::string("c++ -std=c++20 -fsyntax-only -I") + MEMJIT_SOURCE_DIR +
-                              "/include -I" + dir.string() + " " + (dir / "use.cpp").string() +
-                              " 2> " + (dir / "errors.txt").string();
-  EXPECT_EQ(std::system(command.c_str()), 0) << readFile(dir / "errors.txt");
+  EXPECT_EQ(compileWithOnlyTheRuntime(dir, "#include \"gen.h\"\n"
+                                             "int main() { return gen::findFunction(\"multi\") ? 0 : 1; }\n"),
+            0)
+      << readFile(dir / "errors.txt");
 }
 
 TEST(Aot, HeaderSpellsHalfPrecisionWithMemjitTypes) {
   auto dir = freshDir("half");
-  std::vector<signature::FunctionSignature> functions;
-  for (auto [name, type] : std::vector<std::pair<std::string, std::string>>{
-           {"hscalar", "(f16, bf16, f32) -> f16"},
-           {"hbuffers", "(memref<?xf16>, memref<*xbf16>) -> (memref<?xbf16>, f16)"}}) {
-    auto parsed = parseFunctionType(type);
-    ASSERT_TRUE(parsed.ok()) << type;
-    auto sig = signature::describe(name, *parsed);
-    ASSERT_TRUE(sig.ok());
-    functions.push_back(*sig);
-  }
-  auto header = generateHeader(functions, {.cppNamespace = "gen", .moduleName = "m"});
+  auto header = generateHeader(describeAll({{"hscalar", "(f16, bf16, f32) -> f16"},
+                                            {"hbuffers", "(memref<?xf16>, memref<*xbf16>) -> (memref<?xbf16>, f16)"}}),
+                               {.cppNamespace = "gen", .moduleName = "m"});
   ASSERT_TRUE(header.ok()) << header.error().str();
   // By value: the carrier the C ABI needs; in memory: the value types.
   EXPECT_NE(header->find("memjit::f16::abi_type _mlir_ciface_hscalar(memjit::f16::abi_type arg0, "
@@ -169,13 +172,11 @@ TEST(Aot, HeaderSpellsHalfPrecisionWithMemjitTypes) {
             std::string::npos);
   EXPECT_EQ(header->find("uint16_t"), std::string::npos);
   std::ofstream(dir / "gen.h") << *header;
-  std::ofstream(dir / "use.cpp") << "#include \"gen.h\"\n"
-                                    "static_assert(sizeof(gen::hbuffers_results) == 48);\n"
-                                    "int main() { return gen::findFunction(\"hscalar\") ? 0 : 1; }\n";
-  const std::string command = std::string("c++ -std=c++20 -fsyntax-only -I") + MEMJIT_SOURCE_DIR +
-                              "/include -I" + dir.string() + " " + (dir / "use.cpp").string() +
-                              " 2> " + (dir / "errors.txt").string();
-  EXPECT_EQ(std::system(command.c_str()), 0) << readFile(dir / "errors.txt");
+  EXPECT_EQ(compileWithOnlyTheRuntime(dir, "#include \"gen.h\"\n"
+                                             "static_assert(sizeof(gen::hbuffers_results) == 48);\n"
+                                             "int main() { return gen::findFunction(\"hscalar\") ? 0 : 1; }\n"),
+            0)
+      << readFile(dir / "errors.txt");
 }
 
 TEST(Aot, CInterfaceTypeSpellsTheCallableType) {

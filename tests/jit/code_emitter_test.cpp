@@ -15,8 +15,8 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
-#include "../../jit/code_emitter.h"
-#include "../../jit/compile.h"
+#include "jit/code_emitter.h"
+#include "jit/compile.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 
@@ -63,6 +63,16 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(OptLevel level) {
 }
 
 class CodeEmitterTest : public ::testing::TestWithParam<OptLevel> {};
+}  // namespace
+}  // namespace memjit::jit::detail
+
+namespace memjit::jit {
+// The level's name in GoogleTest's output (else the enum's raw bytes).
+void PrintTo(OptLevel level, std::ostream* os) { *os << optLevelName(level); }
+}  // namespace memjit::jit
+
+namespace memjit::jit::detail {
+namespace {
 
 TEST_P(CodeEmitterTest, ReusedPipelineEmitsWhatAFreshOneEmits) {
   auto machine = hostMachine(GetParam());

@@ -18,12 +18,13 @@
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/SourceMgr.h>
 
-#include "../../jit/crash_recovery.h"
+#include "jit/crash_recovery.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/aot_command.h"
 #include "memjit/jit/jit.h"
 #include "support/files.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
+#include "support/jit.h"
 
 #include "support/leaks.h"
 
@@ -50,13 +51,7 @@ bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
-Jit makeJit(bool recover) {
-  JitOptions options;
-  options.recoverFromLlvmCrashes = recover;
-  auto jit = Jit::create(options);
-  EXPECT_TRUE(jit.ok()) << (jit.ok() ? "" : jit.error().str());
-  return std::move(*jit);
-}
+Jit makeJit(bool recover) { return test::makeJit({.recoverFromLlvmCrashes = recover}); }
 
 std::int64_t callConstant(Jit& jit, const std::string& name, long value) {
   auto mod = jit.addIR(test::constantIR(name, value), name);

@@ -170,6 +170,24 @@ std::string text(const std::string& path) {
   return out;
 }
 
+// compileAhead of `m` at `level` into base.o and base.ll: `ir` gets the
+// optimised IR read back (and verified), `object` the object file's bytes.
+void compileAheadAt(codegen::Module& m, int level, const std::string& base, llvm::LLVMContext& context,
+                    std::unique_ptr<llvm::Module>& ir, std::string& object) {
+  jit::AotOptions options;
+  options.optLevel = static_cast<jit::OptLevel>(level);
+  Error e = jit::compileAhead(m, {.object = base + ".o", .ir = base + ".ll"}, options);
+  ASSERT_FALSE(e) << e.str();
+  llvm::SMDiagnostic diagnostic;
+  ir = llvm::parseIRFile(base + ".ll", diagnostic, context);
+  ASSERT_TRUE(ir) << diagnostic.getMessage().str();
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  EXPECT_FALSE(llvm::verifyModule(*ir, &os)) << "O" << level << ": " << report;
+  object = text(base + ".o");
+  ASSERT_FALSE(object.empty());
+}
+
 }  // namespace
 
 TEST(DebugInfo, EachInstructionIsAtTheGeneratorLineThatBuiltIt) {
@@ -261,24 +279,14 @@ TEST(DebugInfo, EveryLevelVerifiesComputesTheSameAndO2O3CodeIsUnchanged) {
     std::vector<float> results[2];
     for (int debug = 0; debug < 2; ++debug) {
       const std::string base = (dir / ("O" + std::to_string(level) + (debug ? "_debug" : "_plain"))).string();
+      llvm::LLVMContext context;
+      std::unique_ptr<llvm::Module> optimised;
       {
         codegen::Module m("k");
         buildKernel(m, debug != 0);
-        jit::AotOptions options;
-        options.optLevel = static_cast<jit::OptLevel>(level);
-        Error e = jit::compileAhead(m, {.object = base + ".o", .ir = base + ".ll"}, options);
-        ASSERT_FALSE(e) << e.str();
+        ASSERT_NO_FATAL_FAILURE(compileAheadAt(m, level, base, context, optimised, objects[debug]));
       }
-      llvm::LLVMContext context;
-      llvm::SMDiagnostic diagnostic;
-      auto optimised = llvm::parseIRFile(base + ".ll", diagnostic, context);
-      ASSERT_TRUE(optimised) << diagnostic.getMessage().str();
-      std::string report;
-      llvm::raw_string_ostream os(report);
-      EXPECT_FALSE(llvm::verifyModule(*optimised, &os)) << "O" << level << ": " << report;
       EXPECT_EQ(optimised->getNamedMetadata("llvm.dbg.cu") != nullptr, debug != 0);
-      objects[debug] = text(base + ".o");
-      ASSERT_FALSE(objects[debug].empty());
 
       codegen::Module m("k");
       buildKernel(m, debug != 0);
@@ -366,23 +374,13 @@ TEST(DebugInfo, VectorOperationsAreAtTheirGeneratorLines) {
     for (int debug = 0; debug < 2; ++debug) {
       const std::string base = (dir / ("O" + std::to_string(level) + (debug ? "_debug" : "_plain"))).string();
       VectorLines lines;
+      llvm::LLVMContext context;
+      std::unique_ptr<llvm::Module> optimised;
       {
         codegen::Module m("v");
         lines = buildVectorKernel(m, debug != 0);
-        jit::AotOptions options;
-        options.optLevel = static_cast<jit::OptLevel>(level);
-        Error e = jit::compileAhead(m, {.object = base + ".o", .ir = base + ".ll"}, options);
-        ASSERT_FALSE(e) << e.str();
+        ASSERT_NO_FATAL_FAILURE(compileAheadAt(m, level, base, context, optimised, objects[debug]));
       }
-      llvm::LLVMContext context;
-      llvm::SMDiagnostic diagnostic;
-      auto optimised = llvm::parseIRFile(base + ".ll", diagnostic, context);
-      ASSERT_TRUE(optimised) << diagnostic.getMessage().str();
-      std::string report;
-      llvm::raw_string_ostream os(report);
-      EXPECT_FALSE(llvm::verifyModule(*optimised, &os)) << "O" << level << ": " << report;
-      objects[debug] = text(base + ".o");
-      ASSERT_FALSE(objects[debug].empty());
       if (debug) {
         // The tail's masked accesses survive every level (their mask is only
         // known at run time), still at the lines that built them.

@@ -19,6 +19,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "support/files.h"
+#include "support/jit.h"
 
 using namespace memjit;
 using namespace memjit::jit;
@@ -39,9 +40,7 @@ std::string afterIR(const std::filesystem::path& dir) {
 }
 
 Jit makeJit(bool deferred, const std::filesystem::path& dumps = {}) {
-  auto jit = Jit::create({.compileExpandedOnFirstUse = deferred, .dumpDirectory = dumps.string()});
-  EXPECT_TRUE(jit.ok()) << jit.error().str();
-  return std::move(*jit);
+  return test::makeJit({.compileExpandedOnFirstUse = deferred, .dumpDirectory = dumps.string()});
 }
 
 // The elementwise add kernel as `add` in a module of its own.

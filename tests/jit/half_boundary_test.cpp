@@ -12,6 +12,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/dlpack.h"
 #include "memjit/runtime/function.h"
+#include "support/dlpack.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
@@ -234,15 +235,9 @@ TEST_F(HalfBoundary, DynamicBuffersAndLists) {
 TEST_F(HalfBoundary, DLPackTensors) {
   auto hin = fromBits<f16>(kF16EdgeBits);
   std::vector<f16> hout(hin.size());
-  std::int64_t shape[1] = {static_cast<std::int64_t>(hin.size())};
-  DLTensor in{}, out{};
-  in.data = hin.data();
-  in.device = {kDLCPU, 0};
-  in.ndim = 1;
-  in.dtype = {kDLFloat, 16, 1};
-  in.shape = shape;
-  out = in;
-  out.data = hout.data();
+  std::vector<std::int64_t> shape = {static_cast<std::int64_t>(hin.size())};
+  DLTensor in = test::hostTensor(hin.data(), shape, nullptr, {kDLFloat, 16, 1});
+  DLTensor out = test::hostTensor(hout.data(), shape, nullptr, {kDLFloat, 16, 1});
   auto vin = Value::fromDLPack(in), vout = Value::fromDLPack(out);
   ASSERT_TRUE(vin.ok() && vout.ok());
   EXPECT_EQ(vin->buffer().elementType(), ElementType::F16);

@@ -9,7 +9,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 #include "memjit/runtime/memref.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
 
 using namespace memjit;
 using namespace memjit::jit;

@@ -11,26 +11,22 @@
 #include "memjit/jit/jit.h"
 #include "memjit/type_syntax.h"
 #include "support/expect_error.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
+#include "support/jit.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::jit;
+using memjit::test::functionType;
 using memjit::test::expectError;
+using memjit::test::makeJit;
 
 namespace {
-
-Jit makeJit(JitOptions options = {}) {
-  auto jit = Jit::create(std::move(options));
-  EXPECT_TRUE(jit.ok());
-  return std::move(*jit);
-}
-
-FunctionType fnType(const char* text) { return *parseFunctionType(text); }
 
 // A codegen module `name` whose `kernel(x)` returns x * 3 + k.
 codegen::Module kernelModule(const std::string& name, std::int64_t k) {
   codegen::Module m(name);
-  codegen::FunctionBuilder b(m, "kernel", fnType("(i64) -> i64"));
+  codegen::FunctionBuilder b(m, "kernel", functionType("(i64) -> i64"));
   b.ret({b.arg(0) * b.i64(3) + b.i64(k)});
   EXPECT_FALSE(b.finish());
   return m;
@@ -112,9 +108,9 @@ TEST(JitNamespaces, CodegenExternalFunctionResolvesThroughLinkAgainst) {
   ASSERT_TRUE(decoy.ok());
 
   codegen::Module user("user");
-  ASSERT_TRUE(codegen::declareExternalFunction(user, "kernel", fnType("(i64) -> i64")).ok());
+  ASSERT_TRUE(codegen::declareExternalFunction(user, "kernel", functionType("(i64) -> i64")).ok());
   {
-    codegen::FunctionBuilder b(user, "twice_kernel", fnType("(i64) -> i64"));
+    codegen::FunctionBuilder b(user, "twice_kernel", functionType("(i64) -> i64"));
     b.ret({b.call("kernel", {b.arg(0)})[0] * b.i64(2)});
     ASSERT_FALSE(b.finish());
   }

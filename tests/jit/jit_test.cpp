@@ -17,11 +17,13 @@
 #include "memjit/codegen/module.h"
 #include "memjit/runtime/memref.h"
 #include "llvm/Support/CommandLine.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
+#include "support/jit.h"
 
 using namespace memjit;
 using namespace memjit::jit;
 
+using memjit::test::makeJit;
 using memjit::test::readFile;
 
 namespace {
@@ -31,12 +33,6 @@ using AddFn = void(Desc1*, Desc1*, Desc1*);
 
 Desc1 view(std::vector<float>& v, std::int64_t stride = 1) {
   return Desc1{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size()) / stride}, {stride}};
-}
-
-Jit makeJit(JitOptions options = {}) {
-  auto jit = Jit::create(std::move(options));
-  EXPECT_TRUE(jit.ok()) << (jit.ok() ? "" : jit.error().str());
-  return std::move(*jit);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "memjit/jit/jit.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
 
 using namespace memjit;
 using namespace memjit::jit;

@@ -1,6 +1,6 @@
 // ORC failures classified by their LLVM error types (jit/llvm_error.h): the
 // code a caller switches on and the symbols named in the message.
-#include "llvm_error.h"
+#include "jit/llvm_error.h"
 
 #include <gtest/gtest.h>
 

@@ -8,10 +8,12 @@
 #include <fstream>
 
 #include "memjit/jit/jit.h"
-#include "test_ir.h"
+#include "support/ir_snippets.h"
+#include "support/jit.h"
 
 using namespace memjit;
 using namespace memjit::jit;
+using memjit::test::makeJit;
 
 namespace {
 
@@ -21,16 +23,8 @@ std::filesystem::path freshDir(const std::string& name) {
   return dir;
 }
 
-Jit makeJit(std::shared_ptr<ObjectCache> cache, OptLevel level = OptLevel::O2) {
-  auto jit = Jit::create({.optLevel = level, .cache = std::move(cache)});
-  EXPECT_TRUE(jit.ok());
-  return std::move(*jit);
-}
-
 std::int64_t callConstant(const LoadedModule& mod, const std::string& name) {
-  auto f = mod.function(name);
-  EXPECT_TRUE(f.ok());
-  return f->cInterfaceAs<std::int64_t()>()();
+  return test::valueOrFail(mod.function(name), name).cInterfaceAs<std::int64_t()>()();
 }
 
 }  // namespace
@@ -74,7 +68,7 @@ TEST(ObjectCache, MemoryPutGetAndEviction) {
 
 TEST(ObjectCache, JitHitSkipsCompilationAndRunsTheSameCode) {
   auto cache = ObjectCache::inMemory();
-  Jit first = makeJit(cache);
+  Jit first = makeJit({.cache = cache});
   auto cold = first.addIR(test::constantIR("k", 17), "m");
   ASSERT_TRUE(cold.ok());
   EXPECT_FALSE(cold->fromCache());
@@ -105,23 +99,23 @@ TEST(ObjectCache, JitHitSkipsCompilationAndRunsTheSameCode) {
 
 TEST(ObjectCache, AnyChangeMisses) {
   auto cache = ObjectCache::inMemory();
-  Jit o2 = makeJit(cache, OptLevel::O2);
+  Jit o2 = makeJit({.optLevel = OptLevel::O2, .cache = cache});
   auto a = o2.addIR(test::constantIR("k", 1), "m");
   ASSERT_TRUE(a.ok());
   // Different IR.
-  Jit o2b = makeJit(cache, OptLevel::O2);
+  Jit o2b = makeJit({.optLevel = OptLevel::O2, .cache = cache});
   auto b = o2b.addIR(test::constantIR("k", 2), "m");
   ASSERT_TRUE(b.ok());
   EXPECT_FALSE(b->fromCache());
   EXPECT_EQ(callConstant(*b, "k"), 2);
   // Different optimisation level.
-  Jit o3 = makeJit(cache, OptLevel::O3);
+  Jit o3 = makeJit({.optLevel = OptLevel::O3, .cache = cache});
   auto c = o3.addIR(test::constantIR("k", 1), "m");
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c->fromCache());
   EXPECT_NE(c->cacheKey(), a->cacheKey());
   // Per-module override of the level also changes the key.
-  Jit o2c = makeJit(cache, OptLevel::O2);
+  Jit o2c = makeJit({.optLevel = OptLevel::O2, .cache = cache});
   auto d = o2c.addIR(test::constantIR("k", 1), "m", {.optLevel = OptLevel::O0});
   ASSERT_TRUE(d.ok());
   EXPECT_FALSE(d->fromCache());
@@ -133,7 +127,7 @@ TEST(ObjectCache, DiskHitAcrossCachesAndCorruptEntriesAreRecompiled) {
   {
     auto cache = ObjectCache::onDisk(dir.string());
     ASSERT_TRUE(cache.ok());
-    Jit jit = makeJit(*cache);
+    Jit jit = makeJit({.cache = *cache});
     auto mod = jit.addIR(test::constantIR("k", 5), "m");
     ASSERT_TRUE(mod.ok());
     key = mod->cacheKey();
@@ -142,7 +136,7 @@ TEST(ObjectCache, DiskHitAcrossCachesAndCorruptEntriesAreRecompiled) {
   auto load = [&]() {
     auto cache = ObjectCache::onDisk(dir.string());  // fresh memory layer
     EXPECT_TRUE(cache.ok());
-    Jit jit = makeJit(*cache);
+    Jit jit = makeJit({.cache = *cache});
     auto mod = jit.addIR(test::constantIR("k", 5), "m");
     EXPECT_TRUE(mod.ok());
     EXPECT_EQ(callConstant(*mod, "k"), 5);

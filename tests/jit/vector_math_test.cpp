@@ -21,7 +21,7 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
 #include "support/files.h"
-#include "vector_math.h"
+#include "jit/vector_math.h"
 
 using namespace memjit;
 using namespace memjit::jit;

@@ -5,16 +5,16 @@
 #  - LLVM_VERSION_MAJOR appears only in the compat headers, the places for
 #    differences between the supported LLVM versions: jit/llvm_compat.h and,
 #    for codegen (which cannot include jit's headers), src/codegen/llvm_compat.h;
-#  - the runtime's sources include nothing of codegen or jit.
+#  - the runtime's sources include nothing of codegen or jit;
+#  - tests include no header by a relative path (../).
 # Run: cmake -DSOURCE_DIR=<repo> -P check_layering.cmake
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "pass -DSOURCE_DIR=<memjit source directory>")
 endif()
 
 set(violations "")
-# forbid_lines(<regex> <what> <files>...): each line of <files> matching
-# <regex> is a violation, reported as "<file>: <what>: <line>".
-function(forbid_lines regex what)
+# forbid(<what> <regex> <file>...): each line of the files that matches is a violation.
+function(forbid what regex)
   foreach(file ${ARGN})
     file(STRINGS "${file}" lines REGEX "${regex}")
     foreach(line ${lines})
@@ -25,7 +25,7 @@ function(forbid_lines regex what)
 endfunction()
 
 file(GLOB_RECURSE public_headers "${SOURCE_DIR}/include/memjit/*.h")
-forbid_lines("^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/" "public header includes LLVM" ${public_headers})
+forbid("public header includes LLVM" "^[ \t]*#[ \t]*include[ \t]*[<\"](llvm|llvm-c)/" ${public_headers})
 
 file(GLOB_RECURSE sources
   "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.h"
@@ -33,13 +33,19 @@ file(GLOB_RECURSE sources
   "${SOURCE_DIR}/tools/*.cpp" "${SOURCE_DIR}/tools/*.h"
   "${SOURCE_DIR}/include/*.h")
 list(FILTER sources EXCLUDE REGEX "/(jit|src/codegen)/llvm_compat\\.h$")
-forbid_lines("LLVM_VERSION_MAJOR"
-  "LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h)" ${sources})
+forbid("LLVM version test outside the compat headers (jit/, src/codegen/llvm_compat.h)" "LLVM_VERSION_MAJOR"
+  ${sources})
 
 file(GLOB_RECURSE runtime_sources "${SOURCE_DIR}/src/runtime/*.cpp" "${SOURCE_DIR}/src/runtime/*.h"
   "${SOURCE_DIR}/include/memjit/runtime/*.h")
-forbid_lines("#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)" "the runtime uses a layer below it"
+forbid("the runtime uses a layer below it" "#[ \t]*include[ \t]*[<\"](memjit/(codegen|jit)/|llvm/)"
   ${runtime_sources})
+
+# Tests reach jit's internal headers as "jit/<name>.h" through the include
+# directory memjit_uses_jit_internals sets, never by a relative path.
+file(GLOB_RECURSE test_sources "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.h")
+forbid("a test includes by relative path (use memjit_uses_jit_internals)" "#[ \t]*include[ \t]*\"(\\.\\./)+"
+  ${test_sources})
 
 list(LENGTH public_headers header_count)
 if(header_count EQUAL 0)

@@ -4,21 +4,15 @@
 
 #include <vector>
 
+#include "support/dlpack.h"
+
 using namespace memjit;
 using namespace memjit::runtime;
 
 namespace {
 DLTensor tensor(void* data, std::vector<std::int64_t>& shape, std::int64_t* strides, DLDataType dtype,
                 std::uint64_t byteOffset = 0) {
-  DLTensor t{};
-  t.data = data;
-  t.device = {kDLCPU, 0};
-  t.ndim = static_cast<int>(shape.size());
-  t.dtype = dtype;
-  t.shape = shape.data();
-  t.strides = strides;
-  t.byte_offset = byteOffset;
-  return t;
+  return test::hostTensor(data, shape, strides, dtype, byteOffset);
 }
 }  // namespace
 

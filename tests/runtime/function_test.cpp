@@ -11,6 +11,7 @@
 #include "memjit/runtime/owned_memref.h"
 #include "memjit/type_syntax.h"
 #include "test_kernels.h"
+#include "support/dlpack.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
@@ -249,14 +250,9 @@ TEST(Invoke, StructuredResultsFromReflection) {
 TEST(Invoke, DLPackTensorArgument) {
   Function f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
   float x[6] = {1, 100, 2, 100, 3, 100};
-  std::int64_t shape[1] = {3}, strides[1] = {2};
-  DLTensor t{};
-  t.data = x;
-  t.device = {kDLCPU, 0};
-  t.ndim = 1;
-  t.dtype = {kDLFloat, 32, 1};
-  t.shape = shape;
-  t.strides = strides;
+  std::vector<std::int64_t> shape = {3};
+  std::int64_t strides[1] = {2};
+  DLTensor t = test::hostTensor(x, shape, strides, {kDLFloat, 32, 1});
   auto v = Value::fromDLPack(t);
   ASSERT_TRUE(v);
   auto r = f.invoke({*v});

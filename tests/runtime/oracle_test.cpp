@@ -3,16 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "memjit/type_syntax.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
+using memjit::test::type;
 
 namespace {
-Type type(const char* text) {
-  auto t = parseType(text);
-  EXPECT_TRUE(t) << text;
-  return *t;
-}
 BufferDescription desc(ElementType e, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
                        std::int64_t offset = 0) {
   BufferDescription d = BufferDescription::rowMajor(e, shape);

@@ -6,17 +6,13 @@
 
 #include "memjit/runtime/function.h"
 #include "memjit/type_syntax.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
+using memjit::test::functionType;
 
 namespace {
-FunctionType ft(const char* s) {
-  auto t = parseFunctionType(s);
-  EXPECT_TRUE(t) << s;
-  return *t;
-}
-
 int allocatorCalls = 0;
 }  // namespace
 
@@ -48,7 +44,7 @@ static void _mlir_ciface_add__unknown(StridedMemRef<float, 1>* out, std::int64_t
 }
 
 TEST(ResultAllocator, TypeRules) {
-  FunctionType full = ft("(memref<?x4xf32>, i32, memref<?xf32>, memref<?x4xf32>) -> (memref<?x4xf32>, i32)");
+  FunctionType full = functionType("(memref<?x4xf32>, i32, memref<?xf32>, memref<?x4xf32>) -> (memref<?x4xf32>, i32)");
   EXPECT_EQ(numDestinations(full), 1u);
   auto user = userFacingType(full);
   ASSERT_TRUE(user);
@@ -58,20 +54,18 @@ TEST(ResultAllocator, TypeRules) {
   ASSERT_TRUE(alloc);
   EXPECT_EQ(toString(*alloc), "(index, index) -> memref<?x4xf32>");
   EXPECT_EQ(defaultAllocatorName("add"), "add__allocate_results");
-  auto bad = userFacingType(ft("(memref<?xf32>, memref<?xi32>) -> memref<?xf32>"));
+  auto bad = userFacingType(functionType("(memref<?xf32>, memref<?xi32>) -> memref<?xf32>"));
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code(), ErrorCode::InvalidArgument);
-  EXPECT_FALSE(userFacingType(ft("() -> memref<?xf32>")));
+  EXPECT_FALSE(userFacingType(functionType("() -> memref<?xf32>")));
 }
 
 namespace {
 Function makeAdd(void* allocator) {
-  auto sig = signature::describe("add", ft("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>"));
-  EXPECT_TRUE(sig);
-  sig->resultAllocator = "add__allocate_results";
-  auto f = Function::create(reinterpret_cast<void*>(&_mlir_ciface_add), *sig, allocator);
-  EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return *f;
+  auto sig = test::valueOrFail(
+      signature::describe("add", functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>")));
+  sig.resultAllocator = "add__allocate_results";
+  return test::valueOrFail(Function::create(reinterpret_cast<void*>(&_mlir_ciface_add), sig, allocator));
 }
 }  // namespace
 

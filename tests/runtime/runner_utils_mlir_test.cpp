@@ -25,7 +25,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "captured_output.h"
+#include "support/captured_output.h"
 #include "memjit/runtime/runner_utils.h"
 #include "support/mlir.h"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "captured_output.h"
+#include "support/captured_output.h"
 
 using namespace memjit;
 using namespace memjit::runtime;

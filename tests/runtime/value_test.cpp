@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/dlpack.h"
+
 using namespace memjit;
 using namespace memjit::runtime;
 
@@ -40,13 +42,8 @@ TEST(Value, DictLookupKeepsOrder) {
 
 TEST(Value, FromDLPack) {
   float x[4] = {1, 2, 3, 4};
-  std::int64_t shape[1] = {4};
-  DLTensor t{};
-  t.data = x;
-  t.device = {kDLCPU, 0};
-  t.ndim = 1;
-  t.dtype = {kDLFloat, 32, 1};
-  t.shape = shape;
+  std::vector<std::int64_t> shape = {4};
+  DLTensor t = test::hostTensor(x, shape, nullptr, {kDLFloat, 32, 1});
   auto v = Value::fromDLPack(t);
   ASSERT_TRUE(v);
   EXPECT_EQ(v->buffer().describe(), "float32[4]");

@@ -3,25 +3,18 @@
 #include <gtest/gtest.h>
 
 #include "memjit/type_syntax.h"
+#include "support/parse_error_case.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::signature;
+using memjit::test::functionType;
 
 namespace {
 
-RawSignature parseOk(std::string_view f) {
-  auto s = parseRawSignature(f);
-  EXPECT_TRUE(s) << f << ": " << (s ? "" : s.error().str());
-  return s ? *s : RawSignature{};
-}
+RawSignature parseOk(std::string_view f) { return test::valueOrFail(parseRawSignature(f), std::string(f)); }
 
 std::string toStringOf(std::string_view f) { return toString(parseOk(f)); }
-
-FunctionType fnType(std::string_view text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t) << text << ": " << (t ? "" : t.error().str());
-  return t ? *t : FunctionType{};
-}
 
 }  // namespace
 
@@ -90,21 +83,12 @@ TEST(RawSignature, ExplicitFloat32IsKept) {
 
 TEST(RawSignature, RankZeroBuffer) { EXPECT_EQ(toStringOf("I4!B1!R1!"), "(Buffer<float32[]>) -> ()"); }
 
-struct BadCase {
-  const char* text;
-  std::size_t offset;
-  const char* mentions;
-};
+using BadCase = memjit::test::ParseErrorCase;
 
 class RawSignatureErrors : public testing::TestWithParam<BadCase> {};
 
 TEST_P(RawSignatureErrors, NameOffsetAndProblem) {
-  const BadCase& c = GetParam();
-  auto s = parseRawSignature(c.text);
-  ASSERT_FALSE(s) << c.text;
-  EXPECT_EQ(s.error().code(), ErrorCode::ParseError);
-  EXPECT_EQ(s.error().offset(), c.offset) << s.error().str();
-  EXPECT_NE(s.error().message().find(c.mentions), std::string::npos) << s.error().str();
+  test::expectParseError(parseRawSignature(GetParam().text).takeError(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -125,22 +109,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"I4!B1!R", 7, "expected the length"}, BadCase{"I4!B0!R1!", 5, "length 0"}));
 
 TEST(RawSignature, FromFunctionType) {
-  EXPECT_EQ(mangle(toRawSignature(fnType("(memref<?x128x64xf32>, si32) -> memref<?x8x64xsi32>"))),
+  EXPECT_EQ(mangle(toRawSignature(functionType("(memref<?x128x64xf32>, si32) -> memref<?x8x64xsi32>"))),
             "I20!B11!d-1d128d64S3!t6R15!B11!t6d-1d8d64");
-  EXPECT_EQ(toString(toRawSignature(fnType("() -> ()"))), "() -> ()");
-  EXPECT_EQ(toString(toRawSignature(fnType("(f32, f64, f16, bf16) -> (ui8, ui16, ui32, ui64)"))),
+  EXPECT_EQ(toString(toRawSignature(functionType("() -> ()"))), "() -> ()");
+  EXPECT_EQ(toString(toRawSignature(functionType("(f32, f64, f16, bf16) -> (ui8, ui16, ui32, ui64)"))),
             "(float32, float64, float16, bfloat16) -> (uint8, uint16, uint32, uint64)");
 }
 
 TEST(RawSignature, LossyMappings) {
-  EXPECT_EQ(toString(toRawSignature(fnType("(i1, i8, i16, i32, i64, index) -> ()"))),
+  EXPECT_EQ(toString(toRawSignature(functionType("(i1, i8, i16, i32, i64, index) -> ()"))),
             "(sint8, sint8, sint16, sint32, sint64, sint64) -> ()");
-  EXPECT_EQ(toString(toRawSignature(fnType("(!llvm.ptr, complex<f32>, memref<*xf32>, memref<4xcomplex<f64>>) -> ()"))),
+  EXPECT_EQ(toString(toRawSignature(functionType("(!llvm.ptr, complex<f32>, memref<*xf32>, memref<4xcomplex<f64>>) -> ()"))),
             "(RefObject<?>, Unrecognized<?>, Unrecognized<?>, Unrecognized<?>) -> ()");
   // Strided layout and memory space leave no trace: only shape and element remain.
-  EXPECT_EQ(toRawSignature(fnType("(memref<4x?xf32, strided<[?, 1], offset: ?>>) -> ()")),
-            toRawSignature(fnType("(memref<4x?xf32, 1>) -> ()")));
-  EXPECT_EQ(toString(toRawSignature(fnType("(memref<f64>) -> ()"))), "(Buffer<float64[]>) -> ()");
+  EXPECT_EQ(toRawSignature(functionType("(memref<4x?xf32, strided<[?, 1], offset: ?>>) -> ()")),
+            toRawSignature(functionType("(memref<4x?xf32, 1>) -> ()")));
+  EXPECT_EQ(toString(toRawSignature(functionType("(memref<f64>) -> ()"))), "(Buffer<float64[]>) -> ()");
 }
 
 TEST(RawSignature, ElementConversionBothWays) {
@@ -159,7 +143,7 @@ TEST(RawSignature, ElementConversionBothWays) {
 }
 
 TEST(RawAttributes, WriteAndRead) {
-  FunctionType t = fnType("(memref<2x3xf32>) -> i32");
+  FunctionType t = functionType("(memref<2x3xf32>) -> i32");
   AttributeMap attrs = rawAttributes(t);
   EXPECT_EQ(attrs.at("fv"), "1");
   EXPECT_EQ(attrs.count("fbr"), 0u);

@@ -4,23 +4,15 @@
 
 #include "memjit/signature/raw_signature.h"
 #include "memjit/type_syntax.h"
+#include "support/types.h"
 
 using namespace memjit;
 using namespace memjit::signature;
+using memjit::test::functionType;
 
 namespace {
 
-Reflection parseOk(std::string_view json) {
-  auto r = parseReflection(json);
-  EXPECT_TRUE(r) << json << ": " << (r ? "" : r.error().str());
-  return r ? *r : Reflection{};
-}
-
-FunctionType fnType(std::string_view text) {
-  auto t = parseFunctionType(text);
-  EXPECT_TRUE(t) << text;
-  return t ? *t : FunctionType{};
-}
+Reflection parseOk(std::string_view json) { return test::valueOrFail(parseReflection(json), std::string(json)); }
 
 }  // namespace
 
@@ -75,11 +67,11 @@ TEST(Reflection, RecordHelpersAndSingleRecordJson) {
 }
 
 TEST(Reflection, DefaultOfFunctionType) {
-  Reflection r = defaultReflection(fnType("(memref<2x3xf32>, memref<?x4xi8>, memref<*xf64>, si32) -> (index, i1)"));
+  Reflection r = defaultReflection(functionType("(memref<2x3xf32>, memref<?x4xi8>, memref<*xf64>, si32) -> (index, i1)"));
   EXPECT_EQ(toJson(r),
             R"({"a":[["ndarray","f32",2,2,3],["ndarray","i8",2,null,4],["ndarray","f64",null],"i32"],)"
             R"("r":["i64","i1"],"v":1})");
-  EXPECT_EQ(toJson(defaultReflection(fnType("(!llvm.ptr, complex<f32>, bf16, ui16, memref<f16>) -> ()"))),
+  EXPECT_EQ(toJson(defaultReflection(functionType("(!llvm.ptr, complex<f32>, bf16, ui16, memref<f16>) -> ()"))),
             R"({"a":["unknown","unknown","bf16","i16",["ndarray","f16",0]],"r":[],"v":1})");
 }
 
@@ -112,7 +104,7 @@ TEST(Reflection, PublishedInvocationShapesHaveTheRightArity) {
 TEST(Reflection, DefaultMatchesRawArity) {
   for (const char* t : {"() -> ()", "(memref<?xf32>, i32) -> (i32, memref<?x?xf32>)", "(f32) -> f32",
                         "(memref<*xf32>, !llvm.ptr, index) -> memref<4x?xf32, strided<[?, 1], offset: ?>>"}) {
-    FunctionType f = fnType(t);
+    FunctionType f = functionType(t);
     RawSignature raw = toRawSignature(f);
     EXPECT_FALSE(checkArity(defaultReflection(f), raw.inputs.size(), raw.results.size())) << t;
   }
@@ -149,6 +141,11 @@ struct BadCase {
   const char* mentions;
   std::optional<std::size_t> offset = std::nullopt;
 };
+void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << testing::PrintToString(c.json) << ": " << errorCodeName(c.code) << " mentioning "
+      << testing::PrintToString(c.mentions);
+  if (c.offset) *os << " at byte " << *c.offset;
+}
 
 class ReflectionErrors : public testing::TestWithParam<BadCase> {};
 

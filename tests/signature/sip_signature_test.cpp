@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "support/expected.h"
+#include "support/parse_error_case.h"
+
 using namespace memjit;
 using namespace memjit::signature;
 
@@ -15,11 +18,7 @@ SipStructure build(const std::vector<std::pair<std::int64_t, SipPath>>& inputs,
   return SipStructure{in.tree(), out.tree()};
 }
 
-SipStructure parseOk(std::string_view sip) {
-  auto s = parseSipSignature(sip);
-  EXPECT_TRUE(s) << sip << ": " << (s ? "" : s.error().str());
-  return s ? *s : SipStructure{};
-}
+SipStructure parseOk(std::string_view sip) { return test::valueOrFail(parseSipSignature(sip), std::string(sip)); }
 
 SipPath P(std::initializer_list<SipKey> keys) { return SipPath(keys); }
 
@@ -200,21 +199,12 @@ TEST(SipParser, ExtremelyDeepGarbageDoesNotOverflowTheStack) {
   EXPECT_LT(*s.error().offset(), v.size());
 }
 
-struct BadCase {
-  const char* text;
-  std::size_t offset;
-  const char* mentions;
-};
+using BadCase = memjit::test::ParseErrorCase;
 
 class SipErrors : public testing::TestWithParam<BadCase> {};
 
 TEST_P(SipErrors, NameOffsetAndProblem) {
-  const BadCase& c = GetParam();
-  auto s = parseSipSignature(c.text);
-  ASSERT_FALSE(s) << c.text;
-  EXPECT_EQ(s.error().code(), ErrorCode::ParseError);
-  EXPECT_EQ(s.error().offset(), c.offset) << s.error().str();
-  EXPECT_NE(s.error().message().find(c.mentions), std::string::npos) << s.error().str();
+  test::expectParseError(parseSipSignature(GetParam().text).takeError(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

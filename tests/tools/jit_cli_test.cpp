@@ -7,10 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli_runner.h"
+#include "support/cli_runner.h"
 #include "support/files.h"
 #include "support/mlir.h"
 #include "support/mlir_locations.h"
+#include "support/mlir_tools.h"
 
 using memjit::test::readFile;
 using memjit::test::runCli;
@@ -35,15 +36,12 @@ func.func @first(%m: memref<?xf32>) -> f32 attributes {llvm.emit_c_interface} {
 // Lowers kMlir with the real MLIR tools (of LLVM's version) into dir/k.ll.
 // Call only when missingMlirTools() is empty: a failure here is a failure.
 std::filesystem::path lowerWithMlir(const std::filesystem::path& dir) {
-  std::ofstream(dir / "k.mlir") << kMlir;
-  const std::string command =
-      std::string(MEMJIT_MLIR_OPT) + " --finalize-memref-to-llvm --convert-arith-to-llvm --convert-func-to-llvm "
-      "--reconcile-unrealized-casts " + (dir / "k.mlir").string() + " | " + MEMJIT_MLIR_TRANSLATE +
-      " --mlir-to-llvmir -o " + (dir / "k.ll").string();
-  if (std::system(command.c_str()) != 0) {
-    ADD_FAILURE() << "`" << command << "` failed";
+  auto ir = memjit::test::lowerWithMlir(kMlir);
+  if (!ir) {
+    ADD_FAILURE() << ir.error().str();
     return {};
   }
+  std::ofstream(dir / "k.ll") << *ir;
   return dir / "k.ll";
 }
 

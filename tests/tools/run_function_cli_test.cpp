@@ -13,7 +13,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "cli_runner.h"
+#include "support/cli_runner.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"

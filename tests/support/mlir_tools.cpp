@@ -1,4 +1,4 @@
-#include "mlir_tools.h"
+#include "support/mlir_tools.h"
 
 #include "support/files.h"
 

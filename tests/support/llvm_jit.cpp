@@ -1,6 +1,6 @@
-#include "test_jit.h"
+#include "support/llvm_jit.h"
 
-#include "llvm_compat.h"
+#include "jit/llvm_compat.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
