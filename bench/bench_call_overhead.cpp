@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 
 #ifdef MEMJIT_HAVE_MLIR
 #include "mlir_peer.h"
@@ -69,8 +69,8 @@ void direct(benchmark::State& state, int n) {
 
 template <typename F, typename... A>
 void typedLoop(benchmark::State& state, int n, A&... args) {
-  auto fn = Function::fromTypeText(kernel(n), "k", typeText(n));
-  auto t = fn ? fn->as<F>() : Expected<TypedFunction<F>>(fn.error());
+  auto fn = Callable::fromTypeText(kernel(n), "k", typeText(n));
+  auto t = fn ? fn->as<F>() : Expected<TypedCallable<F>>(fn.error());
   if (!t) {
     state.SkipWithError(t.error().str().c_str());
     return;
@@ -93,12 +93,12 @@ void typed(benchmark::State& state, int n) {
 }
 
 void dynamic(benchmark::State& state, int n) {
-  auto fn = Function::fromTypeText(kernel(n), "k", typeText(n));
+  auto fn = Callable::fromTypeText(kernel(n), "k", typeText(n));
   if (!fn) {
     state.SkipWithError(fn.error().str().c_str());
     return;
   }
-  std::vector<Value> args;
+  std::vector<Variant> args;
   for (int i = 0; i < n; ++i) args.emplace_back(view(i));
   for (auto _ : state) {
     auto r = fn->invoke(args);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"

@@ -16,7 +16,7 @@
 #include "memjit/runtime/dlpack.h"
 
 using namespace memjit;
-using runtime::Value;
+using runtime::Variant;
 
 static int deleterCalls = 0;
 
@@ -63,7 +63,7 @@ int main() {
   DLManagedTensor* exported = nullptr;
   {
     // In: memjit adopts the managed tensor (zero copy) and will call its deleter once.
-    auto x = Value::adoptDLPack(produce({1, 2, 3, 4, 5}));
+    auto x = Variant::adoptDLPack(produce({1, 2, 3, 4, 5}));
     if (!x) return fail(x.error().str());
     auto y = scaledCopy->invoke({*x, 10.0f});
     if (!y) return fail(y.error().str());
@@ -99,7 +99,7 @@ int main() {
   view.dtype = {kDLFloat, 32, 1};
   view.shape = shape;
   view.strides = strides;
-  auto v = Value::fromDLPack(view);
+  auto v = Variant::fromDLPack(view);
   if (!v) return fail(v.error().str());
   auto s = sum->invoke({*v});
   if (!s) return fail(s.error().str());
@@ -111,7 +111,7 @@ int main() {
   view.data = ints.data();
   view.dtype = {kDLInt, 32, 1};
   view.strides = nullptr;
-  auto wrong = Value::fromDLPack(view);
+  auto wrong = Variant::fromDLPack(view);
   if (!wrong) return fail(wrong.error().str());
   auto refused = sum->invoke({*wrong});
   if (refused) return fail("an int32 tensor was accepted for memref<?xf32>");

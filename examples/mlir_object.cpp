@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "memjit/jit/jit.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/print.h"
 
 using namespace memjit;
@@ -88,7 +88,7 @@ int main() {
   // MLIR's output carries no memjit metadata: give the invoker the type text.
   auto address = loaded->symbol("_mlir_ciface_scale_sum");
   if (!address) return fail(address.error().str());
-  auto fn = runtime::Function::fromTypeText(*address, "scale_sum", kType);
+  auto fn = runtime::Callable::fromTypeText(*address, "scale_sum", kType);
   if (!fn) return fail(fn.error().str());
   std::printf("scale_sum : %s\nraw ABI   : %s\n", kType, fn->signature().raw.c_str());
 

@@ -17,7 +17,7 @@
 #include "memjit/type_syntax.h"
 
 using namespace memjit;
-using runtime::Value;
+using runtime::Variant;
 
 static Error addAffine(codegen::Module& m, const char* name, const signature::FunctionSignature& metadata) {
   codegen::FunctionOptions options;
@@ -59,11 +59,11 @@ static int fail(const std::string& message) {
 }
 
 // Checks out == x * 2 + 1 and the {lo, hi} dict result.
-static bool check(const char* how, const Value& result, const std::vector<float>& x, const std::vector<float>& out) {
+static bool check(const char* how, const Variant& result, const std::vector<float>& x, const std::vector<float>& out) {
   for (std::size_t i = 0; i < x.size(); ++i)
     if (out[i] != x[i] * 2.0f + 1.0f) return false;
-  const Value* lo = result.isDict() ? result.find("lo") : nullptr;
-  const Value* hi = result.isDict() ? result.find("hi") : nullptr;
+  const Variant* lo = result.isDict() ? result.find("lo") : nullptr;
+  const Variant* hi = result.isDict() ? result.find("hi") : nullptr;
   if (!lo || !hi || lo->toDouble() != -5.0 || hi->toDouble() != 9.0) return false;
   std::printf("%-34s -> %s = {lo: %g, hi: %g}\n", how, result.describe().c_str(), lo->toDouble(), hi->toDouble());
   return true;
@@ -95,10 +95,10 @@ int main() {
               fV1->signature().reflection.c_str());
 
   std::vector<float> x{-3, 0, 4, 1}, out(4, 0.0f);
-  Value vx = runtime::makeView(x), vout = runtime::makeView(out);
+  Variant vx = runtime::makeView(x), vout = runtime::makeView(out);
 
   // SIP: a sequence with a dict inside; dict keys may come in any order.
-  auto r1 = fSip->invoke({vx, Value::dict({{"shift", 1.0f}, {"scale", 2.0f}}), vout});
+  auto r1 = fSip->invoke({vx, Variant::dict({{"shift", 1.0f}, {"scale", 2.0f}}), vout});
   if (!r1) return fail(r1.error().str());
   if (!check("sip   [x, {shift, scale}, out]", *r1, x, out)) return fail("wrong SIP result");
 
@@ -115,7 +115,7 @@ int main() {
 
   // Mistakes are errors that name the argument, never crashes.
   auto missing = fV1->invoke({vx, vout}, {{"scale", 2.0f}});
-  auto unknown = fSip->invoke({vx, Value::dict({{"scale", 2.0f}, {"offset", 1.0f}}), vout});
+  auto unknown = fSip->invoke({vx, Variant::dict({{"scale", 2.0f}, {"offset", 1.0f}}), vout});
   if (missing || unknown) return fail("a bad call was accepted");
   std::printf("\nmissing keyword : %s\nunknown dict key: %s\n", missing.error().str().c_str(),
               unknown.error().str().c_str());

@@ -7,7 +7,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/codegen/module.h"
 
 namespace memjit::jit::detail {

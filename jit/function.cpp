@@ -17,7 +17,7 @@ void* Function::expanded() const noexcept {
   return record_->lazyExpanded->get();
 }
 
-const runtime::Function& Function::runtime() const noexcept { return record_->invoker; }
+const runtime::Callable& Function::runtime() const noexcept { return record_->invoker; }
 
 std::shared_ptr<const void> Function::keepAlive() const noexcept { return record_; }
 

@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "memjit/jit/function.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/signature/function_signature.h"
 
 namespace memjit::jit::detail {
@@ -31,7 +31,7 @@ struct FunctionRecord {
   void* expanded = nullptr;    ///< `<name>`, the expanded (3+2N) function
   std::shared_ptr<LazyAddress> lazyExpanded;  ///< instead of `expanded` when compiled on first use
   void* resultAllocator = nullptr;  ///< `_mlir_ciface_<fbr>` when the signature names one
-  runtime::Function invoker;   ///< the runtime's call plan, made once
+  runtime::Callable invoker;   ///< the runtime's call plan, made once
 };
 
 }  // namespace memjit::jit::detail

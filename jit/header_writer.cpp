@@ -154,7 +154,7 @@ Expected<CSignature> lowerToC(const signature::FunctionSignature& fn, const std:
 // descriptor, an OwnedMemRef, a span or vector for rank 1); results come back
 // by value: scalars as they are, memrefs as OwnedMemRef (freed once, unless
 // they alias an argument), several as a std::tuple. The call goes through the
-// typed invoker (TypedFunction::trusted), which does the ownership.
+// typed invoker (TypedCallable::trusted), which does the ownership.
 struct CppWrapper {
   std::string returnType;
   std::vector<std::string> parameters;  // "type name"
@@ -262,7 +262,7 @@ void writeWrapper(const signature::FunctionSignature& fn, const CSignature& c, H
   const CppWrapper w = lowerToCpp(fn, c);
   parts.wrappers << "/// " << fn.name << " : " << toString(fn.type) << "\n"
                  << "inline " << w.returnType << " " << fn.name << "(" << commaSeparated(w.parameters) << ") {\n"
-                 << "  return " << kRuntime << "TypedFunction<" << w.invokerType << ">::trusted(\n"
+                 << "  return " << kRuntime << "TypedCallable<" << w.invokerType << ">::trusted(\n"
                  << "      reinterpret_cast<void*>(&" << metadata::symbolName(metadata::kCInterfacePrefix, fn.name)
                  << "))(" << commaSeparated(w.arguments) << ");\n}\n";
 }
@@ -292,7 +292,7 @@ std::string assembleHeader(const HeaderParts& parts, const std::string& ns, cons
       << "#pragma once\n\n#include <complex>\n#include <cstddef>\n#include <cstdint>\n"
       << "#include <string_view>\n#include <tuple>\n\n#include \"memjit/runtime/half.h\"\n#include \"memjit/runtime/memref.h\"\n"
       << "#include \"memjit/runtime/memref_arg.h\"\n#include \"memjit/runtime/owned_memref.h\"\n"
-      << "#include \"memjit/runtime/typed_function.h\"\n\n"
+      << "#include \"memjit/runtime/typed_callable.h\"\n\n"
       << "namespace " << ns << " {\n" << parts.structs.str() << "}  // namespace " << ns << "\n\n"
       << "extern \"C\" {\n" << parts.externs.str() << "}\n\n"
       << "namespace " << ns << " {\n\n"

@@ -127,7 +127,7 @@ Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const
   ModuleLinks links;
   std::lock_guard<std::mutex> lock(core.mutex);
   for (const LoadedModule& link : options.linkAgainst) {
-    if (!link)
+    if (!link.valid())
       return Error(ErrorCode::InvalidArgument,
                    "module '" + name + "': AddOptions::linkAgainst holds an empty module handle");
     if (!core.modules.count(link.state().get()))

@@ -71,7 +71,7 @@ Expected<FunctionRecord> readFunction(const std::string& moduleName,
     if (allocator != symbols.end()) record.resultAllocator = allocator->second;
   }
   if (record.cInterface) {
-    auto invoker = runtime::Function::create(record.cInterface, record.signature, record.resultAllocator);
+    auto invoker = runtime::Callable::create(record.cInterface, record.signature, record.resultAllocator);
     if (!invoker) return invoker.error().withContext("function '" + name + "'");
     record.invoker = std::move(*invoker);
   }

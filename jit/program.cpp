@@ -50,14 +50,14 @@ Program& Program::operator=(Program&& other) noexcept {
 Program::~Program() { runDestructors(); }
 
 void Program::runConstructors() {
-  if (!module_ || constructed_) return;
+  if (!module_.valid() || constructed_) return;
   constructed_ = true;
   if (auto address = module_.symbol(detail::kGlobalConstructorsSymbol))
     reinterpret_cast<void (*)()>(*address)();
 }
 
 void Program::runDestructors() {
-  if (!module_ || !constructed_ || destructed_) return;
+  if (!module_.valid() || !constructed_ || destructed_) return;
   destructed_ = true;
   if (auto address = module_.symbol(detail::kGlobalDestructorsSymbol))
     reinterpret_cast<void (*)()>(*address)();
@@ -79,7 +79,7 @@ Expected<Function> Program::function(std::string_view name, std::string_view typ
   MEMJIT_ASSIGN_OR_RETURN(holder->record.signature, signature::describe(std::string(name), *parsed));
   holder->record.cInterface = *address;
   if (auto expanded = module_.symbol(name)) holder->record.expanded = *expanded;
-  auto invoker = runtime::Function::create(*address, holder->record.signature);
+  auto invoker = runtime::Callable::create(*address, holder->record.signature);
   if (!invoker) return invoker.error().withContext("function '" + std::string(name) + "'");
   holder->record.invoker = std::move(*invoker);
   const detail::FunctionRecord* record = &holder->record;

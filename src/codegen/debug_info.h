@@ -15,7 +15,7 @@
 #include <llvm/IR/DebugLoc.h>
 #include <llvm/IR/IRBuilder.h>
 
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/types.h"
 
 namespace memjit::codegen::detail {

@@ -27,7 +27,7 @@ Buffer* Invocation::keep(Buffer b) {
   return temps_.back().get();
 }
 
-Error Invocation::bind(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs) {
+Error Invocation::bind(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs) {
   if (plan_.flat && kwargs.empty() && args.size() == plan_.raw.size()) {
     for (std::size_t i = 0; i < args.size(); ++i) leaves_[i] = &args[i];
     return Error::success();
@@ -35,7 +35,7 @@ Error Invocation::bind(std::span<const Value> args, std::span<const std::pair<st
   return bindRoot(args, kwargs);
 }
 
-Error Invocation::bindNode(const Node& n, const Value& v, const std::string& path) {
+Error Invocation::bindNode(const Node& n, const Variant& v, const std::string& path) {
   switch (n.kind) {
     case Node::Kind::Leaf:
     case Node::Kind::HomList:
@@ -71,7 +71,7 @@ Error Invocation::bindNode(const Node& n, const Value& v, const std::string& pat
         return Error(ErrorCode::ArityMismatch, path + ": expected a dict of " + std::to_string(n.keys.size()) +
                                                    " values {" + keyList + "}, received " + v.describe());
       for (std::size_t i = 0; i < n.keys.size(); ++i) {
-        const Value* x = v.find(n.keys[i]);
+        const Variant* x = v.find(n.keys[i]);
         if (!x)
           return Error(ErrorCode::NotFound, path + ": missing key '" + n.keys[i] + "' (received " + v.describe() + ")");
         MEMJIT_TRY(bindNode(n.children[i], *x, path + "['" + n.keys[i] + "']"));
@@ -82,12 +82,12 @@ Error Invocation::bindNode(const Node& n, const Value& v, const std::string& pat
   return Error::success();
 }
 
-Error Invocation::bindRoot(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs) {
+Error Invocation::bindRoot(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs) {
   const std::size_t np = plan_.params.size();
   if (args.size() > np)
     return Error(ErrorCode::ArityMismatch, "'" + plan_.sig.name + "' takes " + std::to_string(np) +
                                                " arguments, received " + std::to_string(args.size()) + " positional");
-  std::vector<const Value*> bound(np, nullptr);
+  std::vector<const Variant*> bound(np, nullptr);
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = &args[i];
   for (const auto& [name, value] : kwargs) {
     std::size_t i = 0;
@@ -114,7 +114,7 @@ Error Invocation::bindRoot(std::span<const Value> args, std::span<const std::pai
 }
 
 // Builds a 1-D buffer of the parameter's element type from a list of scalars.
-Expected<const Buffer*> Invocation::listToBuffer(const RawParam& p, std::size_t r, const Value& v) {
+Expected<const Buffer*> Invocation::listToBuffer(const RawParam& p, std::size_t r, const Variant& v) {
   if (p.rank != 1) return mismatch(p, r, v.describe());
   MEMJIT_ASSIGN_OR_RETURN(Buffer b, Buffer::allocate(p.element, {static_cast<std::int64_t>(v.size())}));
   RawParam elem = p;
@@ -132,7 +132,7 @@ Expected<const Buffer*> Invocation::listToBuffer(const RawParam& p, std::size_t 
 Error Invocation::packInputs() {
   for (std::size_t r = 0; r < plan_.raw.size(); ++r) {
     const RawParam& p = plan_.raw[r];
-    const Value& v = *leaves_[r];
+    const Variant& v = *leaves_[r];
     std::uint64_t& word = words_[base_ + r];
     if (p.scalar) {
       MEMJIT_TRY(packScalar(p, r, v, word));
@@ -247,7 +247,7 @@ Error Invocation::packDestinations() {
     OwnerTable fresh;
     auto* bytes = reinterpret_cast<const unsigned char*>(storage.data());
     for (std::size_t j = 0; j < plan_.allocatorType.results.size(); ++j) {
-      Value v = rawResult(plan_.allocatorType.results[j], bytes + ac.results().offsets[j], fresh);
+      Variant v = rawResult(plan_.allocatorType.results[j], bytes + ac.results().offsets[j], fresh);
       dests.push_back(v.buffer());
     }
   } else {

@@ -1,4 +1,4 @@
-// Internal: one dynamic call (Function::invoke), in the order it happens:
+// Internal: one dynamic call (Callable::invoke), in the order it happens:
 // bind the caller's values to the raw inputs through the argument structure,
 // pack each into a parameter word (checking it against the signature, copying
 // a buffer whose layout does not fit), add result destinations, call, copy
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "memjit/runtime/buffer.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/memref.h"
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/variant.h"
 #include "plan.h"
 #include "scratch_array.h"
 
@@ -35,7 +35,7 @@ class Invocation {
   Invocation(const Plan& plan, const InvokeOptions& options);
 
   /// Binds positional and keyword arguments to the raw inputs.
-  Error bind(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs);
+  Error bind(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs);
   /// Packs every bound value into its parameter word.
   Error packInputs();
   /// Adds the destinations of a destination-passing function (result_allocator.h).
@@ -53,9 +53,9 @@ class Invocation {
   std::span<const Buffer* const> passedBuffers() const noexcept { return {passed_.data(), numPassed_}; }
 
  private:
-  Error bindNode(const Node& n, const Value& v, const std::string& path);
-  Error bindRoot(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs);
-  Expected<const Buffer*> listToBuffer(const RawParam& p, std::size_t r, const Value& v);
+  Error bindNode(const Node& n, const Variant& v, const std::string& path);
+  Error bindRoot(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs);
+  Expected<const Buffer*> listToBuffer(const RawParam& p, std::size_t r, const Variant& v);
   Expected<const Buffer*> prepareBuffer(const RawParam& p, std::size_t r, const Buffer& b);
   Buffer* keep(Buffer b);
   void pass(const Buffer* b) noexcept { passed_[numPassed_++] = b; }
@@ -64,7 +64,7 @@ class Invocation {
   const InvokeOptions& options_;
   std::size_t base_ = 0;  ///< word index of the first input (1 when results come via a pointer)
   ScratchArray<std::uint64_t, kInlineWords> words_;
-  ScratchArray<const Value*, kInlineInputs> leaves_;  ///< the value bound to each raw input
+  ScratchArray<const Variant*, kInlineInputs> leaves_;  ///< the value bound to each raw input
   ScratchArray<const Buffer*, kInlineInputs> inputBuffers_;  ///< per raw input; null for scalars
   ScratchArray<const Buffer*, kInlineInputs> passed_;
   std::size_t numPassed_ = 0;

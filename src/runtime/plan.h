@@ -1,4 +1,4 @@
-// Internal: everything a Function computes once from its signature so that a
+// Internal: everything a Callable computes once from its signature so that a
 // dynamic call does only the per-value work.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/variant.h"
 #include "memjit/types.h"
 #include "plan.h"
 
@@ -26,9 +26,9 @@ struct OwnerTable {
 
 /// Reads a result of type `t` stored at `at` (an unranked result's descriptor
 /// copy, malloc'd by the callee, is freed).
-Value rawResult(const Type& t, const unsigned char* at, OwnerTable& owners);
+Variant rawResult(const Type& t, const unsigned char* at, OwnerTable& owners);
 
 /// The value `invoke` returns for a finished call.
-Value unpackResults(const Invocation& call);
+Variant unpackResults(const Invocation& call);
 
 }  // namespace memjit::runtime::detail

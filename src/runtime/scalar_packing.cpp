@@ -21,7 +21,7 @@ std::string floatText(double x, ElementType t) {
 // Converts a numeric scalar to the float type `want`, refusing a conversion
 // that changes the value: an integer or a float that `want` cannot hold
 // exactly, or a finite value too large for it. NaN stays NaN.
-Error packFloat(const RawParam& p, std::size_t r, const Value& v, ElementType want, std::uint64_t& word) {
+Error packFloat(const RawParam& p, std::size_t r, const Variant& v, ElementType want, std::uint64_t& word) {
   const Scalar& s = v.scalar();
   if (s.type == want && (want == ElementType::F16 || want == ElementType::BF16)) {
     word = s.u & 0xffffu;  // the bits as given, NaN payloads included
@@ -76,7 +76,7 @@ Error mismatch(const RawParam& p, std::size_t r, const std::string& received, co
 
 // Converts a scalar value to the parameter's type, into the low bytes of
 // `word`; refuses a conversion that would change the value.
-Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t& word) {
+Error packScalar(const RawParam& p, std::size_t r, const Variant& v, std::uint64_t& word) {
   if (!v.isScalar()) return mismatch(p, r, v.describe());
   const Scalar& s = v.scalar();
   ElementType want = p.element;
@@ -115,7 +115,7 @@ Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t
 }
 
 // Reads a scalar result of type `t` stored at `p`.
-Value readScalar(ElementType t, const void* p) {
+Variant readScalar(ElementType t, const void* p) {
   Scalar s;
   s.type = t;
   switch (t) {
@@ -133,7 +133,7 @@ Value readScalar(ElementType t, const void* p) {
     case ElementType::Ptr: std::memcpy(&s.p, p, sizeof(void*)); break;
     default: std::memcpy(&s.u, p, std::min<std::size_t>(8, storageSize(t))); break;
   }
-  return Value(s);
+  return Variant(s);
 }
 
 }  // namespace memjit::runtime::detail

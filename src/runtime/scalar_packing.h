@@ -1,13 +1,13 @@
-// Internal: the dynamic invoker's scalar conversions. A scalar Value goes into
+// Internal: the dynamic invoker's scalar conversions. A scalar Variant goes into
 // a parameter word only when the parameter's type holds it exactly (an
 // out-of-range integer, an inexact float, a float for an integer are errors
-// naming the argument); a scalar result is read back as a Value.
+// naming the argument); a scalar result is read back as a Variant.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/variant.h"
 #include "plan.h"
 
 namespace memjit::runtime::detail {
@@ -17,9 +17,9 @@ namespace memjit::runtime::detail {
 Error mismatch(const RawParam& p, std::size_t r, const std::string& received, const std::string& extra = "");
 
 /// Converts scalar `v` to `p`'s type, into the low bytes of `word`.
-Error packScalar(const RawParam& p, std::size_t r, const Value& v, std::uint64_t& word);
+Error packScalar(const RawParam& p, std::size_t r, const Variant& v, std::uint64_t& word);
 
 /// Reads a scalar of type `t` stored at `p`.
-Value readScalar(ElementType t, const void* p);
+Variant readScalar(ElementType t, const void* p);
 
 }  // namespace memjit::runtime::detail

@@ -6,7 +6,7 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
 
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
 #include "support/llvm_jit.h"

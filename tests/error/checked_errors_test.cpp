@@ -72,7 +72,7 @@ using Binary = Value (FunctionBuilder::*)(const Value&, const Value&, std::sourc
 template <typename T>
 void expectDivisionFails(const char* name, const char* type, Binary op, T a, T b, const std::string& message) {
   Kernel k = compile(name, type, [&](FunctionBuilder& f) { f.ret({(f.*op)(f.arg(0), f.arg(1), std::source_location::current())}); });
-  auto dynamic = k.fn.invoke({runtime::Value(a), runtime::Value(b)});
+  auto dynamic = k.fn.invoke({runtime::Variant(a), runtime::Variant(b)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<T(T, T)>();
@@ -146,7 +146,7 @@ TEST(CheckedErrors, LoadOutOfBounds) {
   std::vector<float> data(6);
   Mat m = runtime::makeView<float, 2>(data.data(), {2, 3});
   const std::string message = "kernel 'conv': load of memref<?x?xf32> at [2, 1] is out of bounds [2, 3]";
-  auto dynamic = k.fn.invoke({runtime::Value(m), runtime::Value(2), runtime::Value(1)});
+  auto dynamic = k.fn.invoke({runtime::Variant(m), runtime::Variant(2), runtime::Variant(1)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<float(Mat, std::int64_t, std::int64_t)>();
@@ -171,7 +171,7 @@ TEST(CheckedErrors, StoreOutOfBoundsOfAStridedView) {
   Vec every2nd{data.data(), data.data(), 1, {4}, {2}};  // elements 1, 3, 5, 7
   const std::string message =
       "kernel 'k': store of memref<?xf32, strided<[?], offset: ?>> at [4] is out of bounds [4]";
-  auto dynamic = k.fn.invoke({runtime::Value(every2nd), runtime::Value(4), runtime::Value(5.0f)});
+  auto dynamic = k.fn.invoke({runtime::Variant(every2nd), runtime::Variant(4), runtime::Variant(5.0f)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<void(Vec, std::int64_t, float)>();
@@ -203,7 +203,7 @@ Kernel allocKernel() {
 TEST(CheckedErrors, AllocWithANegativeSize) {
   Kernel k = allocKernel();
   const std::string message = "kernel 'k': alloc of memref<?x?xf32> with sizes [3, -1]: negative size";
-  auto dynamic = k.fn.invoke({runtime::Value(3), runtime::Value(-1)});
+  auto dynamic = k.fn.invoke({runtime::Variant(3), runtime::Variant(-1)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<runtime::OwnedMemRef<float, 2>(std::int64_t, std::int64_t)>();
@@ -240,7 +240,7 @@ TEST(CheckedErrors, SubviewOutOfBounds) {
   Mat m = runtime::makeView<float, 2>(data.data(), {4, 4});
   const std::string message =
       "kernel 'k': subview of memref<?x?xf32> with offsets [3, 0], sizes [2, 2], strides [1, 1] is out of bounds [4, 4]";
-  auto dynamic = k.fn.invoke({runtime::Value(m), runtime::Value(3), runtime::Value(2)});
+  auto dynamic = k.fn.invoke({runtime::Variant(m), runtime::Variant(3), runtime::Variant(2)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<float(Mat, std::int64_t, std::int64_t)>();
@@ -266,7 +266,7 @@ TEST(CheckedErrors, ReinterpretCastOutOfBounds) {
   const std::string message =
       "kernel 'k': reinterpret_cast of memref<?xf32> to memref<?x2xf32> with offset 0, sizes [3, 2], strides [2, 1] "
       "reaches elements [0, 5], outside [0, 4] of the source";
-  auto dynamic = k.fn.invoke({runtime::Value(x), runtime::Value(3)});
+  auto dynamic = k.fn.invoke({runtime::Variant(x), runtime::Variant(3)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   auto typed = k.fn.as<float(Vec, std::int64_t)>();
@@ -320,7 +320,7 @@ TEST(CheckedErrors, LoadOutOfBoundsInAParallelLoopStopsTheKernel) {
   expectCheck(typed->call(vin, vout), message);
   EXPECT_EQ(out[99], 0.0f);
   EXPECT_NE(out[0], -1.0f);  // the code after the loop did not run
-  auto dynamic = k.fn.invoke({runtime::Value(vin), runtime::Value(vout)});
+  auto dynamic = k.fn.invoke({runtime::Variant(vin), runtime::Variant(vout)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
   memjit_check_clear();
@@ -411,7 +411,7 @@ TEST(CheckedErrors, TheFirstFailureWinsUntilCleared) {
   ASSERT_TRUE(fine) << fine.error().str();
   EXPECT_EQ(*fine, 2);
   raw(1, 0);
-  auto dynamic = k.fn.invoke({runtime::Value(6), runtime::Value(3)});
+  auto dynamic = k.fn.invoke({runtime::Variant(6), runtime::Variant(3)});
   ASSERT_TRUE(dynamic) << dynamic.error().str();
   EXPECT_EQ(memjit_check_message(), nullptr);
 }
@@ -433,14 +433,14 @@ TEST(CheckedErrors, NullDataPointerOfANonEmptyBuffer) {
   ASSERT_TRUE(fn) << fn.error().str();
   std::vector<float> data(2);
   Vec good = runtime::makeView(std::span<float>(data)), null{nullptr, nullptr, 0, {5}, {1}}, empty{nullptr, nullptr, 0, {0}, {1}};
-  auto r = fn->invoke({runtime::Value(null), runtime::Value(good)});
+  auto r = fn->invoke({runtime::Variant(null), runtime::Variant(good)});
   ASSERT_FALSE(r);
   test::expectError(r.error(), ErrorCode::InvalidArgument, {});
   EXPECT_EQ(r.error().message(), "argument 0 (raw #0): float32[5] has a null data pointer but 5 elements");
-  r = fn->invoke({runtime::Value(good), runtime::Value(null)});
+  r = fn->invoke({runtime::Variant(good), runtime::Variant(null)});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message(), "argument 1 (raw #1): float32[5] has a null data pointer but 5 elements");
-  r = fn->invoke({runtime::Value(empty), runtime::Value(empty)});
+  r = fn->invoke({runtime::Variant(empty), runtime::Variant(empty)});
   EXPECT_TRUE(r) << r.error().str();
 }
 

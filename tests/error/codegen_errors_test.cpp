@@ -9,10 +9,10 @@
 #include <llvm/IR/Module.h>
 
 #include "memjit/codegen/builder.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/codegen/lowering.h"
 #include "memjit/codegen/metadata.h"
-#include "memjit/codegen/result_allocator.h"
+#include "memjit/codegen/allocator_companion.h"
 #include "memjit/type_syntax.h"
 #include "support/expect_error.h"
 #include "support/types.h"

@@ -21,7 +21,7 @@
 #include "memjit/jit/object_cache.h"
 
 #include "memjit/codegen/builder.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "support/expect_error.h"
 #include "support/ir_snippets.h"
 #include "support/jit.h"

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "memjit/runtime/dlpack.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/oracle.h"
 #include "memjit/runtime/owned_memref.h"
 #include "memjit/type_syntax.h"
@@ -23,37 +23,37 @@ static void _mlir_ciface_err_f32(float) {}
 }
 
 namespace {
-Function reflected(void* fn, const char* type, const char* json) {
+Callable reflected(void* fn, const char* type, const char* json) {
   auto sig = test::valueOrFail(signature::describe("f", test::functionType(type)));
   sig.reflection = json;
-  return test::valueOrFail(Function::create(fn, sig));
+  return test::valueOrFail(Callable::create(fn, sig));
 }
 // (i32, i32, i32) -> i32 with the structure `json` gives its arguments.
-Function abcReflected(const char* json) {
+Callable abcReflected(const char* json) {
   return reflected(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "(i32, i32, i32) -> i32", json);
 }
-Function abcNamed() { return abcReflected(R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})"); }
-Function abcDict() { return abcReflected(R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})"); }
+Callable abcNamed() { return abcReflected(R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})"); }
+Callable abcDict() { return abcReflected(R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})"); }
 }  // namespace
 
 TEST(RuntimeErrors, BufferShapeMismatchNamesPathAndBothSides) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
+  Callable f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
                          "(memref<1x384xsi32>, memref<1x384xsi32>, memref<1x384xsi32>) -> ()",
                          R"({"a":[["named","inputs",["sdict",["ids",["ndarray","i32",2,1,384]],["mask",["ndarray","i32",2,1,384]],["type",["ndarray","i32",2,1,384]]]]],"r":[]})");
   std::vector<std::int32_t> good(384), flat(384);
-  Value ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
-  Value bad = makeView(flat);
-  KeywordArgs kw{{"inputs", Value::dict({{"ids", ok}, {"mask", bad}, {"type", ok}})}};
+  Variant ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
+  Variant bad = makeView(flat);
+  KeywordArgs kw{{"inputs", Variant::dict({{"ids", ok}, {"mask", bad}, {"type", ok}})}};
   expectErrorMessage(f.invoke({}, kw), ErrorCode::TypeMismatch,
                      "argument 'inputs'['mask'] (raw #1): expected Buffer<sint32[1x384]>, received sint32[384]");
 }
 
 TEST(RuntimeErrors, ScalarWhereBufferExpected) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
+  Callable f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
                          "(memref<1x384xsi32>, memref<1x384xsi32>, memref<1x384xsi32>) -> ()",
                          R"({"a":[["ndarray","i32",2,1,384],["ndarray","i32",2,1,384],["ndarray","i32",2,1,384]],"r":[]})");
   std::vector<std::int32_t> good(384);
-  Value ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
+  Variant ok = makeView<std::int32_t, 2>(good.data(), {1, 384});
   expectErrorMessage(f.invoke({ok, 5, ok}), ErrorCode::TypeMismatch,
                      "argument 1 (raw #1): expected Buffer<sint32[1x384]>, received int 5");
 }
@@ -64,14 +64,14 @@ TEST(RuntimeErrors, ScalarOutOfRange) {
 }
 
 TEST(RuntimeErrors, ScalarOverflowsToInfinity) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
+  auto f = Callable::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
   ASSERT_TRUE(f);
   expectErrorMessage(f->invoke({1e300}), ErrorCode::TypeMismatch,
                      "argument 0 (raw #0): expected float32, received float 1e+300 (out of range: becomes inf in float32)");
 }
 
 TEST(RuntimeErrors, ScalarNotExactInTheParameterType) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
+  auto f = Callable::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_f32), "f", "(f32) -> ()");
   ASSERT_TRUE(f);
   expectErrorMessage(f->invoke({16777217}), ErrorCode::TypeMismatch,
                      "argument 0 (raw #0): expected float32, received int 16777217 (not exact in float32: becomes 16777216)");
@@ -108,53 +108,53 @@ TEST(RuntimeErrors, KeywordGivenTwice) {
 }
 
 TEST(RuntimeErrors, DictWithTooManyKeys) {
-  expectErrorMessage(abcDict().invoke({Value::dict({{"a", 2}, {"b", 3}, {"c", 4}}), 1}), ErrorCode::ArityMismatch,
+  expectErrorMessage(abcDict().invoke({Variant::dict({{"a", 2}, {"b", 3}, {"c", 4}}), 1}), ErrorCode::ArityMismatch,
                      "argument 0: expected a dict of 2 values {a, b}, received dict {a, b, c}");
 }
 
 TEST(RuntimeErrors, DictMissingKey) {
-  expectErrorMessage(abcDict().invoke({Value::dict({{"a", 2}, {"c", 3}}), 1}), ErrorCode::NotFound,
+  expectErrorMessage(abcDict().invoke({Variant::dict({{"a", 2}, {"c", 3}}), 1}), ErrorCode::NotFound,
                      "argument 0: missing key 'b' (received dict {a, c})");
 }
 
 TEST(RuntimeErrors, NotADict) {
-  expectErrorMessage(abcDict().invoke({Value::list({2, 3}), 1}), ErrorCode::TypeMismatch,
+  expectErrorMessage(abcDict().invoke({Variant::list({2, 3}), 1}), ErrorCode::TypeMismatch,
                      "argument 0: expected a dict of 2 values {a, b}, received list of 2");
 }
 
 TEST(RuntimeErrors, SequenceOfWrongLength) {
-  Function f = abcReflected(R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
-  expectErrorMessage(f.invoke({Value::list({2, 3, 4}), 1}), ErrorCode::ArityMismatch,
+  Callable f = abcReflected(R"({"a":[["slist","i32","i32"],"i32"],"r":["i32"]})");
+  expectErrorMessage(f.invoke({Variant::list({2, 3, 4}), 1}), ErrorCode::ArityMismatch,
                      "argument 0: expected a sequence of 2 values, received list of 3");
 }
 
 TEST(RuntimeErrors, NotASequence) {
-  Function f = abcReflected(R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
+  Callable f = abcReflected(R"({"a":[["stuple","i32","i32"],"i32"],"r":["i32"]})");
   expectErrorMessage(f.invoke({7, 1}), ErrorCode::TypeMismatch,
                      "argument 0: expected a sequence of 2 values, received int 7");
 }
 
 TEST(RuntimeErrors, GapSlotTakesOnlyNone) {
-  Function f = abcReflected(R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
-  expectErrorMessage(f.invoke({Value::list({1, 5, 2}), 3}), ErrorCode::TypeMismatch,
+  Callable f = abcReflected(R"({"a":[["slist","i32",null,"i32"],"i32"],"r":["i32"]})");
+  expectErrorMessage(f.invoke({Variant::list({1, 5, 2}), 3}), ErrorCode::TypeMismatch,
                      "argument 0[1]: expected None (an empty slot), received int 5");
 }
 
 TEST(RuntimeErrors, CopyNeededButDisabled) {
-  Function f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
+  Callable f = reflected(reinterpret_cast<void*>(&_mlir_ciface_err_mask),
                          "(memref<2x2xsi32>, memref<2x2xsi32>, memref<2x2xsi32>) -> ()", "");
   std::int32_t m[4] = {};
   auto t = Buffer::view(ElementType::SI32, m, {2, 2}, {1, 2});
   InvokeOptions o;
   o.allowCopies = false;
-  std::vector<Value> args{*t, *t, *t};
+  std::vector<Variant> args{*t, *t, *t};
   expectErrorMessage(f.invoke(args, {}, o), ErrorCode::TypeMismatch,
                      "argument 0 (raw #0): expected Buffer<sint32[2x2]>, received sint32[2x2] with strides [1, 2] "
                      "(dim 0 has stride 1, the layout needs 2; a copy is needed and copies are disabled)");
 }
 
 TEST(RuntimeErrors, ComplexScalarByValueUnsupported) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "(complex<f32>) -> ()");
+  auto f = Callable::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "(complex<f32>) -> ()");
   ASSERT_TRUE(f);
   expectErrorMessage(f->invoke({1.0}), ErrorCode::Unsupported,
                      "invoke 'h': input 0 is a complex<f32> scalar passed by value, which has no C equivalent the "
@@ -162,9 +162,9 @@ TEST(RuntimeErrors, ComplexScalarByValueUnsupported) {
 }
 
 TEST(RuntimeErrors, ComplexScalarResultUnsupported) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "() -> complex<f64>");
+  auto f = Callable::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_half), "h", "() -> complex<f64>");
   ASSERT_TRUE(f);
-  expectErrorMessage(f->invoke(std::span<const Value>()), ErrorCode::Unsupported,
+  expectErrorMessage(f->invoke(std::span<const Variant>()), ErrorCode::Unsupported,
                      "invoke 'h': the result is a complex<f64> scalar returned by value, which has no C equivalent the "
                      "dynamic invoker can build (pass it in a memref)");
 }
@@ -179,7 +179,7 @@ TEST(RuntimeErrors, OwnedUnrankedFromBufferOfAnotherElementType) {
 }
 
 TEST(RuntimeErrors, NullFunctionPointer) {
-  auto f = Function::fromTypeText(nullptr, "g", "() -> ()");
+  auto f = Callable::fromTypeText(nullptr, "g", "() -> ()");
   ASSERT_FALSE(f);
   EXPECT_EQ(f.error().code(), ErrorCode::InvalidArgument);
   EXPECT_EQ(f.error().message(), "function 'g': null C-interface pointer");
@@ -189,14 +189,14 @@ TEST(RuntimeErrors, ReflectionArityDisagreesWithType) {
   auto t = parseFunctionType("(i32) -> ()");
   auto sig = signature::describe("g", *t);
   sig->reflection = R"({"a":["i32","i32"],"r":[]})";
-  auto f = Function::create(reinterpret_cast<void*>(&_mlir_ciface_err_half), *sig);
+  auto f = Callable::create(reinterpret_cast<void*>(&_mlir_ciface_err_half), *sig);
   ASSERT_FALSE(f);
   EXPECT_EQ(f.error().code(), ErrorCode::ArityMismatch);
   EXPECT_EQ(f.error().message().rfind("reflection of 'g': ", 0), 0u) << f.error().message();
 }
 
 TEST(RuntimeErrors, TypedSignatureMismatch) {
-  auto f = Function::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "abc", "(i32, i32, i32) -> i32");
+  auto f = Callable::fromTypeText(reinterpret_cast<void*>(&_mlir_ciface_err_abc), "abc", "(i32, i32, i32) -> i32");
   ASSERT_TRUE(f);
   auto t = f->as<std::int32_t(std::int32_t, float, std::int32_t)>();
   ASSERT_FALSE(t);

@@ -10,7 +10,7 @@
 
 #include "aot_half_kernels.h"
 #include "half_kernels.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 
 using namespace memjit;
 using namespace memjit::runtime;
@@ -31,13 +31,13 @@ std::vector<H> fromBits(const std::vector<std::uint16_t>& bits) {
   for (auto b : bits) v.push_back(H::fromBits(b));
   return v;
 }
-runtime::Function fromMetadata(const char* name) {
+runtime::Callable fromMetadata(const char* name) {
   const auto* info = half_kernels::findFunction(name);
   EXPECT_NE(info, nullptr) << name;
   if (!info) return {};
-  auto f = runtime::Function::fromTypeText(info->cInterface, info->name, info->type);
+  auto f = runtime::Callable::fromTypeText(info->cInterface, info->name, info->type);
   EXPECT_TRUE(f.ok()) << f.error().str();
-  return f.ok() ? *f : runtime::Function();
+  return f.ok() ? *f : runtime::Callable();
 }
 
 }  // namespace
@@ -85,13 +85,13 @@ TEST(AotHalf, TypedInvokerFromTheHeadersMetadata) {
 }
 
 TEST(AotHalf, DynamicInvokerFromTheHeadersMetadata) {
-  runtime::Function bpass = fromMetadata("bpass");
+  runtime::Callable bpass = fromMetadata("bpass");
   for (auto b : kBF16EdgeBits) {
-    auto r = bpass.invoke({Value(bf16::fromBits(b))});
+    auto r = bpass.invoke({Variant(bf16::fromBits(b))});
     ASSERT_TRUE(r.ok()) << r.error().str();
     EXPECT_EQ(r->toBF16().bits(), b);
   }
-  auto r = fromMetadata("hmul").invoke({0.5, Value(f16(6.0))});
+  auto r = fromMetadata("hmul").invoke({0.5, Variant(f16(6.0))});
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(r->toDouble(), 3.0);
 }

@@ -11,7 +11,7 @@
 #include "half_kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/dlpack.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "support/dlpack.h"
 
 using namespace memjit;
@@ -38,10 +38,10 @@ class HalfBoundary : public ::testing::Test {
     delete module_;
     delete jit_;
   }
-  static runtime::Function fn(const char* name) {
+  static runtime::Callable fn(const char* name) {
     auto f = module_->function(name);
     EXPECT_TRUE(f.ok()) << name;
-    return f.ok() ? f->runtime() : runtime::Function();
+    return f.ok() ? f->runtime() : runtime::Callable();
   }
   static inline jit::Jit* jit_ = nullptr;
   static inline jit::LoadedModule* module_ = nullptr;
@@ -59,7 +59,7 @@ std::vector<std::uint16_t> bitsOf(const H* data, std::size_t n) {
   std::memcpy(v.data(), data, 2 * n);
   return v;
 }
-std::uint16_t scalarBits(const Value& v) { return static_cast<std::uint16_t>(v.scalar().u); }
+std::uint16_t scalarBits(const Variant& v) { return static_cast<std::uint16_t>(v.scalar().u); }
 
 }  // namespace
 
@@ -170,16 +170,16 @@ TEST_F(HalfBoundary, TypedOwnedUnrankedResult) {
 }
 
 TEST_F(HalfBoundary, DynamicScalarsByValue) {
-  runtime::Function hpass = fn("hpass"), bpass = fn("bpass");
+  runtime::Callable hpass = fn("hpass"), bpass = fn("bpass");
   for (auto b : kF16EdgeBits) {
-    auto r = hpass.invoke({Value(f16::fromBits(b))});
+    auto r = hpass.invoke({Variant(f16::fromBits(b))});
     ASSERT_TRUE(r.ok()) << r.error().str();
     EXPECT_EQ(r->scalar().type, ElementType::F16);
     EXPECT_EQ(scalarBits(*r), b) << std::hex << b;
     EXPECT_EQ(r->toF16().bits(), b);
   }
   for (auto b : kBF16EdgeBits) {
-    auto r = bpass.invoke({Value(bf16::fromBits(b))});
+    auto r = bpass.invoke({Variant(bf16::fromBits(b))});
     ASSERT_TRUE(r.ok()) << r.error().str();
     EXPECT_EQ(r->scalar().type, ElementType::BF16);
     EXPECT_EQ(scalarBits(*r), b) << std::hex << b;
@@ -189,13 +189,13 @@ TEST_F(HalfBoundary, DynamicScalarsByValue) {
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(r->toDouble(), 4.5);
   EXPECT_EQ(r->describe(), "float16 4.5");
-  r = fn("bmul").invoke({Value(0.5f), Value(f16(-2.0))});
+  r = fn("bmul").invoke({Variant(0.5f), Variant(f16(-2.0))});
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(scalarBits(*r), bf16(-1.0f).bits());
   // Through the all-integer thunk with an f16 result.
   std::vector<f16> v = fromBits<f16>(kF16EdgeBits);
   for (std::size_t i = 0; i < v.size(); ++i) {
-    auto x = fn("hload").invoke({Value(makeView(v)), static_cast<long long>(i)});
+    auto x = fn("hload").invoke({Variant(makeView(v)), static_cast<long long>(i)});
     ASSERT_TRUE(x.ok()) << x.error().str();
     EXPECT_EQ(scalarBits(*x), kF16EdgeBits[i]);
   }
@@ -207,7 +207,7 @@ TEST_F(HalfBoundary, DynamicManyArgumentsSpillToTheStack) {
   std::vector<float> f(4);
   const std::uint16_t hb[5] = {0xfc02, 0x03ff, 0x8000, 0x7e55, 0x3555};
   const std::uint16_t gb[5] = {0x7f81, 0xff7f, 0x0001, 0xffc1, 0x4049};
-  auto r = fn("spill").invoke({Value(makeView(h)), Value(makeView(g)), Value(makeView(f)), f16::fromBits(hb[0]),
+  auto r = fn("spill").invoke({Variant(makeView(h)), Variant(makeView(g)), Variant(makeView(f)), f16::fromBits(hb[0]),
                                bf16::fromBits(gb[0]), 0.5f, f16::fromBits(hb[1]), bf16::fromBits(gb[1]), -3.0,
                                f16::fromBits(hb[2]), bf16::fromBits(gb[2]), 1e-30f, f16::fromBits(hb[3]),
                                bf16::fromBits(gb[3]), 12, f16::fromBits(hb[4]), bf16::fromBits(gb[4])});
@@ -222,12 +222,12 @@ TEST_F(HalfBoundary, DynamicBuffersAndLists) {
   auto in = fromBits<f16>(kF16EdgeBits);
   auto out = Buffer::allocate(ElementType::F16, {static_cast<std::int64_t>(in.size())});
   ASSERT_TRUE(out.ok());
-  auto r = fn("hcopy").invoke({Value(makeView(in)), Value(*out)});
+  auto r = fn("hcopy").invoke({Variant(makeView(in)), Variant(*out)});
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(bitsOf(static_cast<const f16*>(out->data()), in.size()), kF16EdgeBits);
   // A list of scalars becomes an f16 buffer when every value is exact.
   std::vector<bf16> bout(3);
-  r = fn("bcopy").invoke({Value::list({Value(bf16::fromBits(0xff81)), 2.0, 3}), Value(makeView(bout))});
+  r = fn("bcopy").invoke({Variant::list({Variant(bf16::fromBits(0xff81)), 2.0, 3}), Variant(makeView(bout))});
   ASSERT_TRUE(r.ok()) << r.error().str();
   EXPECT_EQ(bitsOf(bout.data(), 3), (std::vector<std::uint16_t>{0xff81, 0x4000, 0x4040}));
 }
@@ -238,7 +238,7 @@ TEST_F(HalfBoundary, DLPackTensors) {
   std::vector<std::int64_t> shape = {static_cast<std::int64_t>(hin.size())};
   DLTensor in = test::hostTensor(hin.data(), shape, nullptr, {kDLFloat, 16, 1});
   DLTensor out = test::hostTensor(hout.data(), shape, nullptr, {kDLFloat, 16, 1});
-  auto vin = Value::fromDLPack(in), vout = Value::fromDLPack(out);
+  auto vin = Variant::fromDLPack(in), vout = Variant::fromDLPack(out);
   ASSERT_TRUE(vin.ok() && vout.ok());
   EXPECT_EQ(vin->buffer().elementType(), ElementType::F16);
   auto r = fn("hcopy").invoke({*vin, *vout});
@@ -251,8 +251,8 @@ TEST_F(HalfBoundary, DLPackTensors) {
   in.dtype = {kDLBfloat, 16, 1};
   out = in;
   out.data = bout.data();
-  vin = Value::fromDLPack(in);
-  vout = Value::fromDLPack(out);
+  vin = Variant::fromDLPack(in);
+  vout = Variant::fromDLPack(out);
   ASSERT_TRUE(vin.ok() && vout.ok());
   EXPECT_EQ(vin->buffer().elementType(), ElementType::BF16);
   r = fn("bcopy").invoke({*vin, *vout});
@@ -262,7 +262,7 @@ TEST_F(HalfBoundary, DLPackTensors) {
   // A result handed back out as DLPack keeps the dtype.
   in.data = hin.data();
   in.dtype = {kDLFloat, 16, 1};
-  vin = Value::fromDLPack(in);
+  vin = Variant::fromDLPack(in);
   ASSERT_TRUE(vin.ok());
   auto clone = fn("hclone").invoke({*vin});
   ASSERT_TRUE(clone.ok()) << clone.error().str();

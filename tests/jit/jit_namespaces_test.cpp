@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/type_syntax.h"

@@ -186,7 +186,7 @@ TEST(Jit, RemoveUnloadsAndFreesTheName) {
   ASSERT_TRUE(mod.ok());
   EXPECT_EQ(jit.moduleCount(), 1u);
   ASSERT_FALSE(jit.remove(*mod));
-  EXPECT_FALSE(static_cast<bool>(*mod));
+  EXPECT_FALSE(mod->valid());
   EXPECT_EQ(jit.moduleCount(), 0u);
   EXPECT_EQ(jit.lookup("k").error().code(), ErrorCode::NotFound);
   EXPECT_FALSE(jit.lookupSymbol("k").ok());
@@ -365,7 +365,7 @@ TEST(Jit, CodegenModulesRunThroughTypedAndDynamicInvokers) {
 
   auto total = mod->function("total");
   ASSERT_TRUE(total.ok());
-  auto sum = total->invoke({runtime::Value(view(a))});
+  auto sum = total->invoke({runtime::Variant(view(a))});
   ASSERT_TRUE(sum.ok()) << sum.error().str();
   auto sumTyped = total->as<float(Desc1)>();
   ASSERT_TRUE(sumTyped.ok());

@@ -131,7 +131,7 @@ TEST_F(ProgramTest, FunctionByTypeTextCalledWithAnArray) {
     auto sum = program->function("sum", "(memref<?xf32>) -> f32");
     ASSERT_TRUE(sum.ok()) << sum.error().str();
     std::vector<float> values{1.5f, 2.0f, -0.25f};
-    auto result = sum->invoke({runtime::Value(runtime::Buffer::fromMemRef(runtime::makeView(values)))});
+    auto result = sum->invoke({runtime::Variant(runtime::Buffer::fromMemRef(runtime::makeView(values)))});
     ASSERT_TRUE(result.ok()) << result.error().str();
     EXPECT_EQ(result->scalar().toDouble(), 3.25);
   }
@@ -169,7 +169,7 @@ TEST_F(ProgramTest, BitcodeAndObjectFiles) {
     auto sum = program->function("sum", "(memref<?xf32>) -> f32");
     ASSERT_TRUE(sum.ok()) << sum.error().str();
     std::vector<float> values{4.0f, 0.5f};
-    auto result = sum->invoke({runtime::Value(runtime::Buffer::fromMemRef(runtime::makeView(values)))});
+    auto result = sum->invoke({runtime::Variant(runtime::Buffer::fromMemRef(runtime::makeView(values)))});
     ASSERT_TRUE(result.ok()) << result.error().str();
     EXPECT_EQ(result->scalar().toDouble(), 4.5);
     EXPECT_EQ(program->irFunctionType("_mlir_ciface_sum").has_value(), file == bitcode);

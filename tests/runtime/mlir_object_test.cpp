@@ -3,7 +3,7 @@
 // typed invoker, from nothing but their MLIR type text.
 #include <gtest/gtest.h>
 
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/print.h"
 #include "support/mlir.h"
 
@@ -20,15 +20,15 @@ std::int64_t _mlir_ciface_rank_of(void*);
 }
 
 namespace {
-Function load(void* fn, const char* name, const char* type) {
-  auto f = Function::fromTypeText(fn, name, type);
+Callable load(void* fn, const char* name, const char* type) {
+  auto f = Callable::fromTypeText(fn, name, type);
   EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return f ? *f : Function();
+  return f ? *f : Callable();
 }
 }  // namespace
 
 TEST(MlirObject, AxpyInPlace) {
-  Function f = load(reinterpret_cast<void*>(&_mlir_ciface_axpy), "axpy", "(f32, memref<?xf32>, memref<?xf32>) -> ()");
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_axpy), "axpy", "(f32, memref<?xf32>, memref<?xf32>) -> ()");
   std::vector<float> x{1, 2, 3, 4}, y{10, 10, 10, 10};
   auto r = f.invoke({2.0, makeView(x), makeView(y)});
   ASSERT_TRUE(r) << r.error().str();
@@ -42,7 +42,7 @@ TEST(MlirObject, AxpyInPlace) {
 }
 
 TEST(MlirObject, MallocResultIsOwnedAndFreed) {
-  Function f = load(reinterpret_cast<void*>(&_mlir_ciface_iota), "iota", "(index) -> memref<?xf32>");
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_iota), "iota", "(index) -> memref<?xf32>");
   auto r = f.invoke({5});
   ASSERT_TRUE(r) << r.error().str();
   const Buffer& b = r->buffer();
@@ -59,7 +59,7 @@ TEST(MlirObject, MallocResultIsOwnedAndFreed) {
 }
 
 TEST(MlirObject, MixedResultsWithAliasing) {
-  Function f = load(reinterpret_cast<void*>(&_mlir_ciface_sum_and_pass), "sum_and_pass",
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_sum_and_pass), "sum_and_pass",
                     "(memref<?x?xf64>, i32) -> (f64, memref<?x?xf64>, i32)");
   std::vector<double> v{1, 2, 3, 4, 5, 6};
   auto r = f.invoke({makeView(v, std::array<std::int64_t, 2>{2, 3}), 41});
@@ -72,7 +72,7 @@ TEST(MlirObject, MixedResultsWithAliasing) {
 }
 
 TEST(MlirObject, StaticShapesAreChecked) {
-  Function f = load(reinterpret_cast<void*>(&_mlir_ciface_transpose_copy), "transpose_copy",
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_transpose_copy), "transpose_copy",
                     "(memref<2x3xf32>) -> memref<3x2xf32>");
   std::vector<float> v{1, 2, 3, 4, 5, 6};
   auto r = f.invoke({makeView(v, std::array<std::int64_t, 2>{2, 3})});
@@ -85,7 +85,7 @@ TEST(MlirObject, StaticShapesAreChecked) {
 }
 
 TEST(MlirObject, UnrankedArgument) {
-  Function f = load(reinterpret_cast<void*>(&_mlir_ciface_rank_of), "rank_of", "(memref<*xf32>) -> index");
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_rank_of), "rank_of", "(memref<*xf32>) -> index");
   std::vector<float> v(24);
   auto r = f.invoke({makeView(v, std::array<std::int64_t, 3>{2, 3, 4})});
   ASSERT_TRUE(r) << r.error().str();

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/type_syntax.h"
 #include "support/types.h"
 
@@ -61,16 +61,16 @@ TEST(ResultAllocator, TypeRules) {
 }
 
 namespace {
-Function makeAdd(void* allocator) {
+Callable makeAdd(void* allocator) {
   auto sig = test::valueOrFail(
       signature::describe("add", functionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> memref<?xf32>")));
   sig.resultAllocator = "add__allocate_results";
-  return test::valueOrFail(Function::create(reinterpret_cast<void*>(&_mlir_ciface_add), sig, allocator));
+  return test::valueOrFail(Callable::create(reinterpret_cast<void*>(&_mlir_ciface_add), sig, allocator));
 }
 }  // namespace
 
 TEST(ResultAllocator, InvokerCallsTheAllocatorAndPassesDestinations) {
-  Function f = makeAdd(reinterpret_cast<void*>(&_mlir_ciface_add__allocate_results));
+  Callable f = makeAdd(reinterpret_cast<void*>(&_mlir_ciface_add__allocate_results));
   std::vector<float> x{1, 2, 3}, y{10, 20, 30};
   allocatorCalls = 0;
   auto r = f.invoke({makeView(x), makeView(y)});  // the user passes only the inputs
@@ -83,13 +83,13 @@ TEST(ResultAllocator, InvokerCallsTheAllocatorAndPassesDestinations) {
 TEST(ResultAllocator, AbsentSlotsAndNoAllocator) {
   std::vector<float> x{1, 2}, y{3, 4};
   allocatorCalls = 0;
-  Function unknown = makeAdd(reinterpret_cast<void*>(&_mlir_ciface_add__unknown));
+  Callable unknown = makeAdd(reinterpret_cast<void*>(&_mlir_ciface_add__unknown));
   auto r = unknown.invoke({makeView(x), makeView(y)});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(allocatorCalls, 1);
   EXPECT_EQ(static_cast<float*>(r->buffer().data())[1], 6.0f);
   EXPECT_TRUE(r->buffer().owning());
-  Function none = makeAdd(nullptr);  // no allocator at hand: destinations are absent
+  Callable none = makeAdd(nullptr);  // no allocator at hand: destinations are absent
   auto r2 = none.invoke({makeView(x), makeView(y)});
   ASSERT_TRUE(r2);
   EXPECT_EQ(static_cast<float*>(r2->buffer().data())[0], 4.0f);

@@ -8,7 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "command.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::cli {

@@ -96,7 +96,7 @@ std::string inputList(const CallLabels& labels) {
 }
 
 // Which --arg text goes to each raw input; then the values, in raw order.
-Expected<std::vector<runtime::Value>> bindArguments(const RunOptions& o, const Callee& c, const CallLabels& labels) {
+Expected<std::vector<runtime::Variant>> bindArguments(const RunOptions& o, const Callee& c, const CallLabels& labels) {
   const std::size_t n = c.userType.inputs.size();
   const std::string& fn = c.signature.name;
   std::vector<const std::string*> texts(n, nullptr);
@@ -125,9 +125,9 @@ Expected<std::vector<runtime::Value>> bindArguments(const RunOptions& o, const C
     if (!texts[i]) missing += (missing.empty() ? "" : ", ") + inputName(labels, i) + " (" + toString(c.userType.inputs[i]) + ")";
   if (!missing.empty())
     return Error(ErrorCode::ArityMismatch, "'" + fn + "' needs a value for: " + missing + "; give --arg NAME=VALUE");
-  std::vector<runtime::Value> values;
+  std::vector<runtime::Variant> values;
   for (std::size_t i = 0; i < n; ++i) {
-    MEMJIT_ASSIGN_OR_RETURN(runtime::Value v, makeArgument(*texts[i], c.userType.inputs[i], inputName(labels, i), i));
+    MEMJIT_ASSIGN_OR_RETURN(runtime::Variant v, makeArgument(*texts[i], c.userType.inputs[i], inputName(labels, i), i));
     values.push_back(std::move(v));
   }
   return values;
@@ -149,7 +149,7 @@ std::string formatScalar(const runtime::Scalar& s) {
   }
 }
 
-void printValue(std::ostream& os, const runtime::Value& v, const Type& type) {
+void printValue(std::ostream& os, const runtime::Variant& v, const Type& type) {
   if (v.isBuffer()) {
     runtime::printMemref(os, v.buffer(), isUnrankedMemRef(type) ? "Unranked Memref " : "Memref ");
   } else if (v.isScalar()) {
@@ -171,7 +171,7 @@ Expected<runtime::Buffer> scalarBuffer(const runtime::Scalar& s) {
   return b;
 }
 
-Error writeValue(const std::string& path, const runtime::Value& v, const std::string& what) {
+Error writeValue(const std::string& path, const runtime::Variant& v, const std::string& what) {
   if (v.isBuffer()) return runtime::writeNpy(path, v.buffer()).withContext(what);
   if (v.isScalar()) {
     MEMJIT_ASSIGN_OR_RETURN(runtime::Buffer b, scalarBuffer(v.scalar()));
@@ -181,7 +181,7 @@ Error writeValue(const std::string& path, const runtime::Value& v, const std::st
 }
 
 struct Target {
-  const runtime::Value* value;
+  const runtime::Variant* value;
   const Type* type;
   std::string what;  ///< "result 0", "input 'x'"
   bool isResult;
@@ -189,7 +189,7 @@ struct Target {
 };
 
 Expected<Target> findTarget(std::string_view flag, const std::string& key, const Callee& c, const CallLabels& labels,
-                            const std::vector<runtime::Value>& results, const std::vector<runtime::Value>& inputs) {
+                            const std::vector<runtime::Variant>& results, const std::vector<runtime::Variant>& inputs) {
   if (auto r = findResult(labels, key))
     return Target{&results[*r], &c.userType.results[*r], "result " + std::to_string(*r), true, *r};
   if (auto i = findInput(labels, key))
@@ -199,7 +199,7 @@ Expected<Target> findTarget(std::string_view flag, const std::string& key, const
                                         inputList(labels) + ")");
 }
 
-std::uint64_t memrefBytes(const std::vector<runtime::Value>& values) {
+std::uint64_t memrefBytes(const std::vector<runtime::Variant>& values) {
   std::uint64_t total = 0;
   for (const auto& v : values)
     if (v.isBuffer()) total += static_cast<std::uint64_t>(v.buffer().numElements()) * v.buffer().elementSize();
@@ -217,20 +217,20 @@ Error run(const RunOptions& o, std::ostream& out) {
   MEMJIT_ASSIGN_OR_RETURN(std::string entry, chooseEntry(o, module));
   MEMJIT_ASSIGN_OR_RETURN(Callee callee, resolveCallee(o, jit, module, entry));
   MEMJIT_ASSIGN_OR_RETURN(CallLabels labels, callLabels(callee.signature, callee.userType));
-  MEMJIT_ASSIGN_OR_RETURN(runtime::Function fn,
-                          runtime::Function::create(callee.cInterface,
+  MEMJIT_ASSIGN_OR_RETURN(runtime::Callable fn,
+                          runtime::Callable::create(callee.cInterface,
                                                     flatSignature(callee.signature, callee.userType, labels),
                                                     callee.resultAllocator));
-  MEMJIT_ASSIGN_OR_RETURN(std::vector<runtime::Value> inputs, bindArguments(o, callee, labels));
+  MEMJIT_ASSIGN_OR_RETURN(std::vector<runtime::Variant> inputs, bindArguments(o, callee, labels));
 
-  auto call = [&]() -> Expected<std::vector<runtime::Value>> {
-    MEMJIT_ASSIGN_OR_RETURN(runtime::Value r, fn.invoke(std::span<const runtime::Value>(inputs)));
+  auto call = [&]() -> Expected<std::vector<runtime::Variant>> {
+    MEMJIT_ASSIGN_OR_RETURN(runtime::Variant r, fn.invoke(std::span<const runtime::Variant>(inputs)));
     const std::size_t m = callee.userType.results.size();
-    if (m == 0) return std::vector<runtime::Value>{};
-    if (m == 1) return std::vector<runtime::Value>{std::move(r)};
+    if (m == 0) return std::vector<runtime::Variant>{};
+    if (m == 1) return std::vector<runtime::Variant>{std::move(r)};
     return r.items();
   };
-  MEMJIT_ASSIGN_OR_RETURN(std::vector<runtime::Value> results, call());
+  MEMJIT_ASSIGN_OR_RETURN(std::vector<runtime::Variant> results, call());
 
   std::vector<bool> written(results.size(), false);
   for (const OutSpec& spec : o.outs) {

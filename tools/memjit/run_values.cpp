@@ -82,19 +82,19 @@ const char* generatorName(GeneratorKind k) {
   return "?";
 }
 
-Expected<runtime::Value> npyArgument(std::string_view path, const Type& type, std::string_view name) {
+Expected<runtime::Variant> npyArgument(std::string_view path, const Type& type, std::string_view name) {
   auto b = runtime::readNpy(std::string(path));
   if (!b) return b.error().withContext("input '" + std::string(name) + "'");
   MEMJIT_TRY(checkShape(name, type, b->elementType(), b->sizes(), std::string(path)));
   const auto* m = std::get_if<MemRefType>(&type);
   if (m && m->hasIdentityLayout() && !b->isRowMajorContiguous()) {
     MEMJIT_ASSIGN_OR_RETURN(runtime::Buffer copy, b->copy());
-    return runtime::Value(std::move(copy));
+    return runtime::Variant(std::move(copy));
   }
-  return runtime::Value(std::move(*b));
+  return runtime::Variant(std::move(*b));
 }
 
-Expected<runtime::Value> generatedArgument(const GeneratorSpec& g, const Type& type, std::string_view name,
+Expected<runtime::Variant> generatedArgument(const GeneratorSpec& g, const Type& type, std::string_view name,
                                            std::size_t position) {
   const std::string what = std::string(generatorName(g.kind));
   std::vector<std::int64_t> shape;
@@ -109,7 +109,7 @@ Expected<runtime::Value> generatedArgument(const GeneratorSpec& g, const Type& t
   MEMJIT_TRY(checkShape(name, type, elementOf(type), shape, what));
   auto b = generate(g.kind, elementOf(type), shape, g.seed.value_or(position));
   if (!b) return b.error().withContext("input '" + std::string(name) + "'");
-  return runtime::Value(std::move(*b));
+  return runtime::Variant(std::move(*b));
 }
 
 bool nonzeroMantissa(std::string_view text) {
@@ -234,7 +234,7 @@ namespace {
 
 // An integer literal, [-+]digits or [-+]0x hex digits: signed, or unsigned
 // above int64's range; nothing when `text` is not one.
-Expected<std::optional<runtime::Value>> integerLiteral(std::string_view text, const Type& t, std::string_view name) {
+Expected<std::optional<runtime::Variant>> integerLiteral(std::string_view text, const Type& t, std::string_view name) {
   std::string_view digits = text;
   bool negative = false;
   if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
@@ -248,18 +248,18 @@ Expected<std::optional<runtime::Value>> integerLiteral(std::string_view text, co
   }
   std::uint64_t magnitude = 0;
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
-  if (digits.empty() || p != digits.data() + digits.size()) return std::optional<runtime::Value>();
+  if (digits.empty() || p != digits.data() + digits.size()) return std::optional<runtime::Variant>();
   constexpr std::uint64_t int64Limit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (ec == std::errc::result_out_of_range || (negative && magnitude > int64Limit + 1))
     return inputError(ErrorCode::InvalidArgument, name, t, "'" + std::string(text) + "' is out of range");
-  if (negative) return std::optional(runtime::Value(static_cast<long long>(0 - magnitude)));
-  if (magnitude > int64Limit) return std::optional(runtime::Value(static_cast<unsigned long>(magnitude)));
-  return std::optional(runtime::Value(static_cast<long long>(magnitude)));
+  if (negative) return std::optional(runtime::Variant(static_cast<long long>(0 - magnitude)));
+  if (magnitude > int64Limit) return std::optional(runtime::Variant(static_cast<unsigned long>(magnitude)));
+  return std::optional(runtime::Variant(static_cast<long long>(magnitude)));
 }
 
 // `d`, parsed from `s`, in the float type `type`: refused where it
 // overflows (unless `s` spells an infinity) or underflows to 0 there.
-Expected<runtime::Value> inFloatType(const std::string& s, double d, bool literalInfinite, ElementType type,
+Expected<runtime::Variant> inFloatType(const std::string& s, double d, bool literalInfinite, ElementType type,
                                      std::string_view name) {
   const Type t = type;
   auto checked = [&](double value) -> Error {
@@ -276,51 +276,51 @@ Expected<runtime::Value> inFloatType(const std::string& s, double d, bool litera
       errno = 0;
       const float f = std::strtof(s.c_str(), nullptr);
       MEMJIT_TRY(checked(f));
-      return runtime::Value(f);
+      return runtime::Variant(f);
     }
     case ElementType::F16: {
       const f16 h(d);
       MEMJIT_TRY(checked(static_cast<float>(h)));
-      return runtime::Value(h);
+      return runtime::Variant(h);
     }
     case ElementType::BF16: {
       const bf16 h(d);
       MEMJIT_TRY(checked(static_cast<float>(h)));
-      return runtime::Value(h);
+      return runtime::Variant(h);
     }
     default:
       MEMJIT_TRY(checked(d));
-      return runtime::Value(d);
+      return runtime::Variant(d);
   }
 }
 
 // A float literal, parsed in the input's type when that is a float type.
-Expected<runtime::Value> floatLiteral(std::string_view text, ElementType type, std::string_view name) {
+Expected<runtime::Variant> floatLiteral(std::string_view text, ElementType type, std::string_view name) {
   const std::string s(text);
   char* end = nullptr;
   errno = 0;
   const double d = std::strtod(s.c_str(), &end);
   if (s.empty() || end != s.c_str() + s.size() || std::isspace(static_cast<unsigned char>(s[0])))
     return inputError(ErrorCode::InvalidArgument, name, type, "'" + s + "' is not a number (nor true or false)");
-  if (!isFloat(type)) return runtime::Value(d);  // the invoker refuses a float for an integer, naming both
+  if (!isFloat(type)) return runtime::Variant(d);  // the invoker refuses a float for an integer, naming both
   return inFloatType(s, d, std::isinf(d) && errno != ERANGE, type, name);
 }
 
 }  // namespace
 
-Expected<runtime::Value> parseLiteral(std::string_view text, ElementType type, std::string_view name) {
+Expected<runtime::Variant> parseLiteral(std::string_view text, ElementType type, std::string_view name) {
   const Type t = type;
   if (type == ElementType::Ptr || isComplex(type))
     return inputError(ErrorCode::Unsupported, name, t, "memjit run cannot take a " + std::string(spelling(type)) +
                                                            " scalar from the command line");
-  if (text == "true") return runtime::Value(true);
-  if (text == "false") return runtime::Value(false);
-  MEMJIT_ASSIGN_OR_RETURN(std::optional<runtime::Value> integer, integerLiteral(text, t, name));
+  if (text == "true") return runtime::Variant(true);
+  if (text == "false") return runtime::Variant(false);
+  MEMJIT_ASSIGN_OR_RETURN(std::optional<runtime::Variant> integer, integerLiteral(text, t, name));
   if (integer) return std::move(*integer);
   return floatLiteral(text, type, name);
 }
 
-Expected<runtime::Value> makeArgument(std::string_view text, const Type& type, std::string_view name,
+Expected<runtime::Variant> makeArgument(std::string_view text, const Type& type, std::string_view name,
                                       std::size_t position) {
   const bool isNpy = endsWith(text, ".npy");
   MEMJIT_ASSIGN_OR_RETURN(std::optional<GeneratorSpec> generator, parseGenerator(text));

@@ -12,7 +12,7 @@
 
 #include "memjit/error.h"
 #include "memjit/runtime/buffer.h"
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/variant.h"
 #include "memjit/types.h"
 
 namespace memjit::cli {
@@ -47,13 +47,13 @@ Expected<runtime::Buffer> generate(GeneratorKind kind, ElementType element, cons
 /// (see kFunctionModeHelp). Floats are parsed in the input's type (rounded
 /// to nearest, once for f32 and f64); an integer literal stays an integer so
 /// that the invoker's exact conversion refuses what the type cannot hold.
-Expected<runtime::Value> parseLiteral(std::string_view text, ElementType type, std::string_view name);
+Expected<runtime::Variant> parseLiteral(std::string_view text, ElementType type, std::string_view name);
 
 /// The value for input `name` of type `type` from `text`: a .npy path, a
 /// generator or a literal. `position` is the raw input's index (random's
 /// default seed). A Fortran-order array for an identity-layout input is
 /// copied to row-major once here, so timed calls do not copy it.
-Expected<runtime::Value> makeArgument(std::string_view text, const Type& type, std::string_view name,
+Expected<runtime::Variant> makeArgument(std::string_view text, const Type& type, std::string_view name,
                                       std::size_t position);
 
 }  // namespace memjit::cli

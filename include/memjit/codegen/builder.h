@@ -62,7 +62,7 @@
 #include <vector>
 
 #include "memjit/codegen/fast_math.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/codegen/module.h"
 #include "memjit/error.h"
 #include "memjit/types.h"

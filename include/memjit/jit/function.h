@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/signature/function_signature.h"
 
 namespace memjit::jit {
@@ -27,13 +27,13 @@ class TypedFunction;
 
 class Function {
  public:
-  /// An empty handle (operator bool is false).
+  /// An empty handle (valid() is false).
   Function() = default;
   /// Made by LoadedModule::function and Jit::lookup.
   explicit Function(std::shared_ptr<const detail::FunctionRecord> record) noexcept
       : record_(std::move(record)) {}
 
-  explicit operator bool() const noexcept { return record_ != nullptr; }
+  bool valid() const noexcept { return record_ != nullptr; }
   /// The function's name (without `_mlir_ciface_`).
   const std::string& name() const noexcept;
   /// Its signature metadata: MLIR type, raw ABI, reflection, SIP, allocator.
@@ -60,25 +60,25 @@ class Function {
 
   /// The runtime's handle (typed and dynamic invokers) for this function. It
   /// does not keep the code loaded: keep this Function (or keepAlive()) too.
-  const runtime::Function& runtime() const noexcept;
+  const runtime::Callable& runtime() const noexcept;
 
   /// A typed invoker for `F` = R(Args...), checked against the metadata once;
-  /// it keeps the code loaded. See memjit/runtime/typed_function.h.
+  /// it keeps the code loaded. See memjit/runtime/typed_callable.h.
   template <typename F>
   Expected<TypedFunction<F>> as() const;
 
   /// A dynamic call (arguments checked against the signature on every call).
-  Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args) const {
+  Expected<runtime::Variant> invoke(std::initializer_list<runtime::Variant> args) const {
     return runtime().invoke(args);
   }
   /// A dynamic call with keyword arguments, e.g. `f.invoke({x}, {{"scale", 2.0f}})`.
-  Expected<runtime::Value> invoke(std::initializer_list<runtime::Value> args,
+  Expected<runtime::Variant> invoke(std::initializer_list<runtime::Variant> args,
                                   const runtime::KeywordArgs& kwargs,
                                   const runtime::InvokeOptions& options = {}) const {
     return runtime().invoke(args, kwargs, options);
   }
-  Expected<runtime::Value> invoke(std::span<const runtime::Value> args,
-                                  std::span<const std::pair<std::string, runtime::Value>> kwargs = {},
+  Expected<runtime::Variant> invoke(std::span<const runtime::Variant> args,
+                                  std::span<const std::pair<std::string, runtime::Variant>> kwargs = {},
                                   const runtime::InvokeOptions& options = {}) const {
     return runtime().invoke(args, kwargs, options);
   }
@@ -91,11 +91,11 @@ class Function {
   std::shared_ptr<const detail::FunctionRecord> record_;
 };
 
-/// runtime::TypedFunction plus ownership of the JIT'd code it calls.
+/// runtime::TypedCallable plus ownership of the JIT'd code it calls.
 template <typename R, typename... Args>
 class TypedFunction<R(Args...)> {
  public:
-  TypedFunction(runtime::TypedFunction<R(Args...)> fn, std::shared_ptr<const void> owner)
+  TypedFunction(runtime::TypedCallable<R(Args...)> fn, std::shared_ptr<const void> owner)
       : fn_(std::move(fn)), owner_(std::move(owner)) {}
   /// Calls the function (costs what a direct call costs).
   template <typename... Ts>
@@ -103,15 +103,15 @@ class TypedFunction<R(Args...)> {
     return fn_(std::forward<Ts>(args)...);
   }
   /// Calls the function; a failed check of a checked function comes back as
-  /// an Error (see runtime::TypedFunction::call).
+  /// an Error (see runtime::TypedCallable::call).
   template <typename... Ts>
   auto call(Ts&&... args) const {
     return fn_.call(std::forward<Ts>(args)...);
   }
-  const runtime::TypedFunction<R(Args...)>& runtime() const noexcept { return fn_; }
+  const runtime::TypedCallable<R(Args...)>& runtime() const noexcept { return fn_; }
 
  private:
-  runtime::TypedFunction<R(Args...)> fn_;
+  runtime::TypedCallable<R(Args...)> fn_;
   std::shared_ptr<const void> owner_;
 };
 

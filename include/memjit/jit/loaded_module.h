@@ -18,12 +18,12 @@ struct ModuleState;
 
 class LoadedModule {
  public:
-  /// An empty handle (operator bool is false).
+  /// An empty handle (valid() is false).
   LoadedModule() = default;
   explicit LoadedModule(std::shared_ptr<detail::ModuleState> state) noexcept
       : state_(std::move(state)) {}
 
-  explicit operator bool() const noexcept { return state_ != nullptr; }
+  bool valid() const noexcept { return state_ != nullptr; }
   /// The module's name.
   const std::string& name() const;
 

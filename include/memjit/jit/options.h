@@ -30,8 +30,8 @@ struct JitOptions {
   /// Write a jitdump for `perf inject --jit` (code, line tables) in $JITDUMPDIR/.debug/jit/, else $HOME's.
   bool perfJitdump = false;
   /// At O2/O3, skip LLVM's vector epilogue (a second, narrower vector loop for
-  /// the remainder): ~20% of a small kernel's compile for a gain only on the
-  /// last few iterations. LLVM offers this only as the process-wide option
+  /// the remainder): a measurable share of a small kernel's compile (README,
+  /// "Compile latency") for a gain only on the last few iterations. LLVM offers this only as the process-wide option
   /// -enable-epilogue-vectorization, so memjit sets it to false once, before
   /// its first O2/O3 compile, unless the application set it itself. It then
   /// holds for every LLVM user in the process; set this to false in every Jit
@@ -64,8 +64,9 @@ struct JitOptions {
   /// (the entry every memjit invoker and C++ harness calls), and `<name>`
   /// becomes a stub that stores its descriptors and calls the interface, as
   /// MLIR's own external-function stubs do. Both symbols keep their ABI and
-  /// behaviour. The interface wrapper was ~17% of compiling a small kernel
-  /// at O2, and most programs never call the expanded entry. The price: the
+  /// behaviour. Compiling the wrapper costs part of a small kernel's compile
+  /// (README, "Compile latency"), and most programs never call the expanded
+  /// entry. The price: the
   /// first lookup of `<name>` compiles the stub, and each call through it
   /// costs a few stores and loads more. Functions that other functions in
   /// the module call stay as they are. Set false for MLIR's exact layout

@@ -9,7 +9,7 @@
 //   program->runConstructors();
 //   auto main = program->symbol("main");               // any symbol, e.g. to call by hand
 //   auto f = program->function("f", "(memref<?xf32>) -> f32");  // a typed handle
-//   auto r = f->invoke({memjit::runtime::Value(view)});
+//   auto r = f->invoke({memjit::runtime::Variant(view)});
 //   program->runDestructors();                         // or let ~Program do it
 //
 // What loading does, as mlir-cpu-runner does with the same program:

@@ -2,8 +2,8 @@
 // verifies its memref indices, integer divisions, alloc sizes and view
 // bounds at run time; a failed check calls memjit_check_report, which records
 // the failure, and the kernel returns at once (its results are zeros), so the
-// faulty access never happens. Both invokers (runtime::Function::invoke and
-// TypedFunction::call) clear the record before the call and return it as an
+// faulty access never happens. Both invokers (runtime::Callable::invoke and
+// TypedCallable::call) clear the record before the call and return it as an
 // ErrorCode::RuntimeCheckFailed Error after. A C caller of `_mlir_ciface_`
 // does the same by hand:
 //

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/runner_utils.h"
 #include "memjit/type_syntax.h"
@@ -25,7 +25,7 @@ int main() {
   if (!t) return std::fprintf(stderr, "%s\n", t.error().str().c_str()), 1;
   std::printf("%s\n", memjit::toString(*t).c_str());
 
-  auto fn = memjit::runtime::Function::fromTypeText(reinterpret_cast<void*>(&dot_ciface), "dot",
+  auto fn = memjit::runtime::Callable::fromTypeText(reinterpret_cast<void*>(&dot_ciface), "dot",
                                                     "(memref<?xf32>, memref<?xf32>) -> f32");
   if (!fn) return std::fprintf(stderr, "%s\n", fn.error().str().c_str()), 1;
   std::vector<float> u{1, 2, 3}, v{4, 5, 6};

@@ -1,6 +1,6 @@
 // The typed invoker: checked once against the metadata, then direct calls.
-#include "memjit/runtime/function.h"
-#include "memjit/runtime/typed_function.h"
+#include "memjit/runtime/callable.h"
+#include "memjit/runtime/typed_callable.h"
 
 #include <gtest/gtest.h>
 
@@ -33,29 +33,29 @@ static _Float16 _mlir_ciface_half_swap(StridedMemRef<_Float16, 1>* m, _Float16 x
 }
 
 namespace {
-Function make(void* fn, const char* type) {
-  auto f = Function::fromTypeText(fn, "f", type);
+Callable make(void* fn, const char* type) {
+  auto f = Callable::fromTypeText(fn, "f", type);
   EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return f ? *f : Function();
+  return f ? *f : Callable();
 }
 }  // namespace
 
 TEST(Typed, VoidAndScalarResults) {
-  Function scale = make(reinterpret_cast<void*>(&_mlir_ciface_scale), "(memref<?xf32>, f32) -> ()");
+  Callable scale = make(reinterpret_cast<void*>(&_mlir_ciface_scale), "(memref<?xf32>, f32) -> ()");
   auto s = scale.as<void(StridedMemRef<float, 1>, float)>();
   ASSERT_TRUE(s) << s.error().str();
   std::vector<float> v{1, 2, 3};
   (*s)(makeView(v), 3.0f);
   EXPECT_EQ(v[2], 9.0f);
 
-  Function sum = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<?xf32>) -> f32");
+  Callable sum = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<?xf32>) -> f32");
   auto t = sum.as<float(StridedMemRef<float, 1>)>();
   ASSERT_TRUE(t);
   EXPECT_EQ((*t)(makeView(v)), 18.0f);
 }
 
 TEST(Typed, OwnedMemRefResult) {
-  Function clone = make(reinterpret_cast<void*>(&_mlir_ciface_clone), "(memref<?xf32>) -> memref<?xf32>");
+  Callable clone = make(reinterpret_cast<void*>(&_mlir_ciface_clone), "(memref<?xf32>) -> memref<?xf32>");
   auto c = clone.as<OwnedMemRef<float, 1>(StridedMemRef<float, 1>)>();
   ASSERT_TRUE(c) << c.error().str();
   std::vector<float> v{4, 5};
@@ -68,7 +68,7 @@ TEST(Typed, OwnedMemRefResult) {
 }
 
 TEST(Typed, AliasingResultIsBorrowed) {
-  Function id = make(reinterpret_cast<void*>(&_mlir_ciface_identity), "(memref<?xf32>) -> memref<?xf32>");
+  Callable id = make(reinterpret_cast<void*>(&_mlir_ciface_identity), "(memref<?xf32>) -> memref<?xf32>");
   auto f = id.as<OwnedMemRef<float, 1>(StridedMemRef<float, 1>)>();
   ASSERT_TRUE(f);
   std::vector<float> v{1};
@@ -78,7 +78,7 @@ TEST(Typed, AliasingResultIsBorrowed) {
 }
 
 TEST(Typed, TupleResults) {
-  Function multi = make(reinterpret_cast<void*>(&_mlir_ciface_multi), "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)");
+  Callable multi = make(reinterpret_cast<void*>(&_mlir_ciface_multi), "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)");
   auto f = multi.as<std::tuple<OwnedMemRef<float, 1>, std::int32_t, double>(StridedMemRef<float, 1>, std::int32_t)>();
   ASSERT_TRUE(f) << f.error().str();
   std::vector<float> v{1, 2, 3};
@@ -90,7 +90,7 @@ TEST(Typed, TupleResults) {
 }
 
 TEST(Typed, TupleResultsSharingAnAllocation) {
-  Function halves = make(reinterpret_cast<void*>(&_mlir_ciface_halves), "(index) -> (memref<?xf32>, memref<?xf32>)");
+  Callable halves = make(reinterpret_cast<void*>(&_mlir_ciface_halves), "(index) -> (memref<?xf32>, memref<?xf32>)");
   auto f = halves.as<std::tuple<OwnedMemRef<float, 1>, OwnedMemRef<float, 1>>(std::int64_t)>();
   ASSERT_TRUE(f);
   auto [a, b] = (*f)(2);
@@ -99,14 +99,14 @@ TEST(Typed, TupleResultsSharingAnAllocation) {
 }
 
 TEST(Typed, ScalarsOfEveryWidth) {
-  Function mix = make(reinterpret_cast<void*>(&_mlir_ciface_mix), "(i8, i16, i32, i64, f32, f64, i1) -> f64");
+  Callable mix = make(reinterpret_cast<void*>(&_mlir_ciface_mix), "(i8, i16, i32, i64, f32, f64, i1) -> f64");
   auto f = mix.as<double(std::int8_t, std::int16_t, std::int32_t, std::int64_t, float, double, bool)>();
   ASSERT_TRUE(f) << f.error().str();
   EXPECT_EQ((*f)(1, 2, 3, 4, 0.5f, 0.25, true), 1010.75);
 }
 
 TEST(Typed, MismatchesAreReportedOnce) {
-  Function sum = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<?xf32>) -> f32");
+  Callable sum = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<?xf32>) -> f32");
   auto wrongElem = sum.as<float(StridedMemRef<double, 1>)>();
   ASSERT_FALSE(wrongElem);
   EXPECT_EQ(wrongElem.error().code(), ErrorCode::TypeMismatch);
@@ -117,18 +117,18 @@ TEST(Typed, MismatchesAreReportedOnce) {
   EXPECT_EQ((sum.as<float(StridedMemRef<float, 1>, int)>().error().code()), ErrorCode::ArityMismatch);
   EXPECT_EQ((sum.as<void(StridedMemRef<float, 1>)>().error().code()), ErrorCode::ArityMismatch);
   EXPECT_EQ((sum.as<double(StridedMemRef<float, 1>)>().error().code()), ErrorCode::TypeMismatch);
-  EXPECT_FALSE((Function().as<void()>()));
+  EXPECT_FALSE((Callable().as<void()>()));
 }
 
 TEST(Typed, UnrankedParameter) {
-  Function uid = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<*xf32>) -> f32");
+  Callable uid = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "(memref<*xf32>) -> f32");
   // Type-checks as an unranked parameter (the kernel itself reads rank 1).
   EXPECT_TRUE((uid.as<float(UnrankedMemRef<float>)>()));
   EXPECT_FALSE((uid.as<float(StridedMemRef<float, 1>)>()));
 }
 
 TEST(Typed, OwnedUnrankedResults) {
-  Function uid = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "(memref<*xf32>) -> memref<*xf32>");
+  Callable uid = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "(memref<*xf32>) -> memref<*xf32>");
   auto id = uid.as<OwnedUnrankedMemRef<float>(UnrankedMemRef<float>)>();
   ASSERT_TRUE(id) << id.error().str();
   std::vector<float> v{1, 2, 3};
@@ -138,7 +138,7 @@ TEST(Typed, OwnedUnrankedResults) {
   EXPECT_EQ(same.rank(), 1);
   EXPECT_EQ(same.ranked<1>()->get().data, v.data());
 
-  Function uclone = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_clone), "(memref<*xf32>) -> memref<*xf32>");
+  Callable uclone = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_clone), "(memref<*xf32>) -> memref<*xf32>");
   auto clone = uclone.as<OwnedUnrankedMemRef<float>(UnrankedMemRef<float>)>();
   ASSERT_TRUE(clone);
   OwnedUnrankedMemRef<float> fresh = (*clone)(makeUnranked(view));
@@ -166,7 +166,7 @@ TEST(Typed, OwnedUnrankedResults) {
 
 #if defined(MEMJIT_HAS_FLOAT16)
 TEST(Typed, HalfScalarsAndBuffers) {
-  Function swap = make(reinterpret_cast<void*>(&_mlir_ciface_half_swap), "(memref<?xf16>, f16) -> f16");
+  Callable swap = make(reinterpret_cast<void*>(&_mlir_ciface_half_swap), "(memref<?xf16>, f16) -> f16");
   auto f = swap.as<f16(StridedMemRef<f16, 1>, f16)>();
   ASSERT_TRUE(f) << f.error().str();
   std::vector<f16> v{f16(1.0), f16::fromBits(0x7d01)};

@@ -1,4 +1,4 @@
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/variant.h"
 
 #include <sstream>
 
@@ -32,83 +32,83 @@ std::string Scalar::str() const {
   return os.str();
 }
 
-Value::Value(bool v) : kind_(Kind::Scalar) {
+Variant::Variant(bool v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::I1;
   scalar_.i = v ? 1 : 0;
 }
-Value::Value(long long v) : kind_(Kind::Scalar) {
+Variant::Variant(long long v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::I64;
   scalar_.i = v;
 }
-Value::Value(unsigned long v) : kind_(Kind::Scalar) {
+Variant::Variant(unsigned long v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::UI64;
   scalar_.u = v;
 }
-Value::Value(float v) : kind_(Kind::Scalar) {
+Variant::Variant(float v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::F32;
   scalar_.f = v;
 }
-Value::Value(double v) : kind_(Kind::Scalar) {
+Variant::Variant(double v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::F64;
   scalar_.f = v;
 }
-Value::Value(f16 v) : kind_(Kind::Scalar) {
+Variant::Variant(f16 v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::F16;
   scalar_.u = v.bits();
 }
-Value::Value(bf16 v) : kind_(Kind::Scalar) {
+Variant::Variant(bf16 v) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::BF16;
   scalar_.u = v.bits();
 }
-f16 Value::toF16() const noexcept {
+f16 Variant::toF16() const noexcept {
   if (scalar_.type == ElementType::F16) return f16::fromBits(static_cast<std::uint16_t>(scalar_.u));
   return f16(scalar_.toDouble());
 }
-bf16 Value::toBF16() const noexcept {
+bf16 Variant::toBF16() const noexcept {
   if (scalar_.type == ElementType::BF16) return bf16::fromBits(static_cast<std::uint16_t>(scalar_.u));
   return bf16(scalar_.toDouble());
 }
-Value::Value(void* p) : kind_(Kind::Scalar) {
+Variant::Variant(void* p) : kind_(Kind::Scalar) {
   scalar_.type = ElementType::Ptr;
   scalar_.p = p;
 }
-Value::Value(Scalar s) : kind_(Kind::Scalar), scalar_(s) {}
-Value::Value(std::string s) : kind_(Kind::String) {
+Variant::Variant(Scalar s) : kind_(Kind::Scalar), scalar_(s) {}
+Variant::Variant(std::string s) : kind_(Kind::String) {
   auto a = std::make_shared<Aggregate>();
   a->string = std::move(s);
   agg_ = std::move(a);
 }
 
-const Value::Aggregate& Value::aggregate() const noexcept {
+const Variant::Aggregate& Variant::aggregate() const noexcept {
   static const Aggregate empty;
   return agg_ ? *agg_ : empty;
 }
-Value::Value(Buffer b) : kind_(Kind::Buffer), buffer_(std::move(b)) {}
+Variant::Variant(Buffer b) : kind_(Kind::Buffer), buffer_(std::move(b)) {}
 
-Expected<Value> Value::fromDLPack(const DLTensor& tensor) {
+Expected<Variant> Variant::fromDLPack(const DLTensor& tensor) {
   MEMJIT_ASSIGN_OR_RETURN(Buffer b, runtime::fromDLPack(tensor));
-  return Value(std::move(b));
+  return Variant(std::move(b));
 }
-Expected<Value> Value::adoptDLPack(DLManagedTensor* tensor) {
+Expected<Variant> Variant::adoptDLPack(DLManagedTensor* tensor) {
   MEMJIT_ASSIGN_OR_RETURN(Buffer b, runtime::adoptDLPack(tensor));
-  return Value(std::move(b));
+  return Variant(std::move(b));
 }
 
-Value Value::list(std::vector<Value> items) {
-  Value v;
+Variant Variant::list(std::vector<Variant> items) {
+  Variant v;
   v.kind_ = Kind::List;
   auto a = std::make_shared<Aggregate>();
   a->items = std::move(items);
   v.agg_ = std::move(a);
   return v;
 }
-Value Value::tuple(std::vector<Value> items) {
-  Value v = list(std::move(items));
+Variant Variant::tuple(std::vector<Variant> items) {
+  Variant v = list(std::move(items));
   v.kind_ = Kind::Tuple;
   return v;
 }
-Value Value::dict(std::vector<std::pair<std::string, Value>> entries) {
-  Value v;
+Variant Variant::dict(std::vector<std::pair<std::string, Variant>> entries) {
+  Variant v;
   v.kind_ = Kind::Dict;
   auto a = std::make_shared<Aggregate>();
   for (auto& [k, x] : entries) {
@@ -119,14 +119,14 @@ Value Value::dict(std::vector<std::pair<std::string, Value>> entries) {
   return v;
 }
 
-const Value* Value::find(std::string_view key) const noexcept {
+const Variant* Variant::find(std::string_view key) const noexcept {
   const Aggregate& a = aggregate();
   for (std::size_t i = 0; i < a.keys.size(); ++i)
     if (a.keys[i] == key) return &a.items[i];
   return nullptr;
 }
 
-std::string Value::describe() const {
+std::string Variant::describe() const {
   switch (kind_) {
     case Kind::None: return "None";
     case Kind::Scalar:

@@ -1,4 +1,4 @@
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>

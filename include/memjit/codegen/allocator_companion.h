@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
-#include "memjit/codegen/function.h"
+#include "memjit/codegen/function_lowering.h"
 #include "memjit/codegen/module.h"
 #include "memjit/error.h"
 

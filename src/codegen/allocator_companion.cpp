@@ -1,4 +1,4 @@
-#include "memjit/codegen/result_allocator.h"
+#include "memjit/codegen/allocator_companion.h"
 
 #include <algorithm>
 #include <optional>

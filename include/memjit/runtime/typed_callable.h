@@ -1,4 +1,4 @@
-// The typed invoker: Function::as<R(Args...)>() checks a C++ signature against
+// The typed invoker: Callable::as<R(Args...)>() checks a C++ signature against
 // the function's metadata once and returns a callable that is a direct call
 // of the `_mlir_ciface_` function (no per-call checks, no allocation).
 //
@@ -282,20 +282,20 @@ inline constexpr bool kDirectResult = std::is_void_v<R> || kScalarResult<R>;
 
 /// The typed invoker of a function of C++ type `F` = R(Args...).
 template <typename F>
-class TypedFunction;
+class TypedCallable;
 
 template <typename R, typename... Args>
-class TypedFunction<R(Args...)> {
+class TypedCallable<R(Args...)> {
  public:
   /// Checks `R(Args...)` against the function's signature.
-  static Expected<TypedFunction> make(void* cInterface, const signature::FunctionSignature& sig) {
+  static Expected<TypedCallable> make(void* cInterface, const signature::FunctionSignature& sig) {
     if (!cInterface) return Error(ErrorCode::InvalidArgument, "typed invoker: null function pointer");
     detail::TypedSlot params[sizeof...(Args) + 1] = {detail::ArgOf<Args>::slot()...};
     detail::TypedSlot results[resultCount() + 1];
     if constexpr (!detail::kDirectResult<R>) detail::Results<R>::slots(results);
     else if constexpr (!std::is_void_v<R>) results[0] = detail::ResultTraits<R>::slot();
     MEMJIT_TRY(detail::checkTypedSignature(sig, params, sizeof...(Args), results, resultCount()));
-    TypedFunction f;
+    TypedCallable f;
     f.fn_ = cInterface;
     return f;
   }
@@ -303,8 +303,8 @@ class TypedFunction<R(Args...)> {
   /// Wraps a C interface known to have this type without a signature to
   /// check it against: for generated code (AOT headers), where both come
   /// from the same metadata.
-  static TypedFunction trusted(void* cInterface) noexcept {
-    TypedFunction f;
+  static TypedCallable trusted(void* cInterface) noexcept {
+    TypedCallable f;
     f.fn_ = cInterface;
     return f;
   }

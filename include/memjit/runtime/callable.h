@@ -6,7 +6,7 @@
 //   auto add = fn.as<float(StridedMemRef<float, 1>, float)>();  // typed: checked once
 //   float s = (*add)(makeView(v), 2.0f);                       // ~ a direct call
 //
-//   Expected<Value> r = fn.invoke({Value(buf), 2.0});           // dynamic: checked per call
+//   Expected<Variant> r = fn.invoke({Variant(buf), 2.0});           // dynamic: checked per call
 //
 // See README.md, "Runtime: calling compiled functions", for the argument mapping and ownership rules.
 #pragma once
@@ -17,8 +17,8 @@
 #include <string_view>
 
 #include "memjit/error.h"
-#include "memjit/runtime/typed_function.h"
-#include "memjit/runtime/value.h"
+#include "memjit/runtime/typed_callable.h"
+#include "memjit/runtime/variant.h"
 #include "memjit/signature/function_signature.h"
 
 namespace memjit::runtime {
@@ -36,9 +36,9 @@ struct InvokeOptions {
 };
 
 /// A handle to a compiled function. Cheap to copy (shares its call plan).
-class Function {
+class Callable {
  public:
-  Function() = default;
+  Callable() = default;
 
   /// Makes a handle for the C-interface function `cInterface` described by
   /// `signature`. `resultAllocator` is the C-interface pointer of the `fbr`
@@ -46,11 +46,11 @@ class Function {
   /// it a function with an allocator still works (it allocates its results).
   /// Errors: null pointer, reflection or SIP metadata that does not parse or
   /// does not match the type's raw arity.
-  static Expected<Function> create(void* cInterface, signature::FunctionSignature signature,
+  static Expected<Callable> create(void* cInterface, signature::FunctionSignature signature,
                                    void* resultAllocator = nullptr);
   /// The same from MLIR function type text, e.g. "(memref<?xf32>) -> f32",
   /// with default metadata (signature::describe).
-  static Expected<Function> fromTypeText(void* cInterface, std::string name, std::string_view type);
+  static Expected<Callable> fromTypeText(void* cInterface, std::string name, std::string_view type);
 
   bool valid() const noexcept { return plan_ != nullptr; }
   void* cInterface() const noexcept;
@@ -59,22 +59,22 @@ class Function {
   /// The typed invoker for `F` = R(Args...), checked against the metadata
   /// once (see typed_function.h).
   template <typename F>
-  Expected<TypedFunction<F>> as() const;
+  Expected<TypedCallable<F>> as() const;
 
   /// Calls with positional and keyword arguments, mapped onto the raw
   /// arguments by the SIP structure or the V1 reflection, each checked against
   /// the raw type (element type, rank, static dims, layout). Results: None
   /// for no result, the value for one, a tuple for several (or the SIP/V1
   /// result structure). Memref results the callee allocated come back owned.
-  Expected<Value> invoke(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs = {},
+  Expected<Variant> invoke(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs = {},
                          const InvokeOptions& options = {}) const;
-  Expected<Value> invoke(std::initializer_list<Value> args) const {
-    return invoke(std::span<const Value>(args.begin(), args.size()));
+  Expected<Variant> invoke(std::initializer_list<Variant> args) const {
+    return invoke(std::span<const Variant>(args.begin(), args.size()));
   }
-  Expected<Value> invoke(std::initializer_list<Value> args, const KeywordArgs& kwargs,
+  Expected<Variant> invoke(std::initializer_list<Variant> args, const KeywordArgs& kwargs,
                          const InvokeOptions& options = {}) const {
-    return invoke(std::span<const Value>(args.begin(), args.size()),
-                  std::span<const std::pair<std::string, Value>>(kwargs), options);
+    return invoke(std::span<const Variant>(args.begin(), args.size()),
+                  std::span<const std::pair<std::string, Variant>>(kwargs), options);
   }
 
  private:
@@ -82,9 +82,9 @@ class Function {
 };
 
 template <typename F>
-Expected<TypedFunction<F>> Function::as() const {
+Expected<TypedCallable<F>> Callable::as() const {
   if (!valid()) return Error(ErrorCode::InvalidArgument, "typed invoker: empty function handle");
-  return TypedFunction<F>::make(cInterface(), signature());
+  return TypedCallable<F>::make(cInterface(), signature());
 }
 
 }  // namespace memjit::runtime

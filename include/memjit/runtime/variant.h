@@ -43,51 +43,51 @@ struct Scalar {
   std::string str() const;
 };
 
-class Value {
+class Variant {
  public:
   enum class Kind : std::uint8_t { None, Scalar, String, Buffer, List, Tuple, Dict };
 
   /// None.
-  Value() = default;
-  Value(bool v);
-  Value(int v) : Value(static_cast<long long>(v)) {}
-  Value(long v) : Value(static_cast<long long>(v)) {}
-  Value(long long v);
-  Value(unsigned v) : Value(static_cast<long long>(v)) {}
-  Value(unsigned long v);
-  Value(unsigned long long v) : Value(static_cast<unsigned long>(v)) {}
-  Value(float v);
-  Value(double v);
-  Value(f16 v);
-  Value(bf16 v);
+  Variant() = default;
+  Variant(bool v);
+  Variant(int v) : Variant(static_cast<long long>(v)) {}
+  Variant(long v) : Variant(static_cast<long long>(v)) {}
+  Variant(long long v);
+  Variant(unsigned v) : Variant(static_cast<long long>(v)) {}
+  Variant(unsigned long v);
+  Variant(unsigned long long v) : Variant(static_cast<unsigned long>(v)) {}
+  Variant(float v);
+  Variant(double v);
+  Variant(f16 v);
+  Variant(bf16 v);
 #if defined(MEMJIT_HAS_FLOAT16)
   template <typename T>
     requires std::is_same_v<T, _Float16>
-  Value(T v) : Value(f16(v)) {}
+  Variant(T v) : Variant(f16(v)) {}
 #endif
 #if defined(MEMJIT_HAS_BF16)
   template <typename T>
     requires std::is_same_v<T, __bf16>
-  Value(T v) : Value(bf16(v)) {}
+  Variant(T v) : Variant(bf16(v)) {}
 #endif
-  Value(void* p);
-  Value(Scalar s);
+  Variant(void* p);
+  Variant(Scalar s);
   /// A string: passed as a 1-D i8 memref over its bytes (no terminator).
-  Value(std::string s);
-  Value(const char* s) : Value(std::string(s)) {}
-  Value(Buffer b);
+  Variant(std::string s);
+  Variant(const char* s) : Variant(std::string(s)) {}
+  Variant(Buffer b);
   /// A non-owning buffer over a typed descriptor.
   template <typename T, int N>
-  Value(const StridedMemRef<T, N>& m) : Value(Buffer::fromMemRef(m)) {}
+  Variant(const StridedMemRef<T, N>& m) : Variant(Buffer::fromMemRef(m)) {}
   /// A zero-copy view of a DLPack tensor (which must outlive the value).
-  static Expected<Value> fromDLPack(const DLTensor& tensor);
+  static Expected<Variant> fromDLPack(const DLTensor& tensor);
   /// Takes a DLPack managed tensor (its deleter runs when the last copy goes).
-  static Expected<Value> adoptDLPack(DLManagedTensor* tensor);
+  static Expected<Variant> adoptDLPack(DLManagedTensor* tensor);
 
-  static Value list(std::vector<Value> items);
-  static Value tuple(std::vector<Value> items);
+  static Variant list(std::vector<Variant> items);
+  static Variant tuple(std::vector<Variant> items);
   /// A dict; keys keep the given order.
-  static Value dict(std::vector<std::pair<std::string, Value>> entries);
+  static Variant dict(std::vector<std::pair<std::string, Variant>> entries);
 
   Kind kind() const noexcept { return kind_; }
   bool isNone() const noexcept { return kind_ == Kind::None; }
@@ -103,12 +103,12 @@ class Value {
   const Buffer& buffer() const noexcept { return buffer_; }
   Buffer& buffer() noexcept { return buffer_; }
   /// Items of a list or tuple; values of a dict (parallel to keys()).
-  const std::vector<Value>& items() const noexcept { return aggregate().items; }
+  const std::vector<Variant>& items() const noexcept { return aggregate().items; }
   const std::vector<std::string>& keys() const noexcept { return aggregate().keys; }
   std::size_t size() const noexcept { return agg_ ? agg_->items.size() : 0; }
-  const Value& operator[](std::size_t i) const { return items().at(i); }
+  const Variant& operator[](std::size_t i) const { return items().at(i); }
   /// A dict's value for `key`, or nullptr.
-  const Value* find(std::string_view key) const noexcept;
+  const Variant* find(std::string_view key) const noexcept;
 
   /// Scalar accessors (unchecked conversions of the held scalar).
   std::int64_t toInt() const noexcept { return scalar_.i; }
@@ -123,11 +123,11 @@ class Value {
 
  private:
   // Strings, sequences and dicts are immutable once made, so copies share
-  // them; keeping them out of line keeps a scalar or buffer Value small and
+  // them; keeping them out of line keeps a scalar or buffer Variant small and
   // cheap to make and destroy on the call path.
   struct Aggregate {
     std::string string;
-    std::vector<Value> items;
+    std::vector<Variant> items;
     std::vector<std::string> keys;
   };
   const Aggregate& aggregate() const noexcept;
@@ -139,6 +139,6 @@ class Value {
 };
 
 /// Keyword arguments, in the caller's order.
-using KeywordArgs = std::vector<std::pair<std::string, Value>>;
+using KeywordArgs = std::vector<std::pair<std::string, Variant>>;
 
 }  // namespace memjit::runtime

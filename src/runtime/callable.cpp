@@ -1,6 +1,6 @@
-// Function handles: the one-time plan, the typed signature check, and the
+// Callable handles: the one-time plan, the typed signature check, and the
 // dynamic invoker.
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 
 #include <algorithm>
 #include <array>
@@ -24,9 +24,9 @@ using detail::Node;
 using detail::Plan;
 using detail::RawParam;
 
-void* Function::cInterface() const noexcept { return plan_ ? plan_->fn : nullptr; }
+void* Callable::cInterface() const noexcept { return plan_ ? plan_->fn : nullptr; }
 
-const signature::FunctionSignature& Function::signature() const {
+const signature::FunctionSignature& Callable::signature() const {
   static const signature::FunctionSignature empty;
   return plan_ ? plan_->sig : empty;
 }
@@ -57,7 +57,7 @@ static RawParam makeRawParam(const Type& t) {
   return p;
 }
 
-Expected<Function> Function::create(void* cInterface, signature::FunctionSignature sig, void* resultAllocator) {
+Expected<Callable> Callable::create(void* cInterface, signature::FunctionSignature sig, void* resultAllocator) {
   if (!cInterface)
     return Error(ErrorCode::InvalidArgument, "function '" + sig.name + "': null C-interface pointer");
   auto plan = std::make_shared<Plan>();
@@ -83,12 +83,12 @@ Expected<Function> Function::create(void* cInterface, signature::FunctionSignatu
     plan->allocator = resultAllocator;
     plan->allocatorCall = std::make_unique<detail::CallShape>(plan->allocatorType);
   }
-  Function f;
+  Callable f;
   f.plan_ = std::move(plan);
   return f;
 }
 
-Expected<Function> Function::fromTypeText(void* cInterface, std::string name, std::string_view text) {
+Expected<Callable> Callable::fromTypeText(void* cInterface, std::string name, std::string_view text) {
   auto type = parseFunctionType(text);
   if (!type) return type.error().withContext("function '" + name + "' type");
   MEMJIT_ASSIGN_OR_RETURN(auto sig, signature::describe(std::move(name), *type));
@@ -156,7 +156,7 @@ Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSl
 // The dynamic invoker: bind -> pack -> destinations -> call -> copy back ->
 // unpack (invocation.h, results.h).
 
-Expected<Value> Function::invoke(std::span<const Value> args, std::span<const std::pair<std::string, Value>> kwargs,
+Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs,
                                  const InvokeOptions& options) const {
   if (!plan_) return Error(ErrorCode::InvalidArgument, "invoke: empty function handle");
   const Plan& plan = *plan_;

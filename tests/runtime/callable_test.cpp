@@ -1,5 +1,5 @@
 // The dynamic invoker over hand-written `_mlir_ciface_` functions.
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 
 #include <gtest/gtest.h>
 
@@ -30,26 +30,26 @@ static void _mlir_ciface_record(float a, double b, memjit::f16::abi_type c, memj
 }
 
 namespace {
-Function make(void* fn, const char* name, const char* type) {
-  auto f = Function::fromTypeText(fn, name, type);
+Callable make(void* fn, const char* name, const char* type) {
+  auto f = Callable::fromTypeText(fn, name, type);
   EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return f ? *f : Function();
+  return f ? *f : Callable();
 }
-Function withReflection(void* fn, const char* type, std::string json, std::optional<std::string> sip = std::nullopt) {
+Callable withReflection(void* fn, const char* type, std::string json, std::optional<std::string> sip = std::nullopt) {
   auto t = parseFunctionType(type);
   EXPECT_TRUE(t);
   auto sig = signature::describe("f", *t);
   EXPECT_TRUE(sig);
   sig->reflection = std::move(json);
   sig->sip = std::move(sip);
-  auto f = Function::create(fn, *sig);
+  auto f = Callable::create(fn, *sig);
   EXPECT_TRUE(f) << (f ? "" : f.error().str());
-  return f ? *f : Function();
+  return f ? *f : Callable();
 }
 }  // namespace
 
 TEST(Invoke, InPlaceKernelAndScalar) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_scale), "scale", "(memref<?xf32>, f32) -> ()");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_scale), "scale", "(memref<?xf32>, f32) -> ()");
   std::vector<float> v{1, 2, 3};
   auto r = f.invoke({makeView(v), 2.0});
   ASSERT_TRUE(r) << r.error().str();
@@ -58,7 +58,7 @@ TEST(Invoke, InPlaceKernelAndScalar) {
 }
 
 TEST(Invoke, ScalarResultReturnedDirectly) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
   std::vector<float> v{1.5f, 2.5f};
   auto r = f.invoke({makeView(v)});
   ASSERT_TRUE(r);
@@ -67,7 +67,7 @@ TEST(Invoke, ScalarResultReturnedDirectly) {
 }
 
 TEST(Invoke, OwnedResultIsFreedOnce) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_clone), "clone", "(memref<?xf32>) -> memref<?xf32>");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_clone), "clone", "(memref<?xf32>) -> memref<?xf32>");
   std::vector<float> v{7, 8};
   auto r = f.invoke({makeView(v)});
   ASSERT_TRUE(r);
@@ -82,7 +82,7 @@ TEST(Invoke, OwnedResultIsFreedOnce) {
 }
 
 TEST(Invoke, ResultAliasingAnArgumentIsNotFreed) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_identity), "identity", "(memref<?xf32>) -> memref<?xf32>");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_identity), "identity", "(memref<?xf32>) -> memref<?xf32>");
   std::vector<float> v{1, 2};
   auto r = f.invoke({makeView(v)});
   ASSERT_TRUE(r);
@@ -97,12 +97,12 @@ TEST(Invoke, ResultAliasingAnArgumentIsNotFreed) {
 }
 
 TEST(Invoke, SeveralResultsComeBackAsATuple) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_multi), "multi",
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_multi), "multi",
                     "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)");
   std::vector<float> v{1, 2, 3};
   auto r = f.invoke({makeView(v), 21});
   ASSERT_TRUE(r) << r.error().str();
-  ASSERT_EQ(r->kind(), Value::Kind::Tuple);
+  ASSERT_EQ(r->kind(), Variant::Kind::Tuple);
   ASSERT_EQ(r->size(), 3u);
   EXPECT_EQ((*r)[0].buffer().describe(), "float32[3]");
   EXPECT_TRUE((*r)[0].buffer().owning());
@@ -111,7 +111,7 @@ TEST(Invoke, SeveralResultsComeBackAsATuple) {
 }
 
 TEST(Invoke, ResultsSharingOneAllocationShareOneOwner) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_halves), "halves", "(index) -> (memref<?xf32>, memref<?xf32>)");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_halves), "halves", "(index) -> (memref<?xf32>, memref<?xf32>)");
   auto r = f.invoke({3});
   ASSERT_TRUE(r);
   const Buffer& a = (*r)[0].buffer();
@@ -121,7 +121,7 @@ TEST(Invoke, ResultsSharingOneAllocationShareOneOwner) {
 }
 
 TEST(Invoke, GlobalResultIsNotFreed) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_global), "global", "() -> memref<2xf32>");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_global), "global", "() -> memref<2xf32>");
   auto r = f.invoke({});
   ASSERT_TRUE(r);
   EXPECT_FALSE(r->buffer().owning());
@@ -129,7 +129,7 @@ TEST(Invoke, GlobalResultIsNotFreed) {
 }
 
 TEST(Invoke, UnrankedArgumentAndResult) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "uid", "(memref<*xf32>) -> memref<*xf32>");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_unranked_id), "uid", "(memref<*xf32>) -> memref<*xf32>");
   std::vector<float> v(6, 1.0f);
   auto r = f.invoke({makeView(v, std::array<std::int64_t, 2>{2, 3})});
   ASSERT_TRUE(r) << r.error().str();
@@ -139,7 +139,7 @@ TEST(Invoke, UnrankedArgumentAndResult) {
 }
 
 TEST(Invoke, TransposedViewIsCopiedInAndBack) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
   // storage holds a 3x2 matrix; its transpose (2x3, strides [1, 2]) is what we pass.
   std::vector<float> storage(6, 0.0f);
   auto view = Buffer::view(ElementType::F32, storage.data(), {2, 3}, {1, 2});
@@ -151,27 +151,27 @@ TEST(Invoke, TransposedViewIsCopiedInAndBack) {
     for (int j = 0; j < 3; ++j) EXPECT_EQ(storage[i + 2 * j], 10.0f * i + j) << i << "," << j;
   InvokeOptions noCopies;
   noCopies.allowCopies = false;
-  std::vector<Value> args{*view};
+  std::vector<Variant> args{*view};
   auto e = f.invoke(args, {}, noCopies);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message().find("copies are disabled"), std::string::npos) << e.error().str();
 }
 
 TEST(Invoke, OffsetViewIsRebasedWithoutCopy) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_add_index), "add_index", "(memref<2x3xf32>) -> ()");
   std::vector<float> storage(8, 0.0f);
   auto view = Buffer::view(ElementType::F32, storage.data(), {2, 3}, {}, 2);
   ASSERT_TRUE(view);
   InvokeOptions noCopies;
   noCopies.allowCopies = false;
-  std::vector<Value> args{*view};
+  std::vector<Variant> args{*view};
   auto r = f.invoke(args, {}, noCopies);
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(storage[2 + 5], 12.0f);
 }
 
 TEST(Invoke, ScalarsOfEveryWidthThroughLibffi) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_mix), "mix", "(i8, i16, i32, i64, f32, f64, i1) -> f64");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_mix), "mix", "(i8, i16, i32, i64, f32, f64, i1) -> f64");
   auto r = f.invoke({-3, 300, 70000, 5000000000LL, 0.5, 0.25, true});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toDouble(), -3 + 300 + 70000 + 5000000000.0 + 0.5 + 0.25 + 1000);
@@ -180,22 +180,22 @@ TEST(Invoke, ScalarsOfEveryWidthThroughLibffi) {
 }
 
 TEST(Invoke, StringIsAnI8Memref) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_count_a), "count_a", "(memref<?xi8>) -> i64");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_count_a), "count_a", "(memref<?xi8>) -> i64");
   auto r = f.invoke({"banana"});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 3);
 }
 
 TEST(Invoke, HomogeneousListIsA1DMemref) {
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_isum), "(memref<?xi32>) -> i32",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_isum), "(memref<?xi32>) -> i32",
                               R"({"a":[["py_homogeneous_list","i32"]],"r":["i32"],"v":1})");
-  auto r = f.invoke({Value::list({1, 2, 3, 4})});
+  auto r = f.invoke({Variant::list({1, 2, 3, 4})});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 10);
 }
 
 TEST(Invoke, NamedArgumentsByKeyword) {
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
                               R"({"a":["i32",["named","a","i32"],["named","b","i32"]],"r":["i32"]})");
   auto r = f.invoke({-1}, {{"a", 1}, {"b", 2}});
   ASSERT_TRUE(r) << r.error().str();
@@ -209,38 +209,38 @@ TEST(Invoke, NamedArgumentsByKeyword) {
 }
 
 TEST(Invoke, SdictPacksInDescriptorOrder) {
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
                               R"({"a":[["sdict",["a","i32"],["b","i32"]],"i32"],"r":["i32"]})");
-  auto r = f.invoke({Value::dict({{"b", 3}, {"a", 2}}), 7});
+  auto r = f.invoke({Variant::dict({{"b", 3}, {"a", 2}}), 7});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 237);  // packs [2, 3, 7]
 }
 
 TEST(Invoke, SlistAndStupleFlatten) {
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32",
                               R"({"a":[["slist","i32",["stuple","i32","i32"]]],"r":["i32"]})");
-  auto r = f.invoke({Value::list({1, Value::tuple({2, 3})})});
+  auto r = f.invoke({Variant::list({1, Variant::tuple({2, 3})})});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 123);
 }
 
 TEST(Invoke, SipStructureMapsDictsAndSequences) {
   // inputs [ {foo: raw0, bar: raw1}, raw2 ]; the result is raw0.
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32", "",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_abc), "(i32, i32, i32) -> i32", "",
                               "I31!S27!k0D17!K4!bar_1K4!foo_0k1_2R3!_0");
-  auto r = f.invoke({Value::dict({{"foo", 1}, {"bar", 2}}), 3});
+  auto r = f.invoke({Variant::dict({{"foo", 1}, {"bar", 2}}), 3});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 123);
 }
 
 TEST(Invoke, StructuredResultsFromReflection) {
-  Function f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_multi), "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)",
+  Callable f = withReflection(reinterpret_cast<void*>(&_mlir_ciface_multi), "(memref<?xf32>, i32) -> (memref<?xf32>, i32, f64)",
                               R"({"a":[["ndarray","f32",1,null],"i32"],"r":[["sdict",["out",["ndarray","f32",1,null]],["n","i32"]],"f64"]})");
   std::vector<float> v{1, 2};
   auto r = f.invoke({makeView(v), 4});
   ASSERT_TRUE(r) << r.error().str();
-  ASSERT_EQ(r->kind(), Value::Kind::Tuple);
-  const Value& d = (*r)[0];
+  ASSERT_EQ(r->kind(), Variant::Kind::Tuple);
+  const Variant& d = (*r)[0];
   ASSERT_TRUE(d.isDict());
   EXPECT_EQ(d.find("n")->toInt(), 8);
   EXPECT_EQ(d.find("out")->buffer().describe(), "float32[2]");
@@ -248,12 +248,12 @@ TEST(Invoke, StructuredResultsFromReflection) {
 }
 
 TEST(Invoke, DLPackTensorArgument) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
   float x[6] = {1, 100, 2, 100, 3, 100};
   std::vector<std::int64_t> shape = {3};
   std::int64_t strides[1] = {2};
   DLTensor t = test::hostTensor(x, shape, strides, {kDLFloat, 32, 1});
-  auto v = Value::fromDLPack(t);
+  auto v = Variant::fromDLPack(t);
   ASSERT_TRUE(v);
   auto r = f.invoke({*v});
   ASSERT_TRUE(r) << r.error().str();
@@ -262,7 +262,7 @@ TEST(Invoke, DLPackTensorArgument) {
 
 TEST(Invoke, ManyArgumentsBeyondTheThunk) {
   // 10 words: past the 8-word thunk, through libffi with stack arguments.
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_weighted10), "w10",
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_weighted10), "w10",
                     "(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> i64");
   auto r = f.invoke({1, 1, 1, 1, 1, 1, 1, 1, 1, 2});
   ASSERT_TRUE(r) << r.error().str();
@@ -272,8 +272,8 @@ TEST(Invoke, ManyArgumentsBeyondTheThunk) {
 // A scalar converts to the parameter's type only when the value survives:
 // exact values of any numeric type, NaN (as a NaN), infinity from infinity.
 TEST(Invoke, ScalarConversionsKeepTheValue) {
-  Function f = make(reinterpret_cast<void*>(&_mlir_ciface_record), "record", "(f32, f64, f16, bf16) -> ()");
-  auto accepts = [&](Value a, Value b, Value c, Value d) {
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_record), "record", "(f32, f64, f16, bf16) -> ()");
+  auto accepts = [&](Variant a, Variant b, Variant c, Variant d) {
     auto r = f.invoke({a, b, c, d});
     EXPECT_TRUE(r) << r.error().str();
     return bool(r);
@@ -283,24 +283,24 @@ TEST(Invoke, ScalarConversionsKeepTheValue) {
   EXPECT_EQ(std::bit_cast<double>(gotF64), 9007199254740992.0);
   EXPECT_EQ(gotF16, 0x7bff);
   EXPECT_EQ(gotBF16, 0xc040);
-  ASSERT_TRUE(accepts(16777216, 18446744073709551615ull >> 11 << 11, Value(f16::fromBits(0x0001)), 0.0078125f));
+  ASSERT_TRUE(accepts(16777216, 18446744073709551615ull >> 11 << 11, Variant(f16::fromBits(0x0001)), 0.0078125f));
   EXPECT_EQ(std::bit_cast<float>(gotF32), 16777216.0f);
   EXPECT_EQ(gotF16, 0x0001);  // an f16 subnormal, as given
   EXPECT_EQ(gotBF16, 0x3c00);
   // NaN stays a NaN; infinities pass; -0 keeps its sign; an f16 passes for f32 and bf16 where exact.
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  ASSERT_TRUE(accepts(nan, -inf, nan, Value(f16(-0.0))));
+  ASSERT_TRUE(accepts(nan, -inf, nan, Variant(f16(-0.0))));
   EXPECT_TRUE(std::isnan(std::bit_cast<float>(gotF32)));
   EXPECT_EQ(std::bit_cast<double>(gotF64), -inf);
   EXPECT_EQ(gotF16, 0x7e00);
   EXPECT_EQ(gotBF16, 0x8000);
-  ASSERT_TRUE(accepts(Value(f16(0.1)), Value(bf16(0.1)), Value(f16::fromBits(0xfd01)), Value(bf16::fromBits(0x7f81))));
+  ASSERT_TRUE(accepts(Variant(f16(0.1)), Variant(bf16(0.1)), Variant(f16::fromBits(0xfd01)), Variant(bf16::fromBits(0x7f81))));
   EXPECT_EQ(std::bit_cast<float>(gotF32), float(f16(0.1)));
   EXPECT_EQ(gotF16, 0xfd01);  // same type: the pattern as given, even a signalling NaN
   EXPECT_EQ(gotBF16, 0x7f81);
 
   // Refused: each changes the value.
-  auto refuses = [&](Value a, Value b, Value c, Value d, const char* what) {
+  auto refuses = [&](Variant a, Variant b, Variant c, Variant d, const char* what) {
     auto r = f.invoke({a, b, c, d});
     ASSERT_FALSE(r) << what;
     EXPECT_EQ(r.error().code(), ErrorCode::TypeMismatch);
@@ -315,8 +315,8 @@ TEST(Invoke, ScalarConversionsKeepTheValue) {
   refuses(0, 18446744073709551615ull, 0, 0, "(not exact in float64: becomes 1.8446744073709552e+19)");
   refuses(0, 0.0, 65520, 0, "argument 2 (raw #2): expected float16, received int 65520 (out of range: becomes inf");
   refuses(0, 0.0, 0.1f, 0, "(not exact in float16: becomes 0.099976)");
-  refuses(0, 0.0, Value(bf16(1e10f)), 0, "(out of range: becomes inf in float16)");
+  refuses(0, 0.0, Variant(bf16(1e10f)), 0, "(out of range: becomes inf in float16)");
   refuses(0, 0.0, 0, 257, "argument 3 (raw #3): expected bfloat16, received int 257 (not exact in bfloat16: "
                           "becomes 256)");
-  refuses(0, 0.0, 0, Value(f16::fromBits(0x3c01)), "(not exact in bfloat16: becomes 1)");
+  refuses(0, 0.0, 0, Variant(f16::fromBits(0x3c01)), "(not exact in bfloat16: becomes 1)");
 }

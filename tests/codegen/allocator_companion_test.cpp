@@ -3,7 +3,7 @@
 // shapes the rules state (aligned, freed with free) and leaves data-dependent
 // slots absent; functions using destinations run end to end through the
 // dynamic invoker with results aliasing the destinations, and nothing leaks.
-#include "memjit/codegen/result_allocator.h"
+#include "memjit/codegen/allocator_companion.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include "memjit/codegen/metadata.h"
 #include "memjit/jit/jit.h"
 #include "memjit/metadata_symbols.h"
-#include "memjit/runtime/function.h"
+#include "memjit/runtime/callable.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
@@ -257,7 +257,7 @@ TEST(ResultAllocator, DynamicInvokerEndToEnd) {
   ASSERT_TRUE(addSig && splitSig);
   EXPECT_EQ(addSig->resultAllocator, std::optional<std::string>("add__allocate_results"));
 
-  auto add = runtime::Function::create(*addPtr, *addSig, reinterpret_cast<void*>(&addAllocShim));
+  auto add = runtime::Callable::create(*addPtr, *addSig, reinterpret_cast<void*>(&addAllocShim));
   ASSERT_TRUE(add) << add.error().str();
   std::vector<float> x{1, -2, 3, -4, 5}, y{10, 20, 30, 40, 50};
   handedOut.clear();
@@ -272,7 +272,7 @@ TEST(ResultAllocator, DynamicInvokerEndToEnd) {
     for (int i = 0; i < 5; ++i) EXPECT_EQ(d[i], x[i] + y[i]);
   }  // the result's owner frees the destination (LeakSanitizer checks)
 
-  auto split = runtime::Function::create(*splitPtr, *splitSig, reinterpret_cast<void*>(&splitAllocShim));
+  auto split = runtime::Callable::create(*splitPtr, *splitSig, reinterpret_cast<void*>(&splitAllocShim));
   ASSERT_TRUE(split) << split.error().str();
   handedOut.clear();
   {
@@ -295,7 +295,7 @@ TEST(ResultAllocator, DynamicInvokerEndToEnd) {
     EXPECT_EQ(p[2], 5.0f);
   }
   // Without the allocator the invoker passes absent destinations and split allocates both.
-  auto plain = runtime::Function::create(*splitPtr, *splitSig);
+  auto plain = runtime::Callable::create(*splitPtr, *splitSig);
   ASSERT_TRUE(plain);
   handedOut.clear();
   auto r = plain->invoke({runtime::makeView(std::span<float>(x))});
@@ -324,7 +324,7 @@ TEST(ResultAllocator, ThroughMemjitJit) {
   auto r = add->invoke({runtime::makeView(std::span<float>(x)), runtime::makeView(std::span<float>(y))});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(static_cast<float*>(r->buffer().data())[2], 9.0f);
-  auto d = allocFn->invoke({runtime::Value(3LL), runtime::Value(8LL)});
+  auto d = allocFn->invoke({runtime::Variant(3LL), runtime::Variant(8LL)});
   ASSERT_TRUE(d) << d.error().str();
   EXPECT_EQ(d->buffer().size(0), 8);
   EXPECT_TRUE(d->buffer().owning());
@@ -352,7 +352,7 @@ TEST(ResultAllocator, ScalarBeforeTheMemrefTheSizeComesFrom) {
   auto scale = mod->function("scale");
   ASSERT_TRUE(scale) << scale.error().str();
   std::vector<float> x{1, 2, 3, 4, 5};
-  auto r = scale->invoke({runtime::Value(2.0f), runtime::makeView(std::span<float>(x))});
+  auto r = scale->invoke({runtime::Variant(2.0f), runtime::makeView(std::span<float>(x))});
   ASSERT_TRUE(r) << r.error().str();
   ASSERT_EQ(r->buffer().size(0), 5);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(static_cast<float*>(r->buffer().data())[i], 2.0f * x[i]) << i;
