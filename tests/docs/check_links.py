@@ -2,7 +2,7 @@
 """Fails when README.md or docs/*.md links to a missing file or heading, or names a missing source file.
 
 Checked: every relative markdown link `[text](path#anchor)` (the file must exist; the anchor must be a heading of
-the target, slugged as GitHub does), and every `code span` that names a repository path (`src/...`, `include/...`,
+the target, slugged as GitHub does), and every path in prose or in a `code span` that names a repository file (`src/...`, `include/...`,
 `jit/...`, `tests/...`, ... or an include path `memjit/...`), which must exist. Usage: check_links.py REPO_ROOT
 """
 import re
@@ -12,6 +12,7 @@ from pathlib import Path
 ROOTS = ("src/", "include/", "jit/", "tests/", "tools/", "bench/", "examples/", "cmake/", "docs/")
 LINK = re.compile(r"(?<!!)\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
+BARE_PATH = re.compile(r"(?<![\w/.<-])((?:%s)[\w./-]*\.\w+)(?![\w/{<*])" % "|".join(re.escape(r) for r in ROOTS))
 
 
 def prose_lines(text):
@@ -66,7 +67,12 @@ def check(root):
                     problems.append(f"{where}: link to missing file '{file_part}'")
                 elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
                     problems.append(f"{where}: link to missing heading '#{anchor}' in {linked.relative_to(root)}")
-            for span in CODE_SPAN.findall(re.sub(r"\]\([^)]*\)", "]", line)):
+            prose = re.sub(r"\]\([^)]*\)", "]", line)
+            for path in BARE_PATH.findall(CODE_SPAN.sub(" ", prose)):
+                path = path.rstrip(".")
+                if not (root / path).exists():
+                    problems.append(f"{where}: names missing file '{path}'")
+            for span in CODE_SPAN.findall(prose):
                 span = span.strip().rstrip(":,")
                 if re.search(r"[\s*<>{}$]|\.\.\.", span) or span.endswith("/"):
                     continue
