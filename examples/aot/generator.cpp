@@ -46,6 +46,7 @@ static Error addMinMax(codegen::Module& module) {
   return b.finish();
 }
 
+// [docs:main]
 int main(int argc, char** argv) {
   codegen::Module module("kernels");
   for (Error e : {codegen::addElementwiseAdd(module, "add"), codegen::addSaxpy(module, "saxpy"),
@@ -58,3 +59,4 @@ int main(int argc, char** argv) {
   }
   return jit::runGenerator(argc, argv, module);
 }
+// [docs:end]

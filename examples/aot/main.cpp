@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+// [docs:wrappers]
 #include "aot_kernels.h"  // generated: declarations, wrappers, metadata
 
 using Vec = memjit::runtime::StridedMemRef<float, 1>;
@@ -33,6 +34,7 @@ int main() {
   // Several results come back as a tuple.
   auto [low, high] = aot_kernels::minmax(b);
   check(low == 10.0f && high == 40.0f, "minmax");
+  // [docs:end]
 
   // The C interface stays available, with descriptors by pointer.
   std::vector<float> y{1, 1, 1, 1};
