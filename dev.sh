@@ -26,6 +26,7 @@ BASE_PACKAGES=(cmake ninja-build g++ ccache pkg-config python3
   valgrind
   gdb  # jit.gdb_debug_info: gdb stops on a generator line inside a JIT'd kernel
   linux-perf  # jit.perf_debug_info: perf attributes a JIT'd kernel's samples to its generator line
+  libzstd-dev  # the CMake target LLVM's static libraries (which the memjit CLI links) name
   libtbb-dev  # oneTBB: the pool candidate bench_parallel compares libgomp with
   libopenblas-dev)  # OpenBLAS: bench_sgemm's anchor (only that benchmark links it)
 # Debian's libmlir-19 and libmlir-22 conflict: one MLIR per machine (MLIR 19 normally).

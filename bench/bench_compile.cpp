@@ -13,11 +13,17 @@
 // as one MLIRContext serves MLIR's; each iteration removes its module again so
 // the next can reuse the names. Compile/<kernel>/memjit/O2_new_jit pays for a
 // fresh Jit every iteration too, as MLIR pays for a fresh ExecutionEngine.
+// The memjit lines carry the phases as counters, in ms per compile (avg over
+// iterations): build (the kernel builder making the IR), then
+// LoadedModule::compileStats()'s verify, prepare, cache (key and lookup),
+// optimize, codegen (instruction selection and MC), link, then lookup (the
+// first LoadedModule::function), and code_bytes.
 // CPU time is the benchmark thread's: MLIR's context may hand work to its
 // thread pool, which that clock misses (about 1 ms at O2), so compare wall
 // times too.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <string>
 
 #include "memjit/codegen/kernels.h"
@@ -41,23 +47,64 @@ memjit::Error buildKernel(memjit::codegen::Module& module, Kernel kernel) {
                                : memjit::codegen::addMatmul(module, "kernel");
 }
 
+using Clock = std::chrono::steady_clock;
+
+// The phases of the compiles so far, summed.
+struct Phases {
+  Clock::duration build{}, lookup{};
+  memjit::jit::CompileStats module;
+  std::size_t codeBytes = 0;
+
+  void add(Clock::duration buildTime, Clock::duration lookupTime, const memjit::jit::CompileStats& s) {
+    build += buildTime;
+    lookup += lookupTime;
+    module.verify += s.verify;
+    module.prepare += s.prepare;
+    module.cacheLookup += s.cacheLookup;
+    module.optimize += s.optimize;
+    module.codegen += s.codegen;
+    module.link += s.link;
+    codeBytes = s.codeBytes;
+  }
+
+  void report(benchmark::State& state) const {
+    auto ms = [&](const char* name, auto time) {
+      state.counters[name] = benchmark::Counter(std::chrono::duration<double, std::milli>(time).count(),
+                                                benchmark::Counter::kAvgIterations);
+    };
+    ms("build_ms", build);
+    ms("verify_ms", module.verify);
+    ms("prepare_ms", module.prepare);
+    ms("cache_ms", module.cacheLookup);
+    ms("optimize_ms", module.optimize);
+    ms("codegen_ms", module.codegen);
+    ms("link_ms", module.link);
+    ms("lookup_ms", lookup);
+    state.counters["code_bytes"] = static_cast<double>(codeBytes);
+  }
+};
+
 // One add+lookup+remove; false (with the error on `state`) on failure.
-bool compileOnce(benchmark::State& state, Jit& jit, Kernel kernel, OptLevel level) {
+bool compileOnce(benchmark::State& state, Jit& jit, Kernel kernel, OptLevel level, Phases* phases = nullptr) {
+  const auto started = Clock::now();
   memjit::codegen::Module module("bench");
   if (auto e = buildKernel(module, kernel)) {
     state.SkipWithError(e.str().c_str());
     return false;
   }
+  const auto built = Clock::now();
   auto loaded = jit.add(std::move(module), {.optLevel = level});
   if (!loaded) {
     state.SkipWithError(loaded.error().str().c_str());
     return false;
   }
+  const auto added = Clock::now();
   auto fn = loaded->function("kernel");
   if (!fn) {
     state.SkipWithError(fn.error().str().c_str());
     return false;
   }
+  if (phases) phases->add(built - started, Clock::now() - added, loaded->compileStats());
   benchmark::DoNotOptimize(fn->cInterface());
   (void)jit.remove(*loaded);
   return true;
@@ -69,8 +116,10 @@ void memjitCold(benchmark::State& state, Kernel kernel, OptLevel level) {
     state.SkipWithError(jit.error().str().c_str());
     return;
   }
+  Phases phases;
   for (auto _ : state)
-    if (!compileOnce(state, *jit, kernel, level)) return;
+    if (!compileOnce(state, *jit, kernel, level, &phases)) return;
+  phases.report(state);
 }
 
 void memjitNewJit(benchmark::State& state, Kernel kernel, OptLevel level) {
@@ -92,8 +141,10 @@ void memjitCacheHit(benchmark::State& state, Kernel kernel, OptLevel level) {
     return;
   }
   if (!compileOnce(state, *jit, kernel, level)) return;  // fills the cache
+  Phases phases;
   for (auto _ : state)
-    if (!compileOnce(state, *jit, kernel, level)) return;
+    if (!compileOnce(state, *jit, kernel, level, &phases)) return;
+  phases.report(state);
   state.counters["hits"] = static_cast<double>(cache->stats().hits);
 }
 

@@ -38,3 +38,43 @@ message(STATUS "memjit: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR} (-DLLVM_DI
 if(NOT TARGET LLVM)
   message(FATAL_ERROR "memjit links LLVM's shared library; ${LLVM_DIR} provides none")
 endif()
+
+# Which LLVM library memjit::codegen and memjit::jit link: the shared libLLVM
+# (default), or LLVM's static component libraries, which start a process
+# about 70 ms sooner (no dynamic loading and relocation of libLLVM's ~30 MB
+# and tens of thousands of symbols) at the price of a larger executable and a
+# slower link. MEMJIT_LLVM_STATIC=ON makes every consumer static; otherwise an
+# executable chooses for itself with the target property MEMJIT_LLVM_STATIC
+# (the memjit CLI does, see tools/memjit). One process must never get both:
+# two copies of LLVM's global state (command-line options, target registry)
+# fail at start-up ("Option ... registered more than once"), so an executable
+# that also links libLLVM or libMLIR directly must stay shared.
+option(MEMJIT_LLVM_STATIC "Link LLVM's static libraries instead of the shared libLLVM into every consumer" OFF)
+# The components memjit uses; all targets, since ahead-of-time compilation
+# cross-compiles. The linker takes only the archive members that are used.
+llvm_map_components_to_libnames(MEMJIT_LLVM_STATIC_LIBRARIES
+  AllTargetsCodeGens AllTargetsAsmParsers AllTargetsDescs AllTargetsInfos
+  orcjit orcdebugging jitlink orctargetprocess passes irreader bitreader bitwriter object)
+# Some LLVM packages ship no static libraries (or only their CMake targets).
+set(MEMJIT_LLVM_STATIC_AVAILABLE OFF)
+if(TARGET LLVMSupport)
+  get_target_property(_memjit_support LLVMSupport LOCATION)
+  if(_memjit_support AND EXISTS "${_memjit_support}")
+    set(MEMJIT_LLVM_STATIC_AVAILABLE ON)
+  endif()
+  unset(_memjit_support)
+endif()
+if(MEMJIT_LLVM_STATIC AND NOT MEMJIT_LLVM_STATIC_AVAILABLE)
+  message(FATAL_ERROR "MEMJIT_LLVM_STATIC is ON but ${LLVM_DIR} has no static LLVM libraries")
+endif()
+if(MEMJIT_LLVM_STATIC)
+  set(MEMJIT_LLVM_LINK ${MEMJIT_LLVM_STATIC_LIBRARIES})
+else()
+  # In a usage requirement, $<TARGET_PROPERTY:prop> reads the consuming target.
+  set(_memjit_static "$<BOOL:$<TARGET_PROPERTY:MEMJIT_LLVM_STATIC>>")
+  set(MEMJIT_LLVM_LINK "$<$<NOT:${_memjit_static}>:LLVM>")
+  foreach(library ${MEMJIT_LLVM_STATIC_LIBRARIES})
+    list(APPEND MEMJIT_LLVM_LINK "$<${_memjit_static}:${library}>")
+  endforeach()
+  unset(_memjit_static)
+endif()

@@ -17,6 +17,7 @@
 #include "global_structors.h"
 #include "link_module.h"
 #include "llvm_error.h"
+#include "phase_timer.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
@@ -96,16 +97,22 @@ void writeDump(const std::string& path, std::string_view data) {
 // the object with a leased machine; under JitOptions::recoverFromLlvmCrashes
 // a crash in LLVM becomes an Error.
 Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOptions& options, Levels levels,
-                                    const std::string& dumps) {
+                                    const std::string& dumps, CompileStats& stats) {
   MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(levels.codegen));
   llvm::Module& module = *ir.module;
   std::string code;
   auto compile = [&]() -> Error {
-    detail::prepareModule(module, *lease);
+    {
+      detail::PhaseTimer timer(stats.prepare);
+      detail::prepareModule(module, *lease);
+    }
     if (!dumps.empty()) writeDump(dumps + ".before.ll", detail::printIR(module));
-    if (options.runIRPasses)
+    if (options.runIRPasses) {
+      detail::PhaseTimer timer(stats.optimize);
       detail::optimize(module, *lease, {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath});
+    }
     if (!dumps.empty()) writeDump(dumps + ".after.ll", detail::printIR(module));
+    detail::PhaseTimer timer(stats.codegen);
     MEMJIT_ASSIGN_OR_RETURN(code, lease.emitObject(module));
     return Error::success();
   };
@@ -132,10 +139,12 @@ struct ModuleObject {
 
 // The object from JitOptions::cache when it holds one for this module,
 // options and host; else compiled (and put in the cache).
-Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options) {
+Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options,
+                                      CompileStats& stats) {
   const Levels levels = levelsFor(core, options);
   ModuleObject object;
   if (core.options.cache) {
+    detail::PhaseTimer timer(stats.cacheLookup);
     object.cacheKey = objectCacheKey(core, *ir.module, options, levels);
     if (auto hit = core.options.cache->get(object.cacheKey)) {
       object.bytes = *hit;
@@ -144,7 +153,7 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   }
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps));
+    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps, stats));
     if (core.options.cache) core.options.cache->put(object.cacheKey, code);
     object.bytes = std::make_shared<const std::string>(std::move(code));
   }
@@ -185,13 +194,20 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   ModuleIR ir{std::move(context), std::move(module)};
   if (!ir.context || !ir.module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
   detail::ObjectToLink object;
+  object.started = std::chrono::steady_clock::now();
   object.name = ir.module->getModuleIdentifier();
   object.deferred = deferred;
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));
-  MEMJIT_TRY(detail::verify(*ir.module));
-  detail::lowerGlobalStructors(*ir.module);
-  object.defined = definedNames(*ir.module);
-  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options));
+  {
+    detail::PhaseTimer timer(object.stats.verify);
+    MEMJIT_TRY(detail::verify(*ir.module));
+  }
+  {
+    detail::PhaseTimer timer(object.stats.prepare);
+    detail::lowerGlobalStructors(*ir.module);
+    object.defined = definedNames(*ir.module);
+  }
+  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, object.stats));
   ir.reset();
   object.bytes = *compiled.bytes;
   object.cacheKey = std::move(compiled.cacheKey);
@@ -202,6 +218,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
 Expected<LoadedModule> Jit::addObject(std::string_view objectBytes, std::string_view moduleName,
                                       AddOptions options) {
   detail::ObjectToLink object;
+  object.started = std::chrono::steady_clock::now();
   object.name = std::string(moduleName);
   object.bytes = objectBytes;
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));

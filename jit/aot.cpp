@@ -12,6 +12,7 @@
 #include "compile.h"
 #include "crash_recovery.h"
 #include "llvm_error.h"
+#include "phase_timer.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/embedded_metadata.h"
 
@@ -41,8 +42,15 @@ std::string withLinkNote(const std::string& header, const llvm::Module& module) 
 // Optimises `module` with `machine` and writes the outputs (header text ready).
 Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const AotOutputs& outputs,
                       const AotOptions& options, const std::string& headerText) {
-  detail::prepareModule(module, machine);
-  detail::optimize(module, machine, {options.optLevel, options.skipVectorEpilogue, options.vectorMath});
+  CompileStats* stats = options.stats;
+  {
+    detail::PhaseTimer timer(stats ? &stats->prepare : nullptr);
+    detail::prepareModule(module, machine);
+  }
+  {
+    detail::PhaseTimer timer(stats ? &stats->optimize : nullptr);
+    detail::optimize(module, machine, {options.optLevel, options.skipVectorEpilogue, options.vectorMath});
+  }
   const std::string header = withLinkNote(headerText, module);
   if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));
   if (!outputs.bitcode.empty())
@@ -55,11 +63,17 @@ Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const 
       copy = llvm::CloneModule(module);
       target = copy.get();
     }
+    detail::PhaseTimer timer(stats ? &stats->codegen : nullptr);
     MEMJIT_ASSIGN_OR_RETURN(auto text, detail::emitCode(*target, machine, detail::EmitKind::Assembly));
     MEMJIT_TRY(writeFile(outputs.assembly, text, "assembly"));
   }
   if (!outputs.object.empty()) {
-    MEMJIT_ASSIGN_OR_RETURN(auto object, detail::emitCode(module, machine, detail::EmitKind::Object));
+    std::string object;
+    {
+      detail::PhaseTimer timer(stats ? &stats->codegen : nullptr);
+      MEMJIT_ASSIGN_OR_RETURN(object, detail::emitCode(module, machine, detail::EmitKind::Object));
+    }
+    if (stats) stats->objectBytes = object.size();
     MEMJIT_TRY(writeFile(outputs.object, object, "object file"));
   }
   if (!outputs.header.empty()) MEMJIT_TRY(writeFile(outputs.header, header, "header"));
@@ -70,7 +84,12 @@ Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const 
 
 Error compileAhead(llvm::Module& module, const AotOutputs& outputs, const AotOptions& options,
                    const HeaderOptions& headerOptions) {
-  MEMJIT_TRY(detail::verify(module));
+  if (options.stats) *options.stats = CompileStats{};
+  detail::PhaseTimer total(options.stats ? &options.stats->total : nullptr);
+  {
+    detail::PhaseTimer timer(options.stats ? &options.stats->verify : nullptr);
+    MEMJIT_TRY(detail::verify(module));
+  }
   // Read the metadata first: a bad header should fail before any file is written.
   std::string header;
   if (!outputs.header.empty()) {

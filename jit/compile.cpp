@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "large_functions.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
@@ -170,6 +171,12 @@ static void skipEpilogueVectorization() {
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, const PipelineOptions& options) {
   const OptLevel level = options.level;
   if (level >= OptLevel::O2 && options.skipVectorEpilogue) skipEpilogueVectorization();
+  // Guards that keep large functions' optimisation linear (large_functions.h);
+  // functions below their thresholds, every hand-written kernel, are untouched.
+  if (level >= OptLevel::O1) {
+    outlineLoopsOfLargeFunctions(module);
+    keepHugeLoopsScalar(module);
+  }
   llvm::PipelineTuningOptions tuning;
   const bool vectorize = level >= OptLevel::O2;
   tuning.LoopVectorization = vectorize;

@@ -17,6 +17,7 @@
 
 #include "function_record.h"
 #include "machine_pool.h"
+#include "memjit/jit/compile_stats.h"
 #include "memjit/jit/jit.h"
 
 namespace memjit::jit::detail {
@@ -72,6 +73,7 @@ struct ModuleState {
   std::string name;
   std::string cacheKey;
   bool fromCache = false;
+  CompileStats stats;  // of the add that made the module
   std::map<std::string, void*> symbols;
   /// Expanded entries compiled on first lookup (not in `symbols` until then).
   std::vector<std::string> deferred;

@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "llvm_error.h"
+#include "phase_timer.h"
 #include "runtime_symbols.h"
 
 namespace memjit::jit::detail {
@@ -121,6 +123,21 @@ void recordAddresses(ModuleState& state, const std::vector<std::string>& defined
   }
 }
 
+// Bytes of machine code: the sizes of the object's executable sections.
+std::size_t codeBytes(std::string_view object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(
+      llvm::StringRef(object.data(), object.size()), "object"));
+  if (!file) {
+    // The linker has read it already; an object this cannot read has no code worth counting.
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  std::size_t bytes = 0;
+  for (const llvm::object::SectionRef& section : (*file)->sections())
+    if (section.isText()) bytes += section.getSize();
+  return bytes;
+}
+
 }  // namespace
 
 Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options) {
@@ -158,10 +175,19 @@ Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const
 
 Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectToLink object, ModuleLinks links) {
   std::shared_ptr<ModuleState> state = newModuleState(core, object, links);
-  MEMJIT_TRY(createModuleDylib(*state, links.tables));
-  MEMJIT_ASSIGN_OR_RETURN(llvm::orc::SymbolMap addresses, addAndResolve(*state, object));
-  MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
-  recordAddresses(*state, object.defined, addresses);
+  {
+    PhaseTimer timer(object.stats.link);
+    MEMJIT_TRY(createModuleDylib(*state, links.tables));
+    MEMJIT_ASSIGN_OR_RETURN(llvm::orc::SymbolMap addresses, addAndResolve(*state, object));
+    MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
+    recordAddresses(*state, object.defined, addresses);
+  }
+  object.stats.objectBytes = object.bytes.size();
+  object.stats.codeBytes = codeBytes(object.bytes);
+  object.stats.cacheHit = object.fromCache;
+  object.stats.total =
+      std::chrono::duration_cast<CompileStats::Duration>(std::chrono::steady_clock::now() - object.started);
+  state->stats = object.stats;
   {
     std::lock_guard<std::mutex> lock(core->mutex);
     core->addLocked(state);

@@ -1,6 +1,7 @@
 // Linking a compiled object into the Jit as a new module (internal to jit/).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "deferred_entries.h"
 #include "engine.h"
+#include "memjit/jit/compile_stats.h"
 
 namespace memjit::jit::detail {
 
@@ -33,6 +35,10 @@ struct ObjectToLink {
   std::string cacheKey;              ///< empty when the Jit has no cache
   bool fromCache = false;
   DeferredEntries* deferred = nullptr;  ///< expanded entries compiled on first use, or null
+  /// The phases so far and when the add began; linkObject adds the link
+  /// phase, the total and the sizes, and keeps them as the module's.
+  CompileStats stats;
+  std::chrono::steady_clock::time_point started;
 };
 
 /// Links `object` into a new module namespace and resolves the symbols it

@@ -86,6 +86,10 @@ static const std::string kEmpty;
 const std::string& LoadedModule::name() const { return state_ ? state_->name : kEmpty; }
 bool LoadedModule::fromCache() const { return state_ && state_->fromCache; }
 const std::string& LoadedModule::cacheKey() const { return state_ ? state_->cacheKey : kEmpty; }
+const CompileStats& LoadedModule::compileStats() const {
+  static const CompileStats kNone;
+  return state_ ? state_->stats : kNone;
+}
 
 Expected<Function> LoadedModule::function(std::string_view name) const {
   if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");

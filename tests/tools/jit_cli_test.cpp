@@ -173,3 +173,22 @@ TEST(CompileCli, Errors) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("cannot write object file"), std::string::npos) << r.err;
 }
+
+// --time-phases: where compileAhead's time went, one line per phase, and the object's size.
+TEST(CompileCli, TimePhasesPrintsEachPhaseAndTheObjectSize) {
+  auto dir = freshDir("time_phases");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "k.ll") << "define i64 @seven() {\n  ret i64 7\n}\n";
+  auto r = runCli({"compile", (dir / "k.ll").string(), "-o", (dir / "k.o").string(), "--time-phases"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* phase : {"\nphases:\n", "\n  read ", "\n  verify ", "\n  prepare ", "\n  optimize ", "\n  codegen ",
+                            "\n  total "})
+    EXPECT_NE(r.out.find(phase), std::string::npos) << phase << " missing from:\n" << r.out;
+  EXPECT_NE(r.out.find("  object    " + std::to_string(std::filesystem::file_size(dir / "k.o")) + " bytes\n"),
+            std::string::npos)
+      << r.out;
+  // Without the flag, no phases.
+  r = runCli({"compile", (dir / "k.ll").string(), "-o", (dir / "k.o").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("phases:"), std::string::npos) << r.out;
+}

@@ -1,5 +1,8 @@
 // `memjit compile`: LLVM IR (e.g. from mlir-translate-19) in MLIR's memref
 // convention to a self-describing object file plus a C++ header.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include <llvm/IR/LLVMContext.h>
@@ -37,7 +40,30 @@ Error addSignatures(llvm::Module& module,
   return Error::success();
 }
 
-int run(const Args& args) {
+std::string milliseconds(std::chrono::nanoseconds time) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%10.3f ms", static_cast<double>(time.count()) / 1e6);
+  return text;
+}
+
+// --time-phases: where compileAhead's time went, after the time to read the input.
+void printPhases(std::chrono::nanoseconds read, const jit::CompileStats& stats) {
+  std::cout << "phases:\n"
+            << "  read      " << milliseconds(read) << "\n"
+            << "  verify    " << milliseconds(stats.verify) << "\n"
+            << "  prepare   " << milliseconds(stats.prepare) << "\n"
+            << "  optimize  " << milliseconds(stats.optimize) << "\n"
+            << "  codegen   " << milliseconds(stats.codegen) << "\n"
+            << "  total     " << milliseconds(read + stats.total) << "\n"
+            << "  object    " << stats.objectBytes << " bytes\n";
+}
+
+int run(const Args& commandArgs) {
+  Args args = commandArgs;
+  auto timePhasesFlag = std::find(args.begin(), args.end(), "--time-phases");
+  const bool timePhases = timePhasesFlag != args.end();
+  if (timePhases) args.erase(timePhasesFlag);
+  const auto started = std::chrono::steady_clock::now();
   auto command = jit::parseAotCommand(args);
   if (!command) return usageError(kName, command.error().message());
   if (command->inputs.size() != 1)
@@ -61,6 +87,9 @@ int run(const Args& args) {
     std::string stem = input.substr(input.find_last_of('/') + 1);
     command->header.moduleName = stem.substr(0, stem.find('.'));
   }
+  const auto read = std::chrono::steady_clock::now() - started;
+  jit::CompileStats stats;
+  if (timePhases) command->options.stats = &stats;
   if (Error e = jit::compileAhead(*module, command->outputs, command->options, command->header))
     return fail(kName, e);
   std::cout << "compiled " << input << " for " << command->options.target.triple << " ("
@@ -75,13 +104,14 @@ int run(const Args& args) {
       std::cout << "  note: " << name.str() << " has no signature metadata; add --signature " << base
                 << "='<function type>' to describe it\n";
   }
+  if (timePhases) printPhases(std::chrono::duration_cast<std::chrono::nanoseconds>(read), stats);
   return 0;
 }
 
 Registrar registrar({kName,
                      "memjit compile <file.ll|file.bc> -o <out.o> [--header <h>] [--target <triple>] "
                      "[--cpu <cpu>] [--features <f>] [-O0..3] [--emit-asm|--emit-ll|--emit-bc <file>] "
-                     "[--signature NAME='<function type>']... [--recover] [--no-vector-math]",
+                     "[--signature NAME='<function type>']... [--recover] [--no-vector-math] [--time-phases]",
                      "compile IR in MLIR's memref convention to an object file and a C++ header", run});
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memjit/error.h"
+#include "memjit/jit/compile_stats.h"
 #include "memjit/jit/options.h"
 #include "memjit/jit/target.h"
 #include "memjit/signature/function_signature.h"
@@ -39,6 +40,9 @@ struct AotOptions {
   /// compiles a copy in an LLVMContext of its own (a bitcode round trip) and
   /// leaves the module passed in unoptimised; a crashed copy is leaked.
   bool recoverFromLlvmCrashes = false;
+  /// When set, compileAhead records where its time went here (verify,
+  /// prepare, optimize, codegen, total and objectBytes; see compile_stats.h).
+  CompileStats* stats = nullptr;
 };
 
 /// Where to write; an empty path skips that output.

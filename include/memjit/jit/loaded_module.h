@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memjit/error.h"
+#include "memjit/jit/compile_stats.h"
 #include "memjit/jit/function.h"
 
 namespace memjit::jit {
@@ -45,6 +46,9 @@ class LoadedModule {
   bool fromCache() const;
   /// The object cache key (empty when the Jit has no cache).
   const std::string& cacheKey() const;
+  /// Where the time of adding this module went (see compile_stats.h). An
+  /// object added with Jit::addObject has only link, total and the sizes.
+  const CompileStats& compileStats() const;
 
   /// For Jit::remove.
   const std::shared_ptr<detail::ModuleState>& state() const noexcept { return state_; }

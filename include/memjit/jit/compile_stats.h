@@ -1,0 +1,47 @@
+// Where the time of compiling one module went: LoadedModule::compileStats()
+// for the JIT, AotOptions::stats for ahead-of-time emission, and
+// `memjit compile --time-phases`. Each phase is measured with
+// std::chrono::steady_clock around the work it names; a phase that did not
+// run (optimise and code generation on a cache hit, link in AOT) is zero.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace memjit::jit {
+
+struct CompileStats {
+  using Duration = std::chrono::nanoseconds;
+
+  /// llvm::verifyModule on the module as handed over.
+  Duration verify{0};
+  /// Preparing the IR for the target: lowering global constructors, setting
+  /// triple, data layout and CPU attributes, listing the defined symbols.
+  Duration prepare{0};
+  /// Computing the object cache key (a bitcode serialisation and a SHA-256 of
+  /// it) and asking the cache; zero without JitOptions::cache.
+  Duration cacheLookup{0};
+  /// The IR pass pipeline at the module's optimisation level.
+  Duration optimize{0};
+  /// Instruction selection, register allocation and machine code emission
+  /// (LLVM's code generator up to the object file's bytes).
+  Duration codegen{0};
+  /// JIT only: creating the module's symbol table, linking the object into
+  /// memory (JITLink: relocations, memory protection) and resolving every
+  /// symbol it defines.
+  Duration link{0};
+  /// From the start of the add (or of compileAhead) to the module being
+  /// usable; more than the phases' sum by what no phase covers (reading the
+  /// object file's symbol table, bookkeeping).
+  Duration total{0};
+
+  /// Size of the object file (a cached one on a hit).
+  std::size_t objectBytes = 0;
+  /// Bytes of machine code in it (its executable sections; JIT only).
+  std::size_t codeBytes = 0;
+  /// True when the object came from the object cache: optimize and codegen
+  /// are zero.
+  bool cacheHit = false;
+};
+
+}  // namespace memjit::jit
