@@ -244,6 +244,7 @@ Expected<std::unique_ptr<llvm::Module>> parseIR(llvm::MemoryBufferRef input, llv
   diagnostic.print(nullptr, os, false);
   os.flush();
   dropTrailingNewlines(message);
+  if (auto hint = llvm_compat::removedConstantExpressionHint(diagnostic.getMessage().str())) message += "; " + *hint;
   return Error(ErrorCode::ParseError, std::string(what) + ": " + message);
 }
 
