@@ -179,12 +179,12 @@ Expected<CallOptions> parseCallOptions(const Args& args) {
 }
 
 std::string callHelp() {
-  return std::string("usage: ") + kCallUsage +
-         "\n\nCalls ENTRY (a function with memjit signature metadata, or one described by\n"
-         "--signature) with the given arguments and prints or saves its results.\n\n" +
-         flagHelp(callFlags()) +
-         "\nResults print as MLIR's printMemref prints memrefs, scalars one per line;\n"
-         "printed and written values are those of the first call.\n";
+  return commandHelp(kCallUsage,
+                     "Calls ENTRY (a function with memjit signature metadata, or one described by\n"
+                     "--signature) with the given arguments and prints or saves its results.\n",
+                     callFlags(),
+                     "Results print as MLIR's printMemref prints memrefs, scalars one per line;\n"
+                     "printed and written values are those of the first call.\n");
 }
 
 }  // namespace memjit::cli

@@ -93,12 +93,12 @@ const std::vector<Flag<RunCommand>>& runFlags() {
 constexpr const char* kUsage = "memjit run <file.ll|file.bc|file.o> [options] [LLVM options]";
 
 std::string runHelp() {
-  return std::string("usage: ") + kUsage +
-         "\n\nRuns a program's entry like mlir-cpu-runner and prints what it prints (the\n"
-         "program reads standard input when no file or '-' is given).\n\n" +
-         flagHelp(runFlags()) +
-         "\nOther flags go to LLVM's command line (e.g. -enable-matrix). To call any\n"
-         "function with arguments from the command line, see memjit call --help.\n";
+  return commandHelp(kUsage,
+                     "Runs a program's entry like mlir-cpu-runner and prints what it prints (the\n"
+                     "program reads standard input when no file or '-' is given).\n",
+                     runFlags(),
+                     "Other flags go to LLVM's command line (e.g. -enable-matrix). To call any\n"
+                     "function with arguments from the command line, see memjit call --help.\n");
 }
 
 Expected<RunCommand> parse(const Args& args) {

@@ -57,6 +57,14 @@ std::string flagHelp(const std::vector<Flag<Options>>& table) {
   return text;
 }
 
+/// A command's whole help: "usage: <usage>", the intro, the table, the notes.
+template <class Options>
+std::string commandHelp(std::string_view usage, std::string_view intro, const std::vector<Flag<Options>>& table,
+                        std::string_view notes) {
+  return "usage: " + std::string(usage) + "\n\n" + std::string(intro) + "\n" + flagHelp(table) + "\n" +
+         std::string(notes);
+}
+
 /// The entry of `table` spelled `name` (without dashes), or null.
 template <class Options>
 const Flag<Options>* findFlag(const std::vector<Flag<Options>>& table, std::string_view name) {
