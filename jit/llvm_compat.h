@@ -79,8 +79,8 @@ llvm::StringRef symbolName(const Symbol& symbol) {
 
 /// What to do about textual IR that this LLVM's parser refused with
 /// `message` because it uses a constant expression LLVM has removed (`mul` in
-/// LLVM 21, which MLIR 19 and 20 still write for constant sizes; `icmp`, `shl`
-/// in 19); nullopt for any other message. An older LLVM's bitcode of the same
+/// LLVM 21, which MLIR 19 writes for constant sizes; `icmp`, `shl` in 19);
+/// nullopt for any other message. An older LLVM's bitcode of the same
 /// IR still loads: the bitcode reader turns such constants into instructions.
 inline std::optional<std::string> removedConstantExpressionHint(std::string_view message) {
   constexpr std::string_view suffix = " constexprs are no longer supported";
@@ -88,8 +88,8 @@ inline std::optional<std::string> removedConstantExpressionHint(std::string_view
   const std::string op(message.substr(0, message.size() - suffix.size()));
   const std::string llvm = "LLVM " + std::to_string(LLVM_VERSION_MAJOR);
   return "this textual IR uses a constant-expression `" + op + "`, which " + llvm +
-         "'s IR parser (memjit's) no longer accepts: it was written by an older LLVM or MLIR (MLIR 19 and 20 "
-         "write `mul` constant expressions for constant sizes). Convert it to bitcode with that LLVM's "
+         "'s IR parser (memjit's) no longer accepts: it was written by an older LLVM or MLIR (MLIR 19, for one, "
+         "writes `mul` constant expressions for constant sizes). Convert it to bitcode with that LLVM's "
          "llvm-as (e.g. `llvm-as-19 file.ll -o file.bc`) and pass the .bc, which " + llvm +
          " reads, or use a memjit built with the older LLVM";
 }
