@@ -244,6 +244,10 @@ Expected<std::unique_ptr<llvm::Module>> parseIR(llvm::MemoryBufferRef input, llv
   diagnostic.print(nullptr, os, false);
   os.flush();
   dropTrailingNewlines(message);
+  // IR from an older LLVM is IR all the same: `what` ("neither LLVM IR nor ...") would mislead.
+  if (auto hint = llvm_compat::removedConstantExpressionHint(diagnostic.getMessage().str()))
+    return Error(ErrorCode::ParseError,
+                 "'" + input.getBufferIdentifier().str() + "': " + *hint + " (LLVM says: " + message + ")");
   return Error(ErrorCode::ParseError, std::string(what) + ": " + message);
 }
 

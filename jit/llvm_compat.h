@@ -9,11 +9,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CodeGen.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -73,6 +75,23 @@ llvm::StringRef symbolName(const Symbol& symbol) {
     return *symbol.getName();
   else
     return symbol.getName();
+}
+
+/// What to do about textual IR that this LLVM's parser refused with
+/// `message` because it uses a constant expression LLVM has removed (`mul` in
+/// LLVM 21, which MLIR 19 writes for constant sizes; `icmp`, `shl` in 19);
+/// nullopt for any other message. An older LLVM's bitcode of the same
+/// IR still loads: the bitcode reader turns such constants into instructions.
+inline std::optional<std::string> removedConstantExpressionHint(std::string_view message) {
+  constexpr std::string_view suffix = " constexprs are no longer supported";
+  if (message.size() <= suffix.size() || !message.ends_with(suffix)) return std::nullopt;
+  const std::string op(message.substr(0, message.size() - suffix.size()));
+  const std::string llvm = "LLVM " + std::to_string(LLVM_VERSION_MAJOR);
+  return "this textual IR uses a constant-expression `" + op + "`, which " + llvm +
+         "'s IR parser (memjit's) no longer accepts: it was written by an older LLVM or MLIR (MLIR 19, for one, "
+         "writes `mul` constant expressions for constant sizes). Convert it to bitcode with that LLVM's "
+         "llvm-as (e.g. `llvm-as-19 file.ll -o file.bc`) and pass the .bc, which " + llvm +
+         " reads, or use a memjit built with the older LLVM";
 }
 
 }  // namespace memjit::llvm_compat

@@ -176,6 +176,30 @@ TEST_F(RunCli, UnknownOption) {
                 "not an option of memjit run, and LLVM says: Unknown command line argument '--no-such-option'");
 }
 
+// Calling a function with arguments moved to `memjit call`: its flags here
+// say so instead of going to LLVM (which would call them unknown).
+TEST_F(RunCli, FlagsOfMemjitCall) {
+  for (const char* flag : {"--arg", "--arg=3", "-arg", "--signature", "--out=r.npy", "--print", "--no-print",
+                           "--print-results", "--benchmark", "--benchmark=3", "--warmup=2"}) {
+    SCOPED_TRACE(flag);
+    const std::string spelled = std::string(flag).substr(0, std::string(flag).find('='));
+    expectOneLine(runCli({"run", program_, flag, "x"}), 2,
+                  spelled + " is an option of memjit call, not of memjit run (which runs an entry without arguments, "
+                            "like mlir-cpu-runner): memjit call FILE -e ENTRY --arg VALUE... calls a function");
+  }
+}
+
+TEST_F(RunCli, Help) {
+  auto help = runCli({"run", "--help"});
+  EXPECT_EQ(help.status, 0) << help.err;
+  EXPECT_EQ(help.out.rfind("usage: memjit run <file.ll|file.bc|file.o> [options] [LLVM options]\n", 0), 0u) << help.out;
+  for (const char* line : {"\n  -e ENTRY ", "\n  --entry-point-result void|i32|i64|f32\n", "\n  --shared-libs A.so,B.so ",
+                           "\n  -O0, -O1, -O2, -O3 ", "\n  --help, -h ", "see memjit call --help"})
+    EXPECT_NE(help.out.find(line), std::string::npos) << "missing '" << line << "' in\n" << help.out;
+  EXPECT_EQ(help.out.find("--arg"), std::string::npos) << "call's flag, not run's: " << help.out;
+  EXPECT_EQ(runCli({"run", "-h"}).out, help.out);
+}
+
 TEST_F(RunCli, MissingSharedLibrary) {
   const std::string library = (dir_ / "libnope.so").string();
   expectOneLine(runCli({"run", program_, "--shared-libs=" + library, "--entry-point-result=void"}), 1,

@@ -10,9 +10,8 @@
 // program's own buffered stdout). Flags that are not memjit run's go to LLVM's
 // command line (e.g. -enable-matrix). The work is jit::loadProgram's.
 //
-// With function-mode flags (--arg, --signature, --out, --benchmark, ...; see
-// run_function.h) it calls any function with arguments from the command line
-// instead, RunGen-style.
+// Calling any function with arguments is `memjit call`'s (cmd_call.cpp): its
+// flags given here are an error that says so.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,8 +22,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "command.h"
-#include "run_function.h"
-#include "run_options.h"
+#include "call_function.h"
+#include "call_options.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/program.h"
 
@@ -43,80 +42,84 @@ struct RunCommand {
   std::optional<jit::OptLevel> optLevel;
   std::vector<std::string> sharedLibraries;
   std::vector<std::string> llvmOptions;  // forwarded to llvm::cl
+  bool help = false;
 };
 
-// `-name`, `--name`, with its value as `=value` or as the next argument.
-struct Flag {
-  std::string name;
-  std::optional<std::string> inlineValue;
-};
-
-std::optional<Flag> splitFlag(const std::string& arg) {
-  if (arg.size() < 2 || arg[0] != '-') return std::nullopt;
-  std::string body = arg.substr(arg[1] == '-' ? 2 : 1);
-  Flag flag;
-  if (auto eq = body.find('='); eq != std::string::npos) {
-    flag.inlineValue = body.substr(eq + 1);
-    body.resize(eq);
-  }
-  flag.name = body;
-  return flag;
+Error setEntry(RunCommand& c, std::string_view, std::string v) {
+  c.entry = std::move(v);
+  return Error::success();
 }
 
-std::vector<std::string> splitCommas(const std::string& list) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    std::size_t comma = list.find(',', start);
-    if (comma == std::string::npos) comma = list.size();
-    if (comma > start) parts.push_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return parts;
+Error setResult(RunCommand& c, std::string_view, std::string v) {
+  if (v == "void") c.result = EntryResult::Void;
+  else if (v == "i32") c.result = EntryResult::I32;
+  else if (v == "i64") c.result = EntryResult::I64;
+  else if (v == "f32") c.result = EntryResult::F32;
+  else return Error(ErrorCode::InvalidArgument, "--entry-point-result='" + v + "' is not one of void, i32, i64, f32");
+  c.resultText = std::move(v);
+  return Error::success();
+}
+
+Error addSharedLibs(RunCommand& c, std::string_view, std::string list) {
+  for (std::string& library : splitCommaList(list)) c.sharedLibraries.push_back(std::move(library));
+  return Error::success();
+}
+
+Error setOptLevel(RunCommand& c, std::string_view name, std::string) {
+  c.optLevel = static_cast<jit::OptLevel>(name[1] - '0');
+  return Error::success();
+}
+
+Error setHelp(RunCommand& c, std::string_view, std::string) {
+  c.help = true;
+  return Error::success();
+}
+
+const std::vector<Flag<RunCommand>>& runFlags() {
+  static const std::vector<Flag<RunCommand>> table{
+      {{"e"}, FlagValue::Required, "ENTRY", "the function to run; it takes no arguments\n(default: main)", setEntry},
+      {{"entry-point-result"}, FlagValue::Required, "void|i32|i64|f32",
+       "what the entry returns, printed on a line of its\nown after it returns (default: f32)", setResult},
+      {{"shared-libs"}, FlagValue::Required, "A.so,B.so",
+       "libraries whose symbols the program may call,\nsearched in order before memjit's runner utilities",
+       addSharedLibs},
+      {{"O0", "O1", "O2", "O3"}, FlagValue::None, "",
+       "optimise the IR at this level first (without:\nnot at all, like mlir-cpu-runner)", setOptLevel},
+      {{"help", "h"}, FlagValue::None, "", "print this help", setHelp},
+  };
+  return table;
+}
+
+constexpr const char* kUsage = "memjit run <file.ll|file.bc|file.o> [options] [LLVM options]";
+
+std::string runHelp() {
+  return commandHelp(kUsage,
+                     "Runs a program's entry like mlir-cpu-runner and prints what it prints (the\n"
+                     "program reads standard input when no file or '-' is given).\n",
+                     runFlags(),
+                     "Other flags go to LLVM's command line (e.g. -enable-matrix). To call any\n"
+                     "function with arguments from the command line, see memjit call --help.\n");
 }
 
 Expected<RunCommand> parse(const Args& args) {
   RunCommand command;
   bool haveInput = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    std::optional<Flag> flag = splitFlag(arg);
-    if (!flag) {
-      if (haveInput)
-        return Error(ErrorCode::InvalidArgument, "more than one input file ('" + command.input + "', '" + arg + "')");
-      command.input = arg;
-      haveInput = true;
-      continue;
-    }
-    auto value = [&]() -> Expected<std::string> {
-      if (flag->inlineValue) return *flag->inlineValue;
-      if (i + 1 >= args.size()) return Error(ErrorCode::InvalidArgument, arg + " needs a value");
-      return args[++i];
-    };
-    if (flag->name == "e") {
-      MEMJIT_ASSIGN_OR_RETURN(command.entry, value());
-    } else if (flag->name == "entry-point-result") {
-      MEMJIT_ASSIGN_OR_RETURN(command.resultText, value());
-      if (command.resultText == "void") command.result = EntryResult::Void;
-      else if (command.resultText == "i32") command.result = EntryResult::I32;
-      else if (command.resultText == "i64") command.result = EntryResult::I64;
-      else if (command.resultText == "f32") command.result = EntryResult::F32;
-      else
-        return Error(ErrorCode::InvalidArgument, "--entry-point-result='" + command.resultText +
-                                                     "' is not one of void, i32, i64, f32");
-    } else if (flag->name == "shared-libs") {
-      MEMJIT_ASSIGN_OR_RETURN(std::string list, value());
-      for (std::string& library : splitCommas(list)) command.sharedLibraries.push_back(std::move(library));
-    } else if (!flag->inlineValue && flag->name.size() == 2 && flag->name[0] == 'O' && flag->name[1] >= '0' &&
-               flag->name[1] <= '3') {
-      command.optLevel = static_cast<jit::OptLevel>(flag->name[1] - '0');
-    } else if (arg == "-") {
-      command.input = arg;
-      haveInput = true;
-    } else {
-      command.llvmOptions.push_back(arg);
-    }
-  }
+  auto input = [&](RunCommand& c, const std::string& arg) -> Error {
+    if (haveInput) return Error(ErrorCode::InvalidArgument, "more than one input file ('" + c.input + "', '" + arg + "')");
+    c.input = arg;
+    haveInput = true;
+    return Error::success();
+  };
+  auto other = [](RunCommand& c, const std::string& arg) -> Error {
+    if (isCallFlag(arg))
+      return Error(ErrorCode::InvalidArgument,
+                   arg.substr(0, arg.find('=')) + " is an option of memjit call, not of memjit run (which runs an "
+                   "entry without arguments, like mlir-cpu-runner): memjit call FILE -e ENTRY --arg VALUE... "
+                   "calls a function with arguments");
+    c.llvmOptions.push_back(arg);
+    return Error::success();
+  };
+  MEMJIT_TRY(parseFlags<RunCommand>(runFlags(), args, command, input, other));
   return command;
 }
 
@@ -162,18 +165,13 @@ Error checkEntry(const jit::Program& program, const RunCommand& command) {
 }
 
 int run(const Args& args) {
-  for (const std::string& arg : args)
-    if (arg == "--help" || arg == "-h" || arg == "-help") {
-      llvm::outs() << "usage: memjit run <file.ll|file.bc|file.o> [-e <entry>] "
-                      "[--entry-point-result=void|i32|i64|f32] [--shared-libs=a.so,b.so] [-O0..-O3] "
-                      "[LLVM options]\n\n"
-                   << kFunctionModeHelp;
-      llvm::outs().flush();
-      return 0;
-    }
-  if (wantsFunctionMode(args)) return runFunctionMode(args);
   auto command = parse(args);
   if (!command) return usageError(kName, command.error().message());
+  if (command->help) {
+    llvm::outs() << runHelp();
+    llvm::outs().flush();
+    return 0;
+  }
   if (Error e = forwardToLLVM(command->llvmOptions)) return usageError(kName, e.message());
 
   jit::JitOptions jitOptions;
@@ -207,11 +205,10 @@ int run(const Args& args) {
   return 0;
 }
 
-Registrar registrar({kName,
-                     "memjit run <file.ll|file.bc|file.o> [-e <entry>] [--entry-point-result=void|i32|i64|f32] "
-                     "[--shared-libs=a.so,b.so] [-O0..-O3] [LLVM options]",
-                     "run a program's entry like mlir-cpu-runner (LLVM IR from mlir-translate, or an object), "
-                     "or call any function with --arg values (.npy, literals, generators) and time it (run --help)", run});
+const Registrar registrar({kName, kUsage,
+                           "run a program's entry like mlir-cpu-runner (LLVM IR from mlir-translate, or an object; "
+                           "memjit run --help)",
+                           run});
 
 }  // namespace
 }  // namespace memjit::cli

@@ -1,4 +1,4 @@
-#include "run_benchmark.h"
+#include "call_benchmark.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "run_labels.h"
+#include "call_labels.h"
 
 #include <charconv>
 #include <set>

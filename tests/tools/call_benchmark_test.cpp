@@ -1,5 +1,5 @@
-// The statistics and table of `memjit run --benchmark` (fixed inputs: no clock).
-#include "run_benchmark.h"
+// The statistics and table of `memjit call --benchmark` (fixed inputs: no clock).
+#include "call_benchmark.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "run_values.h"
+#include "call_values.h"
 
 #include <cerrno>
 #include <charconv>
@@ -311,7 +311,7 @@ Expected<runtime::Variant> floatLiteral(std::string_view text, ElementType type,
 Expected<runtime::Variant> parseLiteral(std::string_view text, ElementType type, std::string_view name) {
   const Type t = type;
   if (type == ElementType::Ptr || isComplex(type))
-    return inputError(ErrorCode::Unsupported, name, t, "memjit run cannot take a " + std::string(spelling(type)) +
+    return inputError(ErrorCode::Unsupported, name, t, "memjit call cannot take a " + std::string(spelling(type)) +
                                                            " scalar from the command line");
   if (text == "true") return runtime::Variant(true);
   if (text == "false") return runtime::Variant(false);

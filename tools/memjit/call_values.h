@@ -1,4 +1,4 @@
-// `memjit run` in function mode: argument values from the command line --
+// `memjit call`: argument values from the command line --
 // .npy files, scalar literals and generators (zeros, ones, iota, random) --
 // checked against the input's type, with errors that name the input.
 #pragma once
@@ -36,7 +36,7 @@ std::string shapeText(std::span<const std::int64_t> shape);
 Expected<std::optional<GeneratorSpec>> parseGenerator(std::string_view text);
 
 /// A new row-major buffer of `shape` filled as `spec` says (see
-/// kFunctionModeHelp). Random values come from std::mt19937_64 seeded with
+/// callHelp()). Random values come from std::mt19937_64 seeded with
 /// `seed`, turned into values with explicit bit arithmetic: floats take the
 /// top 53 (f64), 24 (f32), 11 (f16) or 8 (bf16) bits times 2^-bits, so they
 /// are exact and in [0, 1); integers ((x >> 32) * 100) >> 32 in [0, 100); i1 the top bit.
@@ -44,7 +44,7 @@ Expected<runtime::Buffer> generate(GeneratorKind kind, ElementType element, cons
                                    std::uint64_t seed = 0);
 
 /// The value of literal `text` for a scalar input of type `type` named `name`
-/// (see kFunctionModeHelp). Floats are parsed in the input's type (rounded
+/// (see callHelp()). Floats are parsed in the input's type (rounded
 /// to nearest, once for f32 and f64); an integer literal stays an integer so
 /// that the invoker's exact conversion refuses what the type cannot hold.
 Expected<runtime::Variant> parseLiteral(std::string_view text, ElementType type, std::string_view name);

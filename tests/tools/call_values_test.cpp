@@ -1,7 +1,7 @@
-// Argument values of `memjit run`'s function mode: shapes, generators (the
+// Argument values of `memjit call`: shapes, generators (the
 // random one checked against std::mt19937_64's published first output),
 // literals, and the checks against the input's type.
-#include "run_values.h"
+#include "call_values.h"
 
 #include <gtest/gtest.h>
 
@@ -205,7 +205,7 @@ TEST(RunValues, ArgumentsAreCheckedAgainstTheType) {
               {"a scalar takes a literal"});
 
   // A Fortran-order file for an identity-layout input is made row-major here.
-  const auto dir = test::freshDir("tools/run_values");
+  const auto dir = test::freshDir("tools/call_values");
   std::vector<float> colMajor{0, 3, 1, 4, 2, 5};
   auto f = runtime::Buffer::view(ElementType::F32, colMajor.data(), {2, 3}, {1, 2});
   ASSERT_TRUE(f.ok());

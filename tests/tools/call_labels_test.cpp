@@ -1,6 +1,6 @@
-// How `memjit run` names raw inputs and results: V1 `named` records and
+// How `memjit call` names raw inputs and results: V1 `named` records and
 // structures, SIP key paths, argN and result indices, and the flat signature.
-#include "run_labels.h"
+#include "call_labels.h"
 
 #include <gtest/gtest.h>
 

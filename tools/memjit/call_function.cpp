@@ -1,11 +1,10 @@
-#include "run_function.h"
+#include "call_function.h"
 
 #include <charconv>
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
 
 #include "memjit/jit/jit.h"
 #include "memjit/jit/program.h"
@@ -14,15 +13,16 @@
 #include "memjit/runtime/print.h"
 #include "memjit/runtime/result_allocator.h"
 #include "memjit/type_syntax.h"
-#include "run_benchmark.h"
-#include "run_labels.h"
-#include "run_options.h"
-#include "run_values.h"
+#include "call_benchmark.h"
+#include "call_labels.h"
+#include "call_options.h"
+#include "call_signature.h"
+#include "call_values.h"
 
 namespace memjit::cli {
 namespace {
 
-constexpr std::string_view kName = "run";
+constexpr std::string_view kName = "call";
 
 // The function to call: its signature, C interface and result allocator.
 struct Callee {
@@ -33,7 +33,7 @@ struct Callee {
   jit::Function keepAlive;
 };
 
-Expected<std::string> chooseEntry(const RunOptions& o, const jit::LoadedModule& module) {
+Expected<std::string> chooseEntry(const CallOptions& o, const jit::LoadedModule& module) {
   if (o.entry) return *o.entry;
   if (o.signatures.size() == 1) return o.signatures[0].first;
   std::vector<std::string> names = module.functionNames();
@@ -47,25 +47,32 @@ Expected<std::string> chooseEntry(const RunOptions& o, const jit::LoadedModule& 
                                                " functions (" + list + "): choose one with -e ENTRY");
 }
 
-Expected<Callee> resolveCallee(const RunOptions& o, jit::Jit& jit, const jit::LoadedModule& module,
+Expected<Callee> resolveCallee(const CallOptions& o, jit::Jit& jit, const jit::Program& program,
                                const std::string& entry) {
+  const jit::LoadedModule& module = program.module();
   Callee c;
   const std::string ciface = metadata::symbolName(metadata::kCInterfacePrefix, entry);
-  std::optional<std::string> typeText;
+  std::optional<FunctionType> flagType;
+  std::string flagText;
   for (const auto& [name, text] : o.signatures) {
     auto type = parseFunctionType(text);
     if (!type) return type.error().withContext("--signature " + name);
-    if (name == entry) typeText = text;
+    if (name == entry) {
+      flagType = std::move(*type);
+      flagText = text;
+    }
   }
-  if (typeText) {
+  auto fn = module.function(entry);
+  if (flagType && fn) MEMJIT_TRY(checkAgainstMetadata(o.file, entry, *flagType, flagText, fn->signature().type));
+  if (flagType && !fn) {
     auto address = module.symbol(ciface);
     if (!address)
       return Error(ErrorCode::NotFound, "--signature " + entry + ": '" + o.file + "' defines no '" + ciface +
                                             "' (MLIR emits it for functions with llvm.emit_c_interface)");
-    MEMJIT_ASSIGN_OR_RETURN(c.signature, signature::describe(entry, *parseFunctionType(*typeText)));
+    MEMJIT_TRY(checkAgainstIR(program, entry, *flagType, flagText));
+    MEMJIT_ASSIGN_OR_RETURN(c.signature, signature::describe(entry, *flagType));
     c.cInterface = *address;
   } else {
-    auto fn = module.function(entry);
     if (!fn) {
       if (module.symbol(entry) || module.symbol(ciface))
         return Error(ErrorCode::NotFound, "function '" + entry + "' has no memjit signature metadata: describe it "
@@ -74,7 +81,7 @@ Expected<Callee> resolveCallee(const RunOptions& o, jit::Jit& jit, const jit::Lo
     }
     if (!fn->cInterface())
       return Error(ErrorCode::NotFound, "function '" + entry + "' has no C interface '" + ciface +
-                                            "', through which memjit run calls it");
+                                            "', through which memjit call calls it");
     c.signature = fn->signature();
     c.cInterface = fn->cInterface();
     c.keepAlive = *fn;
@@ -96,7 +103,7 @@ std::string inputList(const CallLabels& labels) {
 }
 
 // Which --arg text goes to each raw input; then the values, in raw order.
-Expected<std::vector<runtime::Variant>> bindArguments(const RunOptions& o, const Callee& c, const CallLabels& labels) {
+Expected<std::vector<runtime::Variant>> bindArguments(const CallOptions& o, const Callee& c, const CallLabels& labels) {
   const std::size_t n = c.userType.inputs.size();
   const std::string& fn = c.signature.name;
   std::vector<const std::string*> texts(n, nullptr);
@@ -206,16 +213,16 @@ std::uint64_t memrefBytes(const std::vector<runtime::Variant>& values) {
   return total;
 }
 
-Error run(const RunOptions& o, std::ostream& out) {
+Error run(const CallOptions& o, std::ostream& out) {
   MEMJIT_ASSIGN_OR_RETURN(jit::Jit jit, jit::Jit::create({.optLevel = o.optLevel}));
-  // The same loader as the mlir-cpu-runner mode: .ll, .bc and objects, the
-  // shared libraries searched in order before memjit's runner utilities.
+  // The same loader as `memjit run`: .ll, .bc and objects, the shared
+  // libraries searched in order before memjit's runner utilities.
   MEMJIT_ASSIGN_OR_RETURN(jit::Program program,
                           jit::loadProgram(jit, o.file, {.optLevel = o.optLevel, .sharedLibraries = o.sharedLibs}));
   program.runConstructors();
   const jit::LoadedModule& module = program.module();
   MEMJIT_ASSIGN_OR_RETURN(std::string entry, chooseEntry(o, module));
-  MEMJIT_ASSIGN_OR_RETURN(Callee callee, resolveCallee(o, jit, module, entry));
+  MEMJIT_ASSIGN_OR_RETURN(Callee callee, resolveCallee(o, jit, program, entry));
   MEMJIT_ASSIGN_OR_RETURN(CallLabels labels, callLabels(callee.signature, callee.userType));
   MEMJIT_ASSIGN_OR_RETURN(runtime::Callable fn,
                           runtime::Callable::create(callee.cInterface,
@@ -275,15 +282,13 @@ Error run(const RunOptions& o, std::ostream& out) {
 
 }  // namespace
 
-bool wantsFunctionMode(const Args& args) {
-  for (const std::string& a : args)
-    if (isFunctionModeFlag(a)) return true;
-  return false;
-}
-
-int runFunctionMode(const Args& args) {
-  auto options = parseRunOptions(args);
+int runCall(const Args& args) {
+  auto options = parseCallOptions(args);
   if (!options) return usageError(kName, options.error().message());
+  if (options->help) {
+    std::cout << callHelp();
+    return 0;
+  }
   if (Error e = run(*options, std::cout)) return fail(kName, e);
   return 0;
 }

@@ -1,4 +1,4 @@
-// `memjit run` in function mode: the names by which the command line reaches
+// `memjit call`: the names by which the command line reaches
 // a function's raw inputs and results, from its SIP structure or its V1
 // reflection, and the flat signature through which it calls the function.
 //

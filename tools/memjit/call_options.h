@@ -1,8 +1,5 @@
-// `memjit run` in function mode: its command line, parsed (no I/O here).
-//
-//   memjit run FILE.{ll,bc} [-e ENTRY] [--arg [NAME=]VALUE]... [--signature NAME='<type>']...
-//              [--out [KEY=]PATH.npy]... [--print KEY]... [--no-print] [--print-results]
-//              [--benchmark[=REPS]] [--warmup=N] [-O0..-O3] [--shared-libs=A.so,B.so]
+// `memjit call`'s command line, parsed (no I/O here): its flag table, which
+// `memjit call --help` prints, and the options it fills.
 #pragma once
 
 #include <optional>
@@ -12,6 +9,7 @@
 #include <vector>
 
 #include "command.h"
+#include "flags.h"
 #include "memjit/error.h"
 #include "memjit/jit/options.h"
 
@@ -29,7 +27,7 @@ struct OutSpec {
   std::string path;
 };
 
-struct RunOptions {
+struct CallOptions {
   std::string file;
   std::optional<std::string> entry;
   jit::OptLevel optLevel = jit::OptLevel::O3;
@@ -42,19 +40,26 @@ struct RunOptions {
   bool forcePrintResults = false;   ///< --print-results: print even what --out writes
   std::optional<int> benchmarkReps;  ///< --benchmark[=N]
   int warmups = 1;                   ///< --warmup=N
+  bool help = false;                 ///< --help: print callHelp() and nothing else
 };
 
-/// The flags only function mode has (so `memjit run` can tell the modes apart).
-bool isFunctionModeFlag(std::string_view arg) noexcept;
+/// Every flag of `memjit call`, in the order its help lists them.
+const std::vector<Flag<CallOptions>>& callFlags();
+
+/// True when `arg` is spelled like one of callFlags() (`--arg`, `-arg=1`, ...).
+bool isCallFlag(std::string_view arg);
 
 /// Splits `NAME=VALUE` when the part before the first '=' looks like a name
 /// (no '/' and no ':'): `x=in.npy`, `3=2.5`; not `random:8:seed=3` or `./a=b.npy`.
 std::pair<std::optional<std::string>, std::string> splitKey(std::string_view text);
 
-/// Parses everything after `memjit run`. InvalidArgument names the bad flag.
-Expected<RunOptions> parseRunOptions(const Args& args);
+/// Parses everything after `memjit call`. InvalidArgument names the bad flag.
+Expected<CallOptions> parseCallOptions(const Args& args);
 
-/// The usage text of function mode (`memjit run --help`).
-extern const char* const kFunctionModeHelp;
+/// `memjit call --help`: the synopsis, then callFlags()'s help.
+std::string callHelp();
+
+/// The one-line synopsis, for `memjit help` too.
+extern const char* const kCallUsage;
 
 }  // namespace memjit::cli

@@ -1,4 +1,4 @@
-// `memjit run --benchmark`: the statistics of timed calls and the table that
+// `memjit call --benchmark`: the statistics of timed calls and the table that
 // shows them. Pure functions of the measured times (no clock here).
 #pragma once
 
@@ -26,7 +26,7 @@ std::string formatSeconds(double seconds);
 /// "512 B", "1.50 kB", "3.20 MB", "1.07 GB" (powers of 1000).
 std::string formatBytes(std::uint64_t bytes);
 
-/// The table `memjit run --benchmark` prints:
+/// The table `memjit call --benchmark` prints:
 ///   benchmark 'f': 10 timed calls after 1 warm-up, 8.19 kB of memrefs per call
 ///             min        median     max
 ///     time    1.23 us    1.30 us    1.50 us
