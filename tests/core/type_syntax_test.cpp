@@ -211,5 +211,52 @@ TEST(TypeSyntax, PrintsExactlyWhatMlirOptPrints) {
   }
 }
 
+TEST(TypeSyntax, ParseElementTypeAcceptsEachElementType) {
+  for (ElementType t : {ElementType::I1, ElementType::I8, ElementType::I16, ElementType::I32, ElementType::I64,
+                        ElementType::SI8, ElementType::SI16, ElementType::SI32, ElementType::SI64, ElementType::UI8,
+                        ElementType::UI16, ElementType::UI32, ElementType::UI64, ElementType::F16, ElementType::BF16,
+                        ElementType::F32, ElementType::F64, ElementType::Index, ElementType::Ptr,
+                        ElementType::ComplexF32, ElementType::ComplexF64}) {
+    auto parsed = parseElementType(toString(t));
+    ASSERT_TRUE(parsed.ok()) << toString(t) << ": " << parsed.error().message();
+    EXPECT_EQ(*parsed, t) << toString(t);
+  }
+  auto spaced = parseElementType("  complex< f64 >  ");
+  ASSERT_TRUE(spaced.ok()) << spaced.error().message();
+  EXPECT_EQ(*spaced, ElementType::ComplexF64);
+}
+
+TEST(TypeSyntax, ParseElementTypeRefusesWithTheOffset) {
+  struct Case {
+    const char* text;
+    std::size_t offset;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"", 0, "expected a type"},
+      {"f8", 0, "expected a type"},
+      {"f32x", 0, "expected a type"},
+      {"si1", 0, "unsupported integer type si1 (memjit supports widths 1 (signless only), 8, 16, 32, 64)"},
+      {"ui1", 0, "unsupported integer type ui1"},
+      {"i0", 0, "unsupported integer type i0"},
+      {"i128", 0, "unsupported integer type i128"},
+      {"i-8", 0, "unsupported integer type i-8"},
+      {"i", 1, "expected integer width"},
+      {"i99999999999999999999", 1, "integer width does not fit in 64 bits"},
+      {"complex<i32>", 8, "expected f32 or f64 inside complex<>"},
+      {"complex<f32", 11, "'>' closing complex<"},
+      // A memref is a type but no element type.
+      {"memref<4xf32>", 0, "expected a type"},
+      {"f32 f64", 4, "unexpected text after the element type, found"},
+  };
+  for (const Case& c : cases) {
+    auto parsed = parseElementType(c.text);
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_EQ(parsed.error().code(), ErrorCode::ParseError) << c.text;
+    EXPECT_EQ(parsed.error().offset(), c.offset) << c.text << ": " << parsed.error().str();
+    EXPECT_NE(parsed.error().message().find(c.message), std::string::npos) << c.text << ": " << parsed.error().str();
+  }
+}
+
 }  // namespace
 }  // namespace memjit
