@@ -164,6 +164,7 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
 }  // namespace
 
 Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view moduleName, AddOptions options) {
+  if (!core_) return detail::movedFromJit("addIR");
   auto context = std::make_unique<llvm::LLVMContext>();
   auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(irText.data(), irText.size()),
                                                  llvm::StringRef(moduleName.data(), moduleName.size()), false);
@@ -175,11 +176,15 @@ Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view modu
 
 Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
                                 std::unique_ptr<llvm::Module> module, AddOptions options) {
+  if (!core_) {
+    module.reset();  // before its context, whichever parameter is destroyed first
+    return detail::movedFromJit("add");
+  }
   return addModule(std::move(context), std::move(module), options, nullptr);
 }
 
 Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
-  if (!core_) return Error(ErrorCode::InvalidArgument, "moved-from Jit");
+  if (!core_) return detail::movedFromJit("add");
   detail::DeferredEntries deferred;
   if (this->options().compileExpandedOnFirstUse) {
     MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(module));
@@ -217,6 +222,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
 
 Expected<LoadedModule> Jit::addObject(std::string_view objectBytes, std::string_view moduleName,
                                       AddOptions options) {
+  if (!core_) return detail::movedFromJit("addObject");
   detail::ObjectToLink object;
   object.started = std::chrono::steady_clock::now();
   object.name = std::string(moduleName);

@@ -11,12 +11,12 @@
 #include <llvm/TargetParser/SubtargetFeature.h>
 
 #include "compile.h"
-#include "link_module.h"
 #include "llvm_error.h"
 #include "perf_jitdump.h"
 #include "perf_map.h"
 #include "pool_compiler.h"
 #include "runtime_symbols.h"
+#include "session_errors.h"
 #include "vector_math.h"
 
 namespace memjit::jit::detail {
@@ -100,7 +100,7 @@ Expected<std::shared_ptr<JitCore>> JitCore::create(JitOptions options) {
   auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&core->lljit->getObjLinkingLayer());
   if (!linker)
     return Error(ErrorCode::Unsupported, "LLJIT on " + TargetSpec::host().triple + " does not use JITLink");
-  core->lljit->getExecutionSession().setErrorReporter(reportLinkError);
+  core->lljit->getExecutionSession().setErrorReporter(reportSessionError);
   MEMJIT_TRY(createSharedLinks(*core));
   MEMJIT_TRY(addDebuggerAndProfilers(*core, *linker));
   MEMJIT_TRY(createDumpDirectory(core->options.dumpDirectory));

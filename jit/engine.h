@@ -85,6 +85,10 @@ struct ModuleState {
   mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;
 };
 
+/// What a Jit method called on a moved-from Jit returns: InvalidArgument
+/// naming the method.
+Error movedFromJit(std::string_view method);
+
 /// "modules 'a', 'b', 'c'" (at most five named), for messages.
 std::string moduleList(const std::vector<std::shared_ptr<ModuleState>>& modules);
 

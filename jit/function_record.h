@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 
-#include "memjit/jit/function.h"
 #include "memjit/runtime/callable.h"
 #include "memjit/signature/function_signature.h"
 

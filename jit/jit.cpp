@@ -23,6 +23,12 @@ Error ambiguous(std::string_view what, std::string_view name, const std::vector<
 
 }  // namespace
 
+Error detail::movedFromJit(std::string_view method) {
+  return Error(ErrorCode::InvalidArgument, "Jit::" + std::string(method) +
+                                               " called on a moved-from Jit: it holds no engine "
+                                               "(assign Jit::create's result to it before use)");
+}
+
 Jit::Jit(std::shared_ptr<JitCore> core) noexcept : core_(std::move(core)) {}
 Jit::Jit(Jit&&) noexcept = default;
 Jit& Jit::operator=(Jit&& other) noexcept {
@@ -55,14 +61,19 @@ Expected<Jit> Jit::create(JitOptions options) {
 }
 
 const TargetSpec& Jit::target() const noexcept { return TargetSpec::host(); }
-const JitOptions& Jit::options() const noexcept { return core_->options; }
+const JitOptions& Jit::options() const noexcept {
+  static const JitOptions movedFrom;
+  return core_ ? core_->options : movedFrom;
+}
 
 std::size_t Jit::moduleCount() const {
+  if (!core_) return 0;
   std::lock_guard<std::mutex> lock(core_->mutex);
   return core_->modules.size();
 }
 
 Error Jit::remove(LoadedModule& module) {
+  if (!core_) return detail::movedFromJit("remove");
   std::shared_ptr<ModuleState> state = module.state();
   if (!state) return Error(ErrorCode::InvalidArgument, "empty module handle");
   {
@@ -77,6 +88,7 @@ Error Jit::remove(LoadedModule& module) {
 }
 
 Expected<Function> Jit::lookup(std::string_view name) const {
+  if (!core_) return detail::movedFromJit("lookup");
   std::vector<std::shared_ptr<ModuleState>> definers;
   {
     std::lock_guard<std::mutex> lock(core_->mutex);
@@ -89,6 +101,7 @@ Expected<Function> Jit::lookup(std::string_view name) const {
 }
 
 Expected<void*> Jit::lookupSymbol(std::string_view name) const {
+  if (!core_) return detail::movedFromJit("lookupSymbol");
   std::vector<std::shared_ptr<ModuleState>> definers;
   {
     std::lock_guard<std::mutex> lock(core_->mutex);
@@ -104,6 +117,7 @@ Expected<void*> Jit::lookupSymbol(std::string_view name) const {
 }
 
 Error Jit::registerSymbol(std::string name, void* address, std::optional<FunctionType> type) {
+  if (!core_) return detail::movedFromJit("registerSymbol");
   if (name.empty()) return Error(ErrorCode::InvalidArgument, "cannot register a symbol with an empty name");
   if (!address)
     return Error(ErrorCode::InvalidArgument, "cannot register symbol '" + name + "' at a null address");
@@ -119,6 +133,7 @@ Error Jit::registerSymbol(std::string name, void* address, std::optional<Functio
 }
 
 std::vector<RegisteredSymbol> Jit::registeredSymbols() const {
+  if (!core_) return {};
   std::lock_guard<std::mutex> lock(core_->mutex);
   return core_->registered;
 }

@@ -9,14 +9,10 @@
 #include "llvm_error.h"
 #include "phase_timer.h"
 #include "runtime_symbols.h"
+#include "session_errors.h"
 
 namespace memjit::jit::detail {
 namespace {
-
-// ORC reports the cause of a failed materialisation to the session's error
-// reporter and the lookup gets only the consequence. Linking runs on the
-// thread that asked, so a thread-local buffer pairs the two.
-thread_local std::vector<OrcFailure> reportedErrors;
 
 // For a module that failed to link: the loaded modules, outside those it
 // links against, that define a symbol it missed, as a hint to link them.
@@ -76,8 +72,7 @@ Error createModuleDylib(ModuleState& state, const llvm::orc::JITDylibSearchOrder
 // A failed link as one Error: what the linker reported is the cause, "failed
 // to materialize" only its consequence.
 Error linkFailure(const ModuleState& state, llvm::Error lookupError) {
-  std::vector<OrcFailure> failures = std::move(reportedErrors);
-  reportedErrors.clear();
+  std::vector<OrcFailure> failures = takeSessionErrors();
   auto outer = classifyOrc(std::move(lookupError));
   for (auto& failure : outer)
     if (failures.empty() || failure.kind != OrcFailure::Kind::FailedToMaterialize)
@@ -96,7 +91,7 @@ Expected<llvm::orc::SymbolMap> addAndResolve(ModuleState& state, const ObjectToL
     return fromOrc(std::move(err), "cannot add module '" + object.name + "'");
   llvm::orc::SymbolLookupSet lookupSet;
   for (const std::string& symbol : object.defined) lookupSet.add(lljit.mangleAndIntern(symbol));
-  reportedErrors.clear();
+  clearSessionErrors();
   auto addresses = lljit.getExecutionSession().lookup(
       llvm::orc::makeJITDylibSearchOrder(state.dylib, llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
       std::move(lookupSet));
@@ -193,10 +188,6 @@ Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectTo
     core->addLocked(state);
   }
   return LoadedModule(std::move(state));
-}
-
-void reportLinkError(llvm::Error error) {
-  for (auto& failure : classifyOrc(std::move(error))) reportedErrors.push_back(std::move(failure));
 }
 
 }  // namespace memjit::jit::detail

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
-#include <llvm/Support/Error.h>
 
 #include "deferred_entries.h"
 #include "engine.h"
@@ -46,10 +45,5 @@ struct ObjectToLink {
 /// reported here; then makes the module findable by Jit::lookup.
 [[nodiscard]] Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectToLink object,
                                                 ModuleLinks links);
-
-/// The execution session's error reporter. ORC reports why a symbol failed
-/// to materialise (e.g. which externals were missing) through it, while the
-/// lookup only says "failed to materialize"; linkObject pairs the two.
-void reportLinkError(llvm::Error error);
 
 }  // namespace memjit::jit::detail

@@ -13,7 +13,8 @@
 namespace memjit::codegen {
 
 bool isValidSymbolName(std::string_view name) noexcept {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  // The first character is a letter or '_' (not a digit, '.' or '$').
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
   for (char c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '$') return false;
   return true;

@@ -9,7 +9,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include "memjit/codegen/function_lowering.h"
+#include "memjit/codegen/lowered_function.h"
 #include "memjit/codegen/module.h"
 
 namespace memjit::codegen {

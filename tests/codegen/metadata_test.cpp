@@ -67,5 +67,44 @@ TEST(Metadata, ManifestJsonEscapes) {
   EXPECT_EQ(manifestJson("a\"b", {}), R"({"memjit":1,"module":"a\"b","functions":[]})");
 }
 
+TEST(Metadata, EmitFunctionMetadataDescribesAHandBuiltFunction) {
+  // A function built without defineFunction (e.g. straight LLVM IR) gets
+  // the same description from emitFunctionMetadata.
+  Module m("hand");
+  auto type = parseFunctionType("(memref<?xf32>) -> f32");
+  ASSERT_TRUE(type.ok());
+  auto sig = signature::describe("norm", *type);
+  ASSERT_TRUE(sig.ok()) << sig.error().message();
+  sig->sip = "I3!_0R1!";
+  sig->resultAllocator = "norm_alloc";
+  ASSERT_FALSE(emitFunctionMetadata(m, *sig));
+  EXPECT_EQ(*readMetadataString(m, "_memjit_type_norm"), "(memref<?xf32>) -> f32");
+  EXPECT_EQ(*readMetadataString(m, "_memjit_f_norm"), sig->raw);
+  EXPECT_EQ(*readMetadataString(m, "_memjit_abi_norm"), sig->reflection);
+  EXPECT_EQ(*readMetadataString(m, "_memjit_sip_norm"), "I3!_0R1!");
+  EXPECT_EQ(*readMetadataString(m, "_memjit_fbr_norm"), "norm_alloc");
+  ASSERT_EQ(m.signatures().size(), 1u);
+  EXPECT_EQ(m.signatures()[0].name, "norm");
+  EXPECT_EQ(m.signatures()[0].type, *type);
+  EXPECT_EQ(m.signatures()[0].sip, sig->sip);
+  EXPECT_EQ(m.signatures()[0].resultAllocator, sig->resultAllocator);
+
+  // A second function is appended to the manifest, in order.
+  auto second = signature::describe("after", *parseFunctionType("() -> ()"));
+  ASSERT_TRUE(second.ok());
+  second->raw.clear();  // an empty form is left out, not written as ""
+  ASSERT_FALSE(emitFunctionMetadata(m, *second));
+  EXPECT_FALSE(readMetadataString(m, "_memjit_f_after").ok());
+  EXPECT_EQ(*readMetadataString(m, "_memjit_manifest_hand"),
+            R"({"memjit":1,"module":"hand","functions":["norm","after"]})");
+
+  Error twice = emitFunctionMetadata(m, *sig);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(twice.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(twice.message(), "function 'norm' already has metadata in module 'hand'");
+  EXPECT_EQ(m.signatures().size(), 2u);
+  EXPECT_FALSE(m.verify());
+}
+
 }  // namespace
 }  // namespace memjit::codegen

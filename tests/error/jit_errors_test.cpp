@@ -265,14 +265,96 @@ TEST(JitErrors, AotOptionWithoutItsValue) {
   }
 }
 
-TEST(JitErrors, MovedFromJitRefusesToAdd) {
-  Jit jit = makeJit();
-  Jit other = std::move(jit);
-  codegen::Module m("after_move");
-  auto mod = jit.add(std::move(m));  // NOLINT(bugprone-use-after-move): the diagnostic under test
+// Every Jit method on a moved-from Jit: an InvalidArgument naming the method
+// (never a null dereference), or for the accessors the empty answer.
+class MovedFromJit : public ::testing::Test {
+ protected:
+  void expectMovedFrom(const Error& e, const char* method) {
+    expectError(e, ErrorCode::InvalidArgument, {method, "called on a moved-from Jit"});
+  }
+  static JitOptions atO3() {
+    JitOptions options;
+    options.optLevel = OptLevel::O3;
+    return options;
+  }
+  Jit jit = makeJit(atO3());
+  Jit other = std::move(jit);  // NOLINT: `jit` is the moved-from one under test
+};
+
+TEST_F(MovedFromJit, AddCodegenModule) {
+  auto mod = jit.add(codegen::Module("after_move"));
   ASSERT_FALSE(mod.ok());
-  expectError(mod.error(), ErrorCode::InvalidArgument, {"moved-from Jit"});
+  expectMovedFrom(mod.error(), "Jit::add");
   EXPECT_EQ(other.moduleCount(), 0u);
+}
+
+TEST_F(MovedFromJit, AddLlvmModule) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("after_move", *context);
+  auto mod = jit.add(std::move(context), std::move(module));
+  ASSERT_FALSE(mod.ok());
+  expectMovedFrom(mod.error(), "Jit::add");
+}
+
+TEST_F(MovedFromJit, AddIR) {
+  // Refused before the text is parsed: the error is about the Jit, not the IR.
+  auto mod = jit.addIR("not IR at all", "after_move");
+  ASSERT_FALSE(mod.ok());
+  expectMovedFrom(mod.error(), "Jit::addIR");
+}
+
+TEST_F(MovedFromJit, AddObject) {
+  auto mod = jit.addObject("not an object", "after_move");
+  ASSERT_FALSE(mod.ok());
+  expectMovedFrom(mod.error(), "Jit::addObject");
+}
+
+TEST_F(MovedFromJit, RemoveLeavesTheModuleLoadedWhereItIs) {
+  auto mod = other.addIR(test::constantIR("k", 7), "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().message();
+  LoadedModule handle = *mod;
+  expectMovedFrom(jit.remove(handle), "Jit::remove");
+  EXPECT_TRUE(handle.valid());
+  EXPECT_EQ(other.moduleCount(), 1u);
+  EXPECT_TRUE(other.lookupSymbol("k").ok());
+}
+
+TEST_F(MovedFromJit, Lookup) {
+  auto f = jit.lookup("anything");
+  ASSERT_FALSE(f.ok());
+  expectMovedFrom(f.error(), "Jit::lookup");
+}
+
+TEST_F(MovedFromJit, LookupSymbol) {
+  auto address = jit.lookupSymbol("malloc");
+  ASSERT_FALSE(address.ok());
+  expectMovedFrom(address.error(), "Jit::lookupSymbol");
+}
+
+TEST_F(MovedFromJit, RegisterSymbol) {
+  static int target = 0;
+  expectMovedFrom(jit.registerSymbol("cb", &target), "Jit::registerSymbol");
+  EXPECT_TRUE(other.registeredSymbols().empty());
+}
+
+TEST_F(MovedFromJit, AccessorsAnswerEmpty) {
+  ASSERT_FALSE(other.registerSymbol("cb", this));
+  EXPECT_TRUE(jit.registeredSymbols().empty());
+  EXPECT_EQ(other.registeredSymbols().size(), 1u);
+  EXPECT_EQ(jit.moduleCount(), 0u);
+  EXPECT_EQ(other.options().optLevel, OptLevel::O3);
+  EXPECT_EQ(jit.options().optLevel, JitOptions{}.optLevel);  // the defaults, not the moved options
+  EXPECT_EQ(&jit.target(), &TargetSpec::host());
+}
+
+TEST_F(MovedFromJit, AssigningMakesItUsableAgain) {
+  jit = std::move(other);
+  auto mod = jit.addIR(test::constantIR("k", 7), "m");
+  ASSERT_TRUE(mod.ok()) << mod.error().message();
+  EXPECT_EQ(jit.moduleCount(), 1u);
+  auto refused = other.lookup("k");  // NOLINT(bugprone-use-after-move): now `other` is moved from
+  ASSERT_FALSE(refused.ok());
+  expectMovedFrom(refused.error(), "Jit::lookup");
 }
 
 TEST(JitErrors, DumpDirectoryCannotBeCreated) {

@@ -1,4 +1,4 @@
-// Tests of ahead-of-time emission: every output kind, cross targets,
+// Tests of ahead-of-time emission (aot.h): every output kind, cross targets,
 // external declarations, and headers that compile with only memjit::runtime.
 #include "support/files.h"
 #include "memjit/jit/aot.h"
@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,8 +19,6 @@
 
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
-#include "memjit/jit/aot_command.h"
-#include "memjit/jit/embedded_metadata.h"
 #include "memjit/type_syntax.h"
 #include "support/ir_snippets.h"
 #include "support/types.h"
@@ -29,6 +26,7 @@
 using namespace memjit;
 using namespace memjit::jit;
 
+using memjit::test::elfMachine;
 using memjit::test::readFile;
 
 namespace {
@@ -60,12 +58,6 @@ int compileWithOnlyTheRuntime(const std::filesystem::path& dir, const std::strin
                               dir.string() + " " + (dir / "use.cpp").string() + " 2> " +
                               (dir / "errors.txt").string();
   return std::system(command.c_str());
-}
-
-// e_machine of an ELF object.
-int elfMachine(const std::string& object) {
-  if (object.size() < 20 || object.substr(0, 4) != "\x7f" "ELF") return -1;
-  return static_cast<unsigned char>(object[18]) | (static_cast<unsigned char>(object[19]) << 8);
 }
 
 }  // namespace
@@ -187,98 +179,4 @@ TEST(Aot, CInterfaceTypeSpellsTheCallableType) {
   auto text = cInterfaceType(*sig);
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "float(float, memjit::runtime::StridedMemRef<float, 1>*)");
-}
-
-TEST(Aot, EmbeddedMetadataRoundTrips) {
-  llvm::LLVMContext context;
-  auto module = parse(context, "define void @f() {\n  ret void\n}\n");
-  auto type = parseFunctionType("(memref<?xf32>) -> f32");
-  auto sig = signature::describe("f", *type);
-  ASSERT_TRUE(sig.ok());
-  sig->sip = "S1!";
-  sig->resultAllocator = "alloc";
-  ASSERT_FALSE(embedSignature(*module, *sig));
-  auto read = readEmbeddedSignatures(*module);
-  ASSERT_TRUE(read.ok()) << read.error().str();
-  ASSERT_EQ(read->size(), 1u);
-  EXPECT_EQ((*read)[0].type, sig->type);
-  EXPECT_EQ((*read)[0].raw, sig->raw);
-  EXPECT_EQ((*read)[0].reflection, sig->reflection);
-  EXPECT_EQ((*read)[0].sip, sig->sip);
-  EXPECT_EQ((*read)[0].resultAllocator, sig->resultAllocator);
-  // Embedding twice is refused.
-  EXPECT_EQ(embedSignature(*module, *sig).code(), ErrorCode::InvalidArgument);
-}
-
-TEST(AotCommand, ParsesEveryOption) {
-  auto command = parseAotCommand({"in.ll", "-o", "x.o", "--header", "x.h", "--emit-asm", "x.s",
-                                  "--emit-ll", "x.ll", "--emit-bc", "x.bc", "-O3", "--target",
-                                  "aarch64-linux-gnu", "--signature", "f=(f32) -> f32",
-                                  "--namespace", "ns"});
-  ASSERT_TRUE(command.ok()) << command.error().str();
-  EXPECT_EQ(command->inputs, std::vector<std::string>{"in.ll"});
-  EXPECT_EQ(command->outputs.object, "x.o");
-  EXPECT_EQ(command->outputs.bitcode, "x.bc");
-  EXPECT_EQ(command->options.optLevel, OptLevel::O3);
-  EXPECT_EQ(command->options.target.triple, "aarch64-linux-gnu");
-  EXPECT_EQ(command->options.target.cpu, "generic");  // the host CPU does not carry over
-  EXPECT_TRUE(command->options.target.features.empty());
-  ASSERT_EQ(command->signatures.size(), 1u);
-  EXPECT_EQ(command->signatures[0].second, "(f32) -> f32");
-  EXPECT_EQ(command->header.cppNamespace, "ns");
-}
-
-namespace {
-
-// runGenerator as a generator's main() calls it, with what it prints kept.
-struct GeneratorRun {
-  int status;
-  std::string printed;
-};
-
-GeneratorRun runGeneratorWith(std::vector<std::string> args, codegen::Module& module) {
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  std::ostringstream printed;
-  const int status = runGenerator(static_cast<int>(argv.size()), argv.data(), module, printed);
-  return {status, printed.str()};
-}
-
-}  // namespace
-
-TEST(AotCommand, GeneratorWritesWhatItIsAskedForAndPrintsNothing) {
-  auto dir = freshDir("generator");
-  codegen::Module module("generated");
-  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
-  const std::string object = (dir / "g.o").string(), header = (dir / "g.h").string();
-  auto run = runGeneratorWith({"gen", "-o", object, "--header", header, "--namespace", "ns"}, module);
-  EXPECT_EQ(run.status, 0);
-  EXPECT_EQ(run.printed, "");
-  EXPECT_EQ(elfMachine(readFile(object)), 62);  // EM_X86_64 on this host
-  EXPECT_NE(readFile(header).find("namespace ns"), std::string::npos);
-}
-
-TEST(AotCommand, GeneratorUsageErrorsPrintOneLineAndReturnTwo) {
-  codegen::Module module("generated");
-  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
-  auto missing = runGeneratorWith({"gen", "-o"}, module);
-  EXPECT_EQ(missing.status, 2);
-  EXPECT_EQ(missing.printed, "gen: invalid argument: option '-o' needs a value\n");
-  auto positional = runGeneratorWith({"gen", "in.ll", "-o", "x.o"}, module);
-  EXPECT_EQ(positional.status, 2);
-  EXPECT_EQ(positional.printed, "gen: unexpected argument 'in.ll'\n");
-  // Without argv[0] the line still says who is talking.
-  auto nameless = runGeneratorWith({}, module);
-  EXPECT_EQ(nameless.status, 2);
-  EXPECT_EQ(nameless.printed.rfind("generator: invalid argument: nothing to write", 0), 0u) << nameless.printed;
-}
-
-TEST(AotCommand, GeneratorCompileErrorsPrintOneLineAndReturnOne) {
-  auto dir = freshDir("generator_unwritable");
-  codegen::Module module("generated");
-  ASSERT_FALSE(codegen::addSaxpy(module, "saxpy"));
-  const std::string object = (dir / "no_such_dir" / "g.o").string();
-  auto run = runGeneratorWith({"gen", "-o", object}, module);
-  EXPECT_EQ(run.status, 1);
-  EXPECT_EQ(run.printed, "gen: I/O error: cannot write object file '" + object + "'\n");
 }

@@ -97,3 +97,16 @@ TEST(MemRef, ElementTypeCompatibility) {
   EXPECT_FALSE(elementTypesCompatible(ElementType::F32, ElementType::I32));
   EXPECT_EQ(descriptorSize(2), 56u);
 }
+
+TEST(MemRef, RowMajorStrides) {
+  EXPECT_EQ(rowMajorStrides<0>({}), (std::array<std::int64_t, 0>{}));
+  EXPECT_EQ(rowMajorStrides<1>({7}), (std::array<std::int64_t, 1>{1}));
+  EXPECT_EQ(rowMajorStrides<3>({2, 3, 4}), (std::array<std::int64_t, 3>{12, 4, 1}));
+  // A zero-sized dim makes the strides outside it zero, as MLIR's canonical
+  // strides for memref<2x0x3xf32> are [0, 3, 1]; the innermost is always 1.
+  EXPECT_EQ(rowMajorStrides<3>({2, 0, 3}), (std::array<std::int64_t, 3>{0, 3, 1}));
+  EXPECT_EQ(rowMajorStrides<2>({5, 0}), (std::array<std::int64_t, 2>{0, 1}));
+  // Sizes past 2^32 elements: strides are 64-bit, not int.
+  constexpr std::int64_t big = std::int64_t{1} << 33;
+  EXPECT_EQ(rowMajorStrides<3>({3, big, 2}), (std::array<std::int64_t, 3>{2 * big, 2, 1}));
+}

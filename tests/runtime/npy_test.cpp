@@ -358,5 +358,46 @@ TEST(NpyNumPy, ReadsEveryVersionByteOrderOrderAndDtypeNumPyWrites) {
   EXPECT_EQ(files, 14 * 2 * 2 * 3);
 }
 
+TEST(Npy, ElementTypeFromEachDescr) {
+  struct Case {
+    const char* descr;
+    ElementType type;
+    bool bigEndian;
+  };
+  const Case cases[] = {
+      {"|b1", ElementType::I1, false},     {"|i1", ElementType::SI8, false},   {">i1", ElementType::SI8, false},
+      {"<i2", ElementType::SI16, false},   {">i4", ElementType::SI32, true},   {"=i8", ElementType::SI64, false},
+      {"|u1", ElementType::UI8, false},    {"<u2", ElementType::UI16, false},  {"<u4", ElementType::UI32, false},
+      {">u8", ElementType::UI64, true},    {"<f2", ElementType::F16, false},   {">f4", ElementType::F32, true},
+      {"<f8", ElementType::F64, false},    {"<c8", ElementType::ComplexF32, false},
+      {">c16", ElementType::ComplexF64, true}, {"<V2", ElementType::BF16, false}, {"|V2", ElementType::BF16, false},
+      {">V2", ElementType::BF16, true},    {"bfloat16", ElementType::BF16, false},
+  };
+  for (const Case& c : cases) {
+    bool bigEndian = !c.bigEndian;  // must be overwritten either way
+    auto t = elementTypeFromNpyDescr(c.descr, bigEndian);
+    ASSERT_TRUE(t.ok()) << c.descr << ": " << t.error().message();
+    EXPECT_EQ(*t, c.type) << c.descr;
+    // One byte has no order: '>' there needs no swapping.
+    EXPECT_EQ(bigEndian, c.bigEndian) << c.descr;
+  }
+}
+
+TEST(Npy, ElementTypeFromUnsupportedDescr) {
+  // '<f16' is NumPy's float128 (sizes are bytes), not a half; the rest are
+  // malformed or types memjit has no element for.
+  for (const char* descr : {"", "<", "<f", "f4", "<f3", "<f16", "<i16", "<b2", "<c4", "<V4", "<U4", "<O8", "<M8",
+                            "!f4", "<f4 ", "<f04", "<f-4", "bfloat", "<m8"}) {
+    bool bigEndian = true;
+    auto t = elementTypeFromNpyDescr(descr, bigEndian, "x.npy");
+    ASSERT_FALSE(t.ok()) << descr;
+    EXPECT_EQ(t.error().code(), ErrorCode::Unsupported) << descr;
+    EXPECT_EQ(t.error().message(), std::string("x.npy: dtype '") + descr +
+                                       "' is not supported (memjit reads b1, i1..i8, u1..u8, f2, f4, f8, c8, "
+                                       "c16 and V2 as bfloat16)");
+    EXPECT_FALSE(bigEndian) << descr;
+  }
+}
+
 }  // namespace
 }  // namespace memjit::runtime

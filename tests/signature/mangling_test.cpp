@@ -255,3 +255,21 @@ TEST(Canonicalize, RoundTripsEveryTag) {
   ASSERT_TRUE(c);
   EXPECT_EQ(*c, b.encoded());
 }
+
+TEST(Mangling, TagClassesCoverExactlyTheirLetters) {
+  // Integer components are tagged '_' or a lowercase letter, spans an
+  // uppercase one; every other byte (digits, '!', high bytes) is neither.
+  int integerTags = 0, spanTags = 0;
+  for (int i = 0; i < 256; ++i) {
+    const char c = static_cast<char>(i);
+    EXPECT_FALSE(isIntegerTag(c) && isSpanTag(c)) << i;
+    integerTags += isIntegerTag(c);
+    spanTags += isSpanTag(c);
+  }
+  EXPECT_EQ(integerTags, 27);
+  EXPECT_EQ(spanTags, 26);
+  static_assert(isIntegerTag('_') && isIntegerTag('a') && isIntegerTag('z'));
+  static_assert(!isIntegerTag('A') && !isIntegerTag('0') && !isIntegerTag('!') && !isIntegerTag('\xe1'));
+  static_assert(isSpanTag('A') && isSpanTag('Z'));
+  static_assert(!isSpanTag('a') && !isSpanTag('_') && !isSpanTag('@') && !isSpanTag('['));
+}

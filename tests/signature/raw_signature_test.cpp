@@ -161,3 +161,40 @@ TEST(RawAttributes, Errors) {
   EXPECT_EQ(bad.error().offset(), 3u);
   EXPECT_NE(bad.error().message().find("attribute 'f'"), std::string::npos);
 }
+
+TEST(RawSignature, ToRawTypeFollowsTheMappingTable) {
+  using test::type;
+  struct Case {
+    const char* type;
+    const char* mangled;
+    const char* printed;
+  };
+  const Case cases[] = {
+      {"f32", "S1!", "float32"},  // float32 is the default: no `t`
+      {"f16", "S3!t1", "float16"},
+      {"bf16", "S3!t3", "bfloat16"},
+      {"si8", "S3!t4", "sint8"},
+      {"i8", "S3!t4", "sint8"},    // signless read as signed
+      {"i1", "S3!t4", "sint8"},    // its storage byte
+      {"ui16", "S3!t9", "uint16"},
+      {"index", "S3!t7", "sint64"},
+      {"ui64", "S4!t11", "uint64"},
+      {"!llvm.ptr", "O1!", "RefObject<?>"},
+      {"complex<f64>", "U1!", "Unrecognized<?>"},
+      {"memref<?x128x64xf32>", "B11!d-1d128d64", "Buffer<float32[?x128x64]>"},
+      {"memref<f64>", "B3!t2", "Buffer<float64[]>"},
+      {"memref<0xui64, strided<[4], offset: 2>, 1>", "B6!t11d0", "Buffer<uint64[0]>"},  // layout and space lost
+      {"memref<3x!llvm.ptr>", "U1!", "Unrecognized<?>"},
+      {"memref<2xcomplex<f32>>", "U1!", "Unrecognized<?>"},
+      {"memref<*xf32>", "U1!", "Unrecognized<?>"},  // no rank-erased buffers
+  };
+  for (const Case& c : cases) {
+    RawType raw = toRawType(type(c.type));
+    EXPECT_EQ(mangle(raw), c.mangled) << c.type;
+    EXPECT_EQ(toString(raw), c.printed) << c.type;
+  }
+  // toRawSignature is toRawType per argument and result.
+  RawSignature sig = toRawSignature(functionType("(memref<?xbf16>, index) -> i1"));
+  EXPECT_EQ(sig.inputs, (std::vector<RawType>{toRawType(type("memref<?xbf16>")), toRawType(type("index"))}));
+  EXPECT_EQ(sig.results, std::vector<RawType>{toRawType(type("i1"))});
+}

@@ -233,3 +233,32 @@ TEST(Reflection, RecordErrorOffsetsFollowWhitespaceAndKeyOrder) {
   EXPECT_EQ(rec.error().offset(), 32u) << rec.error().str();
   EXPECT_NE(rec.error().message().find("record[2][2]"), std::string::npos);
 }
+
+TEST(Reflection, DefaultRecordOfEachKindOfType) {
+  using test::type;
+  // Signedness is dropped and index is 64-bit: the reflection types storage.
+  for (const char* text : {"i32", "si32", "ui32"}) EXPECT_EQ(defaultRecord(type(text)), TypeRecord::primitive("i32")) << text;
+  EXPECT_EQ(defaultRecord(type("index")), TypeRecord::primitive("i64"));
+  EXPECT_EQ(defaultRecord(type("ui64")), TypeRecord::primitive("i64"));
+  EXPECT_EQ(defaultRecord(type("i1")), TypeRecord::primitive("i1"));
+  EXPECT_EQ(defaultRecord(type("bf16")), TypeRecord::primitive("bf16"));
+  EXPECT_EQ(defaultRecord(type("f16")), TypeRecord::primitive("f16"));
+  // No V1 primitive names a pointer or a complex number.
+  EXPECT_EQ(defaultRecord(type("!llvm.ptr")), TypeRecord::unknown());
+  EXPECT_EQ(defaultRecord(type("complex<f32>")), TypeRecord::unknown());
+  EXPECT_EQ(defaultRecord(type("complex<f64>")), TypeRecord::unknown());
+  // Dynamic dims are null; rank 0 is an ndarray with no dims; unranked has a null rank.
+  EXPECT_EQ(defaultRecord(type("memref<?x4x?xf64>")),
+            TypeRecord::ndarray(TypeRecord::primitive("f64"), {std::nullopt, 4, std::nullopt}));
+  EXPECT_EQ(toJson(defaultRecord(type("memref<?x4xui8>"))), R"(["ndarray","i8",2,null,4])");
+  EXPECT_EQ(toJson(defaultRecord(type("memref<f32>"))), R"(["ndarray","f32",0])");
+  EXPECT_EQ(toJson(defaultRecord(type("memref<*xi16>"))), R"(["ndarray","i16",null])");
+  EXPECT_EQ(defaultRecord(type("memref<0xcomplex<f64>>")), TypeRecord::ndarray(TypeRecord::unknown(), {0}));
+  // A layout does not show: the record types the data, not how it is laid out.
+  EXPECT_EQ(defaultRecord(type("memref<2x3xf32, strided<[1, 2], offset: ?>>")),
+            defaultRecord(type("memref<2x3xf32>")));
+  // defaultReflection is defaultRecord per argument and result.
+  Reflection r = defaultReflection(functionType("(memref<?xf32>, index) -> ui16"));
+  EXPECT_EQ(r.args, (std::vector<TypeRecord>{defaultRecord(type("memref<?xf32>")), defaultRecord(type("index"))}));
+  EXPECT_EQ(r.results, std::vector<TypeRecord>{TypeRecord::primitive("i16")});
+}

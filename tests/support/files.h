@@ -24,4 +24,10 @@ inline std::filesystem::path freshDir(const std::filesystem::path& relative) {
   return dir;
 }
 
+/// e_machine of an ELF object's bytes (62 x86-64, 183 AArch64), -1 when not ELF.
+inline int elfMachine(const std::string& object) {
+  if (object.size() < 20 || object.substr(0, 4) != "\x7f" "ELF") return -1;
+  return static_cast<unsigned char>(object[18]) | (static_cast<unsigned char>(object[19]) << 8);
+}
+
 }  // namespace memjit::test

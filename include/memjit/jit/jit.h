@@ -97,7 +97,9 @@ class Jit {
   /// debugger/profiler plugins the options ask for.
   static Expected<Jit> create(JitOptions options = {});
 
-  /// A moved-from Jit may only be destroyed or assigned to.
+  /// A moved-from Jit holds no engine: its fallible methods return
+  /// InvalidArgument naming the method, moduleCount() is 0,
+  /// registeredSymbols() empty and options() the defaults.
   Jit(Jit&&) noexcept;
   Jit& operator=(Jit&&) noexcept;
   /// Drops the Jit's own references; modules with live Functions stay loaded
