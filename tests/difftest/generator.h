@@ -14,7 +14,7 @@
 namespace memjit::difftest {
 
 struct GeneratorOptions {
-  int statements = 40;  ///< top-level statement budget (nested ones come on top)
+  int statements = 30;  ///< top-level statement budget (nested ones come on top)
   bool controlFlow = true;
   bool memrefs = true;
   /// Signalling NaNs among the inputs and constants.

@@ -24,14 +24,16 @@ struct Args {
   bool strict = false;
   bool reduce = true;
   bool outOfBounds = true;
+  bool allOracles = false;
 };
 
 int usage() {
   std::fprintf(stderr,
-               "usage: memjit-difftest [--seed S] (--count N | --seconds T) [--batch B] [--strict] [--no-reduce]\n"
+               "usage: memjit-difftest [--seed S] (--count N | --seconds T) [--batch B] [--strict] [--all-oracles] [--no-reduce]\n"
                "  --seed S     first program's seed (default: from the clock, printed first)\n"
                "  --count N    run N programs;  --seconds T  run for T seconds\n"
                "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting)\n"
+               "  --all-oracles  every oracle on every batch (default: O0, O3 and two others in turn)\n"
                "  --no-reduce  print failing programs unreduced\n");
   return 2;
 }
@@ -59,6 +61,8 @@ bool parse(int argc, char** argv, Args& a) {
       a.batch = std::strtoull(v, nullptr, 0);
     } else if (s == "--strict") {
       a.strict = true;
+    } else if (s == "--all-oracles") {
+      a.allOracles = true;
     } else if (s == "--no-reduce") {
       a.reduce = false;
     } else {
@@ -89,6 +93,7 @@ int main(int argc, char** argv) {
   KnownBugs known;
   if (args.strict) known = {false, false};
   const auto oracles = standardOracles();
+  std::uint64_t batchNumber = 0;
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   BatchStats stats;
@@ -103,7 +108,7 @@ int main(int argc, char** argv) {
       batch.push_back(generate(next, g));
     }
     std::vector<Mismatch> mismatches;
-    runner->run(batch, oracles, known, mismatches, stats);
+    runner->run(batch, args.allOracles ? oracles : oraclesForBatch(batchNumber++), known, mismatches, stats);
     std::size_t last = SIZE_MAX;
     for (const Mismatch& m : mismatches) {
       const Program& p = batch[m.program];
@@ -129,8 +134,10 @@ int main(int argc, char** argv) {
   const double t = elapsed();
   std::printf("memjit-difftest: %zu programs in %.1f s (%.1f programs/s), %zu oracles each; %zu values compared, "
               "%zu unchecked; %zu programs disagreed\n",
-              stats.programs, t, static_cast<double>(stats.programs) / t, oracles.size(), stats.compared,
+              stats.programs, t, static_cast<double>(stats.programs) / t, args.allOracles ? oracles.size() : 4, stats.compared,
               stats.unchecked, failures);
-  std::printf("%zu passed, %zu failed\n", stats.programs - failures, failures);
+  std::printf("seconds per oracle:");
+  for (const auto& [name, s] : stats.seconds) std::printf(" %s %.1f", name.c_str(), s);
+  std::printf("\n%zu passed, %zu failed\n", stats.programs - failures, failures);
   return failures == 0 ? 0 : 1;
 }

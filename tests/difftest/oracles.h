@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -17,18 +18,22 @@ namespace memjit::difftest {
 enum class Invoker { Typed, Raw, Dynamic };
 
 struct Oracle {
-  std::string name;  // "O0", "O3-debuginfo-raw", "aot-O2", ...
+  std::string name;  // "O0", "O3-debuginfo", "aot-O2", ...
   jit::OptLevel level = jit::OptLevel::O0;
-  Invoker invoker = Invoker::Typed;
+  /// Each program of the compiled module is called once per invoker.
+  std::vector<Invoker> invokers{Invoker::Typed};
   bool checked = false;
   bool debugInfo = false;
   bool aot = false;
 };
 
-/// The oracles a batch runs through: O0..O3 with the typed invoker, then one
-/// each for the raw C interface, the dynamic invoker, checked mode, debug
-/// info and AOT.
+/// Every oracle: O0..O3 (the typed invoker; the dynamic invoker at O1, the
+/// raw C interface at O3), checked mode at O2 and with debug info at O0,
+/// debug info at O3, and an AOT object at O2 loaded back.
 std::vector<Oracle> standardOracles();
+/// The oracles of batch `k`: O0 and O3 always, and two of the others in
+/// turn, so a run spreads every oracle over its programs at a third of the cost.
+std::vector<Oracle> oraclesForBatch(std::uint64_t k);
 
 /// What a call left behind.
 struct Observed {
@@ -46,6 +51,8 @@ struct Mismatch {
 
 struct BatchStats {
   std::size_t programs = 0, compared = 0, unchecked = 0, builderRejected = 0;
+  /// Seconds spent per oracle (build, compile, calls), in oracle order.
+  std::vector<std::pair<std::string, double>> seconds;
 };
 
 class Runner {
