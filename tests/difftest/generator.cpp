@@ -29,6 +29,8 @@ class Gen {
   Gen(std::uint64_t seed, const GeneratorOptions& o) : r_{seed}, o_(o) { p_.seed = seed; }
 
   Program run() {
+    // Parallel loops cost the most to compile: a quarter of the programs have them.
+    parallel_ = o_.parallel && r_.chance(25);
     setUpArguments();
     cur_ = &p_.body;
     scopes_.push_back({kFm, kIm, kH, kG, kC, kD});
@@ -266,6 +268,8 @@ class Gen {
     const double maxFinite = decodeFloat(from, signBit(from) - 1 - (1ULL << (formatOf(from).precision - 1)));
     auto bound = [&](double v) { return std::fabs(v) <= maxFinite ? roundToFloat(from, v) : roundToFloat(from, v < 0 ? -INFINITY : INFINITY); };
     const int loC = constant(from, bound(lo)), hiC = constant(from, bound(hi));
+    // A bound beyond the type's range became an infinity, which must stay outside.
+    if (std::fabs(lo) > maxFinite) loInclusive = false;
     const int okLo = assign(Op::Cmp, ET::I1, {x, loC}, loInclusive ? 5 : 4);
     const int okHi = assign(Op::Cmp, ET::I1, {x, hiC}, 2);
     const int ok = assign(Op::And, ET::I1, {okLo, okHi});
@@ -378,7 +382,7 @@ class Gen {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
       load(m, inBoundsIndices(m));
-    } else if (o_.memrefs && k < 17) {
+    } else if (o_.memrefs && k < 17 && !inParallel_) {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
       const int v = pick(p_.values[static_cast<std::size_t>(m)].elem);
@@ -394,6 +398,8 @@ class Gen {
       forLoop(depth);
     } else if (o_.controlFlow && k < 32 && depth < 2) {
       ifElse(depth);
+    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_) {
+      parallelReduce(depth);
     } else if (o_.memrefs && k < 34) {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
@@ -463,6 +469,43 @@ class Gen {
     for (int id : s.results) scopes_.back().push_back(id);
     cur_->stmts.push_back(std::move(s));
   }
+  // Exact integer reductions over independent iterations (the body stores nothing).
+  void parallelReduce(int depth) {
+    const std::uint64_t lb = r_.below(3);
+    const int lbV = constant(ET::Index, lb);
+    const int ubV = constant(ET::Index, lb + r_.below(24));
+    const int stepV = constant(ET::Index, 1 + r_.below(3));
+    Stmt s;
+    s.kind = StmtKind::ParallelReduce;
+    s.args = {lbV, ubV, stepV};
+    s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::UI8, ET::UI32, ET::UI64};
+    std::vector<ET> ts;
+    const int n = 1 + static_cast<int>(r_.below(3));
+    for (int i = 0; i < n; ++i) {
+      ts.push_back(types[r_.below(std::size(types))]);
+      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(4)));
+      s.args.push_back(pick(ts.back()));
+    }
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    cur_->params.push_back(fresh(scalarType(ET::Index)));
+    scopes_.back().push_back(cur_->params.back());
+    inParallel_ = true;
+    // The induction variable feeds the contributions more often than not.
+    const int ivAsValue = assign(Op::Cast, ET::I64, {cur_->params.back()});
+    (void)ivAsValue;
+    body(depth);
+    for (ET t : ts) cur_->yields.push_back(pick(t));
+    inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
+    for (ET t : ts) s.results.push_back(fresh(scalarType(t)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
   void ifElse(int depth) {
     Stmt s;
     s.kind = StmtKind::If;
@@ -495,6 +538,8 @@ class Gen {
   Block* cur_ = nullptr;
   std::vector<std::vector<int>> scopes_;
   int depth_ = 0;
+  bool inParallel_ = false;
+  bool parallel_ = false;
 };
 
 }  // namespace

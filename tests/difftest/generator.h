@@ -17,6 +17,8 @@ struct GeneratorOptions {
   int statements = 30;  ///< top-level statement budget (nested ones come on top)
   bool controlFlow = true;
   bool memrefs = true;
+  /// parallelReduce with exact integer reductions.
+  bool parallel = true;
   /// Signalling NaNs among the inputs and constants.
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).

@@ -120,6 +120,29 @@ class Interpreter {
         for (std::size_t i = 0; i < s.results.size(); ++i) vals_[s.results[i]] = carried[i];
         return;
       }
+      case StmtKind::ParallelReduce: {
+        const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
+        noteControl(lb), noteControl(ub), noteControl(step);
+        std::vector<Val> acc;
+        for (std::size_t i = 3; i < s.args.size(); ++i) acc.push_back(vals_[s.args[i]]);
+        // Integer combiners are associative and commutative: any chunking gives these values.
+        for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
+             iv += static_cast<std::int64_t>(step.bits)) {
+          runBlock(s.blocks[0], {{static_cast<std::uint64_t>(iv), 0, kExact}});
+          auto contributions = yields(s.blocks[0]);
+          for (std::size_t k = 0; k < acc.size(); ++k) {
+            Stmt combine;
+            static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max};
+            combine.op = ops[s.reductions[k]];
+            combine.type = p_.values[s.results[k]].elem;
+            const bool loose = acc[k].flags != kExact || contributions[k].flags != kExact;
+            acc[k] = evalInt(combine, {acc[k], contributions[k]}, combine.type);
+            if (loose) acc[k].flags = kLoose;
+          }
+        }
+        for (std::size_t k = 0; k < acc.size(); ++k) vals_[s.results[k]] = acc[k];
+        return;
+      }
       case StmtKind::If: {
         const Val c = vals_[s.args[0]];
         noteControl(c);

@@ -208,6 +208,29 @@ class Lowering {
         for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
         return;
       }
+      case StmtKind::ParallelReduce: {
+        std::vector<codegen::Reduction> reductions;
+        for (std::size_t k = 0; k < s.reductions.size(); ++k) {
+          const Value& init = v(s.args[3 + k]);
+          switch (s.reductions[k]) {
+            case Stmt::Sum: reductions.push_back(codegen::Reduction::sum(init)); break;
+            case Stmt::Product: reductions.push_back(codegen::Reduction::product(init)); break;
+            case Stmt::Min: reductions.push_back(codegen::Reduction::min(init)); break;
+            case Stmt::Max: reductions.push_back(codegen::Reduction::max(init)); break;
+          }
+        }
+        codegen::ParallelOptions po;
+        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
+        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        auto results = b_.parallelReduce(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, reductions, [&](Value iv) {
+          const Block& body = s.blocks[0];
+          v(body.params[0]) = iv;
+          block(body);
+          return yields(body);
+        });
+        for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
+        return;
+      }
       case StmtKind::If: {
         auto results = b_.ifElse(
             v(s.args[0]), [&] { block(s.blocks[0]); return yields(s.blocks[0]); },

@@ -17,6 +17,7 @@
 #include "memjit/jit/loaded_module.h"
 #include "memjit/runtime/half.h"
 #include "memjit/runtime/memref.h"
+#include "memjit/runtime/parallel.h"
 #include "memjit/runtime/variant.h"
 #include "memjit/type_syntax.h"
 #include "memjit/types.h"
@@ -134,6 +135,8 @@ std::vector<Oracle> standardOracles() {
       {"O0-checked-debuginfo", OptLevel::O0, typed, true, true, false},
       {"O3-debuginfo", OptLevel::O3, typed, false, true, false},
       {"aot-O2", OptLevel::O2, typed, false, false, true},
+      {"O2-1-thread", OptLevel::O2, typed, false, false, false, 1},
+      {"O3-dynamic-invoker", OptLevel::O3, {Invoker::Dynamic}, false, false, false},
   };
 }
 
@@ -223,6 +226,7 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
         stats.seconds.emplace_back(name, t);
       }
     } timer{stats, o.name, started};
+    runtime::setNumThreads(o.threads);
     codegen::Module module("difftest_" + o.name);
     codegen::FunctionOptions fo;
     fo.checked = o.checked;

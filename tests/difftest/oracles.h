@@ -25,6 +25,8 @@ struct Oracle {
   bool checked = false;
   bool debugInfo = false;
   bool aot = false;
+  /// Threads of parallel loops (runtime::setNumThreads); the other oracles use 4.
+  int threads = 4;
 };
 
 /// Every oracle: O0..O3 (the typed invoker; the dynamic invoker at O1, the

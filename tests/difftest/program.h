@@ -50,6 +50,8 @@ enum class StmtKind : std::uint8_t {
   Store,    // args: value, memref, indices...
   Subview,  // args: memref; results[0] the view; offsets/sizes/strides static
   Output,   // args: value; imm: the io slot
+  ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
+                   // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
   Return,   // args: the i64 value (last statement of the function)
 };
 
@@ -65,6 +67,8 @@ struct Stmt {
   std::vector<Block> blocks;
   std::vector<std::int64_t> offsets, sizes, strides;  // Subview
   bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
+  enum Reduction : std::uint8_t { Sum, Product, Min, Max };
+  std::vector<Reduction> reductions;  // ParallelReduce
 };
 
 struct Block {

@@ -157,6 +157,23 @@ class Printer {
         results(s, indent, r);
         return;
       }
+      case StmtKind::ParallelReduce: {
+        const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
+        static const char* const kinds[] = {"sum", "product", "min", "max"};
+        std::string reductions = "{";
+        for (std::size_t k = 0; k < s.reductions.size(); ++k)
+          reductions += std::string(k ? ", " : "") + "Reduction::" + kinds[s.reductions[k]] + "(" + v(s.args[3 + k]) + ")";
+        reductions += "}";
+        const Block& body = s.blocks[0];
+        line(indent, "auto " + r + " = b.parallelReduce(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
+                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
+                         ((s.imm >> 32) ? "Dynamic" : "Static") + "}, " + reductions + ", [&](Value " + v(body.params[0]) + ") {");
+        block(body, indent + 2);
+        line(indent + 2, "return std::vector<Value>" + list(body.yields) + ";");
+        line(indent, "});");
+        results(s, indent, r);
+        return;
+      }
       case StmtKind::If: {
         const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
         line(indent, "auto " + r + " = b.ifElse(" + v(s.args[0]) + ", [&] {");
