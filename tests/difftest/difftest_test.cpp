@@ -8,6 +8,7 @@
 #include "float_formats.h"
 #include "generator.h"
 #include "interpreter.h"
+#include "oracles.h"
 #include "reduce.h"
 #include "regression.h"
 
@@ -135,4 +136,38 @@ TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
   ASSERT_EQ(full.outputs.size(), reduced.outputs.size());
   for (std::size_t i = 0; i < full.outputs.size(); ++i) EXPECT_EQ(full.outputs[i].bits, reduced.outputs[i].bits);
   EXPECT_EQ(full.ret.bits, reduced.ret.bits);
+}
+
+TEST(DifftestOracles, ComparisonReportsEveryKindOfDifference) {
+  const Program p = generate(3);
+  const Outcome e = interpret(p);
+  Observed got;
+  got.io = p.io;
+  for (int k = 0; k < p.outputs; ++k)
+    got.io[static_cast<std::size_t>(p.inputs + k)] = e.outputs[static_cast<std::size_t>(k)].bits;
+  for (const Val& v : e.fm) got.fm.push_back(v.bits);
+  for (const Val& v : e.im) got.im.push_back(v.bits);
+  got.ret = e.ret.bits;
+  BatchStats stats;
+  std::vector<std::string> diffs;
+  compare(p, e, got, diffs, stats);
+  EXPECT_TRUE(diffs.empty()) << diffs.front();
+  EXPECT_GT(stats.compared, 0u);
+  Observed wrongRet = got;
+  wrongRet.ret ^= 1;
+  compare(p, e, wrongRet, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs[0].find("return: expected"), std::string::npos) << diffs[0];
+  Observed wrongMemory = got;
+  wrongMemory.im.back() ^= 0x80000000u;
+  diffs.clear();
+  compare(p, e, wrongMemory, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs[0].find("i32 buffer element"), std::string::npos) << diffs[0];
+  Observed failed = got;
+  failed.error = "index 5 out of bounds";
+  diffs.clear();
+  compare(p, e, failed, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0], "call failed: index 5 out of bounds");
 }

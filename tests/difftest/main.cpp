@@ -25,6 +25,8 @@ struct Args {
   bool reduce = true;
   bool outOfBounds = true;
   bool allOracles = false;
+  int statements = 0;  // 0: the generator's default
+  bool print = false;
 };
 
 int usage() {
@@ -34,7 +36,8 @@ int usage() {
                "  --count N    run N programs;  --seconds T  run for T seconds\n"
                "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting)\n"
                "  --all-oracles  every oracle on every batch (default: O0, O3 and two others in turn)\n"
-               "  --no-reduce  print failing programs unreduced\n");
+               "  --no-reduce  print failing programs unreduced\n"
+               "  --statements N  top-level statements per program;  --print  print every program as a test\n");
   return 2;
 }
 
@@ -61,6 +64,12 @@ bool parse(int argc, char** argv, Args& a) {
       a.batch = std::strtoull(v, nullptr, 0);
     } else if (s == "--strict") {
       a.strict = true;
+    } else if (s == "--statements") {
+      const char* v = next();
+      if (!v) return false;
+      a.statements = std::atoi(v);
+    } else if (s == "--print") {
+      a.print = true;
     } else if (s == "--all-oracles") {
       a.allOracles = true;
     } else if (s == "--no-reduce") {
@@ -105,7 +114,9 @@ int main(int argc, char** argv) {
       GeneratorOptions g;
       g.signallingNaN = !known.nanSemantics;
       g.outOfBounds = args.outOfBounds && next % 16 == 7;
+      if (args.statements > 0) g.statements = args.statements;
       batch.push_back(generate(next, g));
+      if (args.print) std::printf("%s\n", toBuilderSnippet(batch.back(), known).c_str());
     }
     std::vector<Mismatch> mismatches;
     runner->run(batch, args.allOracles ? oracles : oraclesForBatch(batchNumber++), known, mismatches, stats);
@@ -127,7 +138,7 @@ int main(int argc, char** argv) {
       const Program small = args.reduce ? reduce(*runner, p, oracles, known) : p;
       std::printf("--- seed %llu, reduced to %zu statements (from %zu):\n%s\n",
                   static_cast<unsigned long long>(p.seed), countStatements(small.body), countStatements(p.body),
-                  toBuilderSnippet(small).c_str());
+                  toBuilderSnippet(small, known).c_str());
       std::fflush(stdout);
     }
   }

@@ -39,11 +39,22 @@ bool removeUnused(Block& b, const std::set<int>& used, bool keepLoads) {
   return changed;
 }
 
-bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles, const KnownBugs& known) {
+// What identifies a failure across reduction steps: where, and what was expected ("output 3: expected 0x8001 (bf16)").
+std::string signature(const std::string& what) { return what.substr(0, what.find(", got")); }
+
+// Whether `p` still fails as `wanted` does (any failure when `wanted` is empty): a
+// reduction must not wander off to another bug, as a smaller program often shows one.
+bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles, const KnownBugs& known,
+           const std::string& wanted, std::string* first = nullptr) {
   std::vector<Mismatch> mismatches;
   BatchStats stats;
   runner.run({p}, oracles, known, mismatches, stats);
-  return !mismatches.empty();
+  for (const Mismatch& m : mismatches)
+    if (wanted.empty() || signature(m.what) == wanted) {
+      if (first) *first = signature(m.what);
+      return true;
+    }
+  return false;
 }
 
 /// The top-level statement `i` replaced by constants of the values it produced.
@@ -96,15 +107,16 @@ void removeDeadCode(Program& p) {
 Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& allOracles, const KnownBugs& known) {
   // Only the oracles that fail: a cheaper test per step.
   std::vector<Oracle> oracles;
+  std::string wanted;
   for (const Oracle& o : allOracles)
-    if (fails(runner, failing, {o}, known)) oracles.push_back(o);
+    if (fails(runner, failing, {o}, known, wanted, &wanted)) oracles.push_back(o);
   if (oracles.empty()) return failing;  // failed only in the company of its batch: print it whole
   Program best = failing;
   auto attempt = [&](Program candidate) {
     removeDeadCode(candidate);
     if (countStatements(candidate.body) >= countStatements(best.body) && candidate.body.stmts.size() >= best.body.stmts.size())
       return false;
-    if (!fails(runner, candidate, oracles, known)) return false;
+    if (!fails(runner, candidate, oracles, known, wanted)) return false;
     best = std::move(candidate);
     return true;
   };
