@@ -48,7 +48,9 @@ TEST(DifftestFloatFormats, RoundsIntegersOnce) {
 namespace {
 // A program of one integer statement `op(a, b)` on constants, output as slot 0.
 Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b) {
-  Program p = generate(1, {.statements = 0});
+  GeneratorOptions empty;
+  empty.statements = 0;
+  Program p = generate(1, empty);
   p.body.stmts.clear();
   p.inputs = 0, p.outputs = 1, p.io = {0};
   auto add = [&](Stmt s, ElementType type) {
@@ -120,10 +122,12 @@ TEST(DifftestGenerator, IsDeterministicAndInBounds) {
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     const Program a = generate(seed), b = generate(seed);
     EXPECT_EQ(toBuilderSnippet(a), toBuilderSnippet(b)) << "seed " << seed;
-    EXPECT_FALSE(interpret(a).outOfBounds) << "seed " << seed;
-    GeneratorOptions oob;
-    oob.outOfBounds = true;
-    EXPECT_TRUE(interpret(generate(seed, oob)).outOfBounds) << "seed " << seed;
+    EXPECT_EQ(interpret(a).trap, "") << "seed " << seed;
+    for (const char* trap : {"out of bounds", "by zero", "overflow"}) {
+      GeneratorOptions o;
+      o.trap = trap;
+      EXPECT_EQ(interpret(generate(seed, o)).trap, trap) << "seed " << seed;
+    }
   }
 }
 

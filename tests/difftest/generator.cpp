@@ -38,7 +38,8 @@ class Gen {
     for (int k = 0; k < inputs; ++k) makeInput(k);
     p_.inputs = inputs;
     for (int i = 0; i < o_.statements; ++i) statement(0);
-    if (o_.outOfBounds) outOfBoundsLoad();
+    if (o_.trap == "out of bounds") outOfBoundsLoad();
+    if (o_.trap == "by zero" || o_.trap == "overflow") trappingDivision();
     const int outputs = 3 + static_cast<int>(r_.below(6));
     for (int k = 0; k < outputs; ++k) {
       Stmt s;
@@ -54,7 +55,7 @@ class Gen {
     cur_->stmts.push_back(std::move(ret));
     p_.io.resize(static_cast<std::size_t>(inputs + outputs), 0);
     p_.values[kIo].sizes = {inputs + outputs};
-    p_.outOfBounds = o_.outOfBounds;
+    p_.trap = o_.trap;
     return std::move(p_);
   }
 
@@ -366,6 +367,19 @@ class Gen {
       idx.push_back(assign(Op::RemUI, ET::Index, {x, constant(ET::Index, static_cast<std::uint64_t>(size))}));
     }
     return idx;
+  }
+  // An unguarded division by 0, or INT_MIN / -1, that checked mode must stop at.
+  void trappingDivision() {
+    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::Index};
+    static constexpr Op zeroOps[] = {Op::Div, Op::Rem, Op::DivSI, Op::DivUI, Op::RemSI, Op::RemUI,
+                                     Op::CeilDivSI, Op::CeilDivUI, Op::FloorDivSI};
+    static constexpr Op overflowOps[] = {Op::Div, Op::DivSI, Op::Rem, Op::RemSI};
+    const ET t = types[r_.below(std::size(types))];
+    const bool zero = o_.trap == "by zero";
+    const Op op = zero ? zeroOps[r_.below(std::size(zeroOps))] : overflowOps[r_.below(std::size(overflowOps))];
+    const int a = zero ? pick(t) : constant(t, 1ULL << (widthOf(t) - 1));
+    const int b = constant(t, zero ? 0 : maskOf(widthOf(t)));
+    assign(op, t, {a, b});
   }
   void outOfBoundsLoad() {
     const int m = r_.chance(50) ? kFm : kIm;

@@ -23,8 +23,8 @@ struct GeneratorOptions {
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).
   bool transcendentals = true;
-  /// One deliberately out-of-bounds load (for checked mode).
-  bool outOfBounds = false;
+  /// One deliberate trap for checked mode: "out of bounds", "by zero", "overflow" (see Program::trap).
+  std::string trap;
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

@@ -50,8 +50,8 @@ struct Outcome {
   std::vector<Val> fm, im;  // every buffer element
   /// Every value's last value (top-level values are set once: what the reducer turns into constants).
   std::vector<Val> values;
-  /// The first out-of-bounds access, when there is one (the interpreter stops there).
-  bool outOfBounds = false;
+  /// The first trap ("out of bounds", "by zero", "overflow"), where the interpreter stopped; empty: none.
+  std::string trap;
 };
 
 Outcome interpret(const Program& p, const KnownBugs& known = {});

@@ -23,7 +23,7 @@ struct Args {
   std::size_t batch = 16;
   bool strict = false;
   bool reduce = true;
-  bool outOfBounds = true;
+  bool traps = true;
   bool allOracles = false;
   int statements = 0;  // 0: the generator's default
   bool print = false;
@@ -113,7 +113,9 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < args.batch && (args.count == 0 || next - args.seed < args.count); ++i, ++next) {
       GeneratorOptions g;
       g.signallingNaN = !known.nanSemantics;
-      g.outOfBounds = args.outOfBounds && next % 16 == 7;
+      // One program in 16 traps on purpose, for the checked oracles.
+      static const char* const traps[] = {"out of bounds", "by zero", "overflow"};
+      if (args.traps && next % 16 == 7) g.trap = traps[(next / 16) % 3];
       if (args.statements > 0) g.statements = args.statements;
       batch.push_back(generate(next, g));
       if (args.print) std::printf("%s\n", toBuilderSnippet(batch.back(), known).c_str());

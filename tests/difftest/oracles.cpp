@@ -233,7 +233,7 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
     fo.debugInfo = o.debugInfo;
     std::vector<std::size_t> members;
     for (std::size_t i = 0; i < programs.size(); ++i) {
-      if (!usable[i] || (programs[i].outOfBounds && !o.checked)) continue;
+      if (!usable[i] || (!programs[i].trap.empty() && !o.checked)) continue;
       if (Error e = lowerProgram(module, functionName(i), programs[i], fo)) {
         mismatches.push_back({i, o.name, "the builder rejected the program: " + e.message()});
         ++stats.builderRejected;
@@ -260,11 +260,11 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
         if (o.checked && invoker == Invoker::Raw) continue;
         const Observed got = call(*fn, p, invoker);
         std::vector<std::string> diffs;
-        if (p.outOfBounds) {
-          if (!expected[i].outOfBounds)
-            diffs.push_back("the interpreter found no out-of-bounds access in an out-of-bounds program");
-          else if (got.error.find("out of bounds") == std::string::npos)
-            diffs.push_back("expected an out-of-bounds check failure, got " +
+        if (!p.trap.empty()) {
+          if (expected[i].trap != p.trap)
+            diffs.push_back("the interpreter did not stop at the program's trap (" + p.trap + ")");
+          else if (got.error.find(p.trap) == std::string::npos)
+            diffs.push_back("expected a checked-mode failure '... " + p.trap + "', got " +
                             (got.error.empty() ? std::string("success") : "'" + got.error + "'"));
         } else {
           compare(p, expected[i], got, diffs, stats);

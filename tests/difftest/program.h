@@ -111,8 +111,10 @@ struct Program {
   std::uint64_t h = 0, g = 0, c = 0, d = 0;  // the scalar arguments' bits
   std::vector<ValueType> values;
   Block body;
-  /// Deliberately out of bounds (checked mode must report it; never run unchecked).
-  bool outOfBounds = false;
+  /// Traps on purpose (an out-of-bounds load, a division by zero, INT_MIN / -1):
+  /// what checked mode's message must contain ("out of bounds", "by zero",
+  /// "overflow"); such programs run only in checked mode. Empty: none.
+  std::string trap;
 };
 
 /// Statements in the program (recursively).

@@ -6,12 +6,14 @@
 namespace memjit::difftest {
 namespace {
 
-bool hasSideEffects(const Stmt& s, bool keepLoads) {
+bool hasSideEffects(const Stmt& s, bool keepTraps) {
   if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return) return true;
-  if (keepLoads && s.kind == StmtKind::Assign && s.op == Op::Load) return true;
+  // A trapping program keeps what may trap: loads and divisions.
+  if (keepTraps && s.kind == StmtKind::Assign && (s.op == Op::Load || (s.op >= Op::Div && s.op <= Op::FloorDivSI)))
+    return true;
   for (const Block& b : s.blocks)
     for (const Stmt& inner : b.stmts)
-      if (hasSideEffects(inner, keepLoads)) return true;
+      if (hasSideEffects(inner, keepTraps)) return true;
   return false;
 }
 
@@ -23,12 +25,12 @@ void collectUses(const Block& b, std::set<int>& used) {
   used.insert(b.yields.begin(), b.yields.end());
 }
 
-bool removeUnused(Block& b, const std::set<int>& used, bool keepLoads) {
+bool removeUnused(Block& b, const std::set<int>& used, bool keepTraps) {
   bool changed = false;
   for (std::size_t i = b.stmts.size(); i-- > 0;) {
     Stmt& s = b.stmts[i];
-    for (Block& inner : s.blocks) changed |= removeUnused(inner, used, keepLoads);
-    if (hasSideEffects(s, keepLoads)) continue;
+    for (Block& inner : s.blocks) changed |= removeUnused(inner, used, keepTraps);
+    if (hasSideEffects(s, keepTraps)) continue;
     bool anyUsed = false;
     for (int r : s.results) anyUsed |= used.count(r) > 0;
     if (!anyUsed) {
@@ -61,7 +63,7 @@ bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles,
 bool toConstants(Program& p, std::size_t i, const Outcome& values) {
   Stmt& s = p.body.stmts[i];
   if (s.kind == StmtKind::Assign && s.op == Op::Const) return false;
-  if (s.results.empty() || s.kind == StmtKind::Subview || hasSideEffects(s, p.outOfBounds)) return false;
+  if (s.results.empty() || s.kind == StmtKind::Subview || hasSideEffects(s, !p.trap.empty())) return false;
   std::vector<Stmt> constants;
   for (int r : s.results) {
     const Val& v = values.values[static_cast<std::size_t>(r)];
@@ -100,7 +102,7 @@ void removeDeadCode(Program& p) {
   for (bool changed = true; changed;) {
     std::set<int> used;
     collectUses(p.body, used);
-    changed = removeUnused(p.body, used, p.outOfBounds);
+    changed = removeUnused(p.body, used, !p.trap.empty());
   }
 }
 

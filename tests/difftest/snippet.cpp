@@ -246,12 +246,12 @@ std::string toBuilderSnippet(const Program& p, const KnownBugs& known) {
   memArg(o, "im", p.im);
   o << "  s.h = " << hexU(p.h) << ", s.g = " << hexU(p.g) << ", s.c = " << hexU(p.c) << ", s.d = " << hexU(p.d) << ";\n";
   o << "  memjit::difftest::Expectations e;\n";
-  for (int k = 0; k < p.outputs && !e.outOfBounds; ++k) {
+  for (int k = 0; k < p.outputs && e.trap.empty(); ++k) {
     const Val& v = e.outputs[static_cast<std::size_t>(k)];
     if (v.flags == kExact)
       o << "  e.outputs.push_back({" << k << ", " << hexU(outputBits(e.outputTypes[static_cast<std::size_t>(k)], v.bits)) << "});\n";
   }
-  if (!e.outOfBounds && e.ret.flags == kExact) o << "  e.hasRet = true, e.ret = " << hexU(e.ret.bits) << ";\n";
+  if (e.trap.empty() && e.ret.flags == kExact) o << "  e.hasRet = true, e.ret = " << hexU(e.ret.bits) << ";\n";
   for (std::size_t i = 0; i < e.fm.size(); ++i)
     if (e.fm[i].flags == kExact && e.fm[i].bits != p.fm.data[i]) o << "  e.fm.push_back({" << i << ", " << hexU(e.fm[i].bits) << "});\n";
   for (std::size_t i = 0; i < e.im.size(); ++i)
