@@ -12,17 +12,6 @@ using ET = ElementType;
 constexpr ET kScalarTypes[] = {ET::I1,  ET::I8,   ET::I16,  ET::I32,  ET::I64,  ET::SI8, ET::SI16, ET::SI32, ET::SI64,
                                ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::F16, ET::BF16, ET::F32, ET::F64,  ET::Index};
 
-unsigned widthOf(ET t) { return t == ET::Index ? 64 : bitWidth(t); }
-std::uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
-ET signlessOfWidth(unsigned w) {
-  switch (w) {
-    case 1: return ET::I1;
-    case 8: return ET::I8;
-    case 16: return ET::I16;
-    case 32: return ET::I32;
-    default: return ET::I64;
-  }
-}
 
 class Gen {
  public:
@@ -465,21 +454,27 @@ class Gen {
       types.push_back(randomType());
       s.args.push_back(pick(types.back()));
     }
+    loopBody(s, types, types, depth);
+  }
+  // Builds `s`'s body: parameters the induction variable and `params`, yields of `yields`' types; then
+  // appends `s` with results of those types.
+  void loopBody(Stmt& s, const std::vector<ET>& params, const std::vector<ET>& yields, int depth) {
     s.blocks.resize(1);
     Block* saved = cur_;
     cur_ = &s.blocks[0];
     scopes_.emplace_back();
     cur_->params.push_back(fresh(scalarType(ET::Index)));
     scopes_.back().push_back(cur_->params.back());
-    for (ET t : types) {
+    for (ET t : params) {
       cur_->params.push_back(fresh(scalarType(t)));
       scopes_.back().push_back(cur_->params.back());
     }
+    if (s.kind == StmtKind::ParallelReduce) assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
-    for (ET t : types) cur_->yields.push_back(pick(t));
+    for (ET t : yields) cur_->yields.push_back(pick(t));
     scopes_.pop_back();
     cur_ = saved;
-    for (ET t : types) s.results.push_back(fresh(scalarType(t)));
+    for (ET t : yields) s.results.push_back(fresh(scalarType(t)));
     for (int id : s.results) scopes_.back().push_back(id);
     cur_->stmts.push_back(std::move(s));
   }
@@ -501,24 +496,9 @@ class Gen {
       s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(4)));
       s.args.push_back(pick(ts.back()));
     }
-    s.blocks.resize(1);
-    Block* saved = cur_;
-    cur_ = &s.blocks[0];
-    scopes_.emplace_back();
-    cur_->params.push_back(fresh(scalarType(ET::Index)));
-    scopes_.back().push_back(cur_->params.back());
     inParallel_ = true;
-    // The induction variable feeds the contributions more often than not.
-    const int ivAsValue = assign(Op::Cast, ET::I64, {cur_->params.back()});
-    (void)ivAsValue;
-    body(depth);
-    for (ET t : ts) cur_->yields.push_back(pick(t));
+    loopBody(s, {}, ts, depth);
     inParallel_ = false;
-    scopes_.pop_back();
-    cur_ = saved;
-    for (ET t : ts) s.results.push_back(fresh(scalarType(t)));
-    for (int id : s.results) scopes_.back().push_back(id);
-    cur_->stmts.push_back(std::move(s));
   }
   void ifElse(int depth) {
     Stmt s;

@@ -11,13 +11,6 @@
 namespace memjit::difftest {
 namespace {
 
-unsigned widthOf(ElementType t) { return t == ElementType::Index ? 64 : bitWidth(t); }
-std::uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
-std::int64_t sext(std::uint64_t bits, unsigned w) {
-  if (w >= 64) return static_cast<std::int64_t>(bits);
-  const std::uint64_t s = 1ULL << (w - 1);
-  return static_cast<std::int64_t>(((bits & maskOf(w)) ^ s) - s);
-}
 bool isFloatT(ElementType t) { return isFloat(t); }
 /// Signless, si and index are signed; ui unsigned (README: "signed or unsigned behaviour comes from the type").
 bool signedT(ElementType t) { return !isUnsignedInteger(t); }
@@ -268,11 +261,11 @@ Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementTy
   // i1 converts as an unsigned value (zext, uitofp), as memjit documents for conditions.
   const bool srcSigned = signedT(from) && from != ElementType::I1;
   if (intFrom && intTo) {
-    const std::uint64_t v = srcSigned ? static_cast<std::uint64_t>(sext(x.bits, wf)) : (x.bits & maskOf(wf));
+    const std::uint64_t v = srcSigned ? static_cast<std::uint64_t>(signExtend(x.bits, wf)) : (x.bits & maskOf(wf));
     return {v & maskOf(wt), 0, kExact};
   }
   if (intFrom) {
-    const std::int64_t sv = sext(x.bits, wf);
+    const std::int64_t sv = signExtend(x.bits, wf);
     const bool negative = srcSigned && sv < 0;
     const std::uint64_t magnitude =
         negative ? (0 - static_cast<std::uint64_t>(sv)) : (srcSigned ? static_cast<std::uint64_t>(sv) : x.bits & maskOf(wf));
@@ -403,7 +396,7 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
       r = s.op == Op::Pow ? viaF32b(std::pow, std::pow) : viaF32b(std::atan2, std::atan2);
       break;
     case Op::Powi: {
-      const auto n = static_cast<double>(sext(a[1].bits, 32));
+      const auto n = static_cast<double>(signExtend(a[1].bits, 32));
       r = std::pow(x(0), n);  // n exact in double (in float, 2^31 - 1 would become even)
       break;
     }
@@ -415,8 +408,10 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
     return v;
   }
   if (transcendental) {
-    // README: libm and libmvec are within 4 ulp; powi multiplies in an unspecified order.
-    v.alt = s.op == Op::Powi ? 64 : 4;
+    // README: libmvec (vectorised loops) is within 4 ulp of the exact result and
+    // scalar libm within 1-2, so the two may be 6 apart; powi multiplies in an
+    // unspecified order.
+    v.alt = s.op == Op::Powi ? 64 : 8;
     v.flags = kUlp;
     return v;
   }
@@ -434,7 +429,7 @@ Val Interpreter::evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t
   // says signless types are signed; shr of i1 is arithmetic all the same.
   const bool sg = signedT(t) && t != ElementType::I1;
   const std::uint64_t ua = a.size() > 0 ? a[0].bits & m : 0, ub = a.size() > 1 ? a[1].bits & m : 0;
-  const std::int64_t sa = sext(ua, w), sb = sext(ub, w);
+  const std::int64_t sa = signExtend(ua, w), sb = signExtend(ub, w);
   auto ok = [&](std::uint64_t v) { return Val{v & m, 0, kExact}; };
   // What checked mode stops at (the generator guards every other division).
   if (s.op >= Op::Div && s.op <= Op::FloorDivSI) {
@@ -527,7 +522,7 @@ std::uint64_t outputBits(ElementType t, std::uint64_t bits) {
   const unsigned w = widthOf(t);
   if (w >= 64) return bits;
   if (t == ElementType::I1 || isUnsignedInteger(t)) return bits & maskOf(w);
-  return static_cast<std::uint64_t>(sext(bits, w));
+  return static_cast<std::uint64_t>(signExtend(bits, w));
 }
 
 }  // namespace memjit::difftest

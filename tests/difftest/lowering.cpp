@@ -14,20 +14,6 @@ using codegen::FunctionBuilder;
 using codegen::Value;
 using ET = ElementType;
 
-std::int64_t sext(std::uint64_t bits, unsigned w) {
-  if (w >= 64) return static_cast<std::int64_t>(bits);
-  const std::uint64_t s = 1ULL << (w - 1);
-  return static_cast<std::int64_t>(((bits & ((1ULL << w) - 1)) ^ s) - s);
-}
-unsigned widthOf(ET t) { return t == ET::Index ? 64 : bitWidth(t); }
-ET signlessOfWidth(unsigned w) {
-  switch (w) {
-    case 8: return ET::I8;
-    case 16: return ET::I16;
-    case 32: return ET::I32;
-    default: return ET::I64;
-  }
-}
 
 class Lowering {
  public:
@@ -58,7 +44,7 @@ class Lowering {
     // i1 as 0/1: the builder refuses -1 for i1 although README says signless
     // types take the signed range too (reported with the difftest's findings).
     if (isUnsignedInteger(t) || t == ET::I1) return b_.constant(t, s.imm);
-    return b_.constant(t, sext(s.imm, widthOf(t)));
+    return b_.constant(t, signExtend(s.imm, widthOf(t)));
   }
 
   // `a op literal` through the C++ operators, when the right operand is a constant the operator can take.
@@ -84,7 +70,7 @@ class Lowering {
       return t == ET::F64 ? apply(d) : apply(static_cast<float>(d));
     }
     if (isUnsignedInteger(t) || t == ET::I1) return apply(static_cast<unsigned long long>(bits));
-    return apply(static_cast<long long>(sext(bits, widthOf(t))));
+    return apply(static_cast<long long>(signExtend(bits, widthOf(t))));
   }
 
   Value op(const Stmt& s) {

@@ -94,7 +94,6 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-unsigned widthOf(ElementType t) { return t == ElementType::Index ? 64 : bitWidth(t); }
 
 bool matches(ElementType t, const Val& e, std::uint64_t got, BatchStats& stats) {
   const unsigned w = widthOf(t);

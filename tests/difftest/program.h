@@ -86,6 +86,25 @@ struct ValueType {
   std::int64_t offset = 0;
 };
 
+// Bits of a value of a type: the low widthOf(t) bits of a uint64_t.
+inline unsigned widthOf(ElementType t) { return t == ElementType::Index ? 64 : bitWidth(t); }
+inline std::uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+inline std::int64_t signExtend(std::uint64_t bits, unsigned w) {
+  if (w >= 64) return static_cast<std::int64_t>(bits);
+  const std::uint64_t s = 1ULL << (w - 1);
+  return static_cast<std::int64_t>(((bits & maskOf(w)) ^ s) - s);
+}
+/// i1, i8, ..., i64: what a float of that width bitcasts to.
+inline ElementType signlessOfWidth(unsigned w) {
+  switch (w) {
+    case 1: return ElementType::I1;
+    case 8: return ElementType::I8;
+    case 16: return ElementType::I16;
+    case 32: return ElementType::I32;
+    default: return ElementType::I64;
+  }
+}
+
 inline ValueType scalarType(ElementType t) {
   ValueType v;
   v.elem = t;

@@ -52,16 +52,10 @@ std::string floatLiteral(double d, bool asFloat) {
   std::snprintf(b, sizeof b, "%a", d);
   return std::string(b) + (asFloat ? "f" : "");
 }
-unsigned widthOf(ElementType t) { return t == ElementType::Index ? 64 : bitWidth(t); }
-std::int64_t sext(std::uint64_t bits, unsigned w) {
-  if (w >= 64) return static_cast<std::int64_t>(bits);
-  const std::uint64_t s = 1ULL << (w - 1);
-  return static_cast<std::int64_t>(((bits & ((1ULL << w) - 1)) ^ s) - s);
-}
 std::string intLiteral(ElementType t, std::uint64_t bits) {
-  return isUnsignedInteger(t) || t == ElementType::I1 ? hexU(bits) : signedLiteral(sext(bits, widthOf(t)));
+  return isUnsignedInteger(t) || t == ElementType::I1 ? hexU(bits) : signedLiteral(signExtend(bits, widthOf(t)));
 }
-const char* signlessOfWidth(unsigned w) {
+const char* signlessName(unsigned w) {
   return w == 8 ? "ElementType::I8" : w == 16 ? "ElementType::I16" : w == 32 ? "ElementType::I32" : "ElementType::I64";
 }
 
@@ -88,7 +82,7 @@ class Printer {
   std::string constant(const Stmt& s) const {
     if (isFloat(s.type)) {
       if (isNaNBits(s.type, s.imm))
-        return "b.bitcast(b.constant(" + std::string(signlessOfWidth(bitWidth(s.type))) + ", " + hexU(s.imm) + "), " +
+        return "b.bitcast(b.constant(" + std::string(signlessName(bitWidth(s.type))) + ", " + hexU(s.imm) + "), " +
                et(s.type) + ")";
       return "b.constant(" + et(s.type) + ", " + floatLiteral(decodeFloat(s.type, s.imm), false) + ")";
     }
@@ -126,7 +120,7 @@ class Printer {
   }
   std::string asI64(int id) const {
     const ElementType t = typeOf(id);
-    if (isFloat(t)) return "b.cast(b.bitcast(" + v(id) + ", " + signlessOfWidth(bitWidth(t)) + "), ElementType::I64)";
+    if (isFloat(t)) return "b.cast(b.bitcast(" + v(id) + ", " + signlessName(bitWidth(t)) + "), ElementType::I64)";
     if (t == ElementType::SI64 || t == ElementType::UI64) return "b.bitcast(" + v(id) + ", ElementType::I64)";
     if (t == ElementType::I64) return v(id);
     return "b.cast(" + v(id) + ", ElementType::I64)";
