@@ -407,6 +407,11 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
     v.flags = kAnyNaN;
     return v;
   }
+  if (s.op == Op::Rsqrt && known_.halfRsqrt && (t == ElementType::F16 || t == ElementType::BF16)) {
+    v.alt = 1;
+    v.flags = kUlp;
+    return v;
+  }
   if (transcendental) {
     // README: libmvec (vectorised loops) is within 4 ulp of the exact result and
     // scalar libm within 1-2, so the two may be 6 apart; powi multiplies in an

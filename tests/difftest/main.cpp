@@ -34,7 +34,7 @@ int usage() {
                "usage: memjit-difftest [--seed S] (--count N | --seconds T) [--batch B] [--strict] [--all-oracles] [--no-reduce]\n"
                "  --seed S     first program's seed (default: from the clock, printed first)\n"
                "  --count N    run N programs;  --seconds T  run for T seconds\n"
-               "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting)\n"
+               "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting, half rsqrt)\n"
                "  --all-oracles  every oracle on every batch (default: O0, O3 and two others in turn)\n"
                "  --no-reduce  print failing programs unreduced\n"
                "  --statements N  top-level statements per program;  --print  print every program as a test\n");
@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   KnownBugs known;
-  if (args.strict) known = {false, false};
+  if (args.strict) known = {false, false, false};
   const auto oracles = standardOracles();
   std::uint64_t batchNumber = 0;
   const auto start = std::chrono::steady_clock::now();
