@@ -348,7 +348,10 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
       if (nanOf(1)) return a[0];
       const double l = x(0), rr = x(1);
       if (l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
-      return (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
+      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision").
+      Val r = (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
+      makeFlushable(t, r);
+      return r;
     }
     case Op::MinimumF:
     case Op::MaximumF: {
@@ -359,7 +362,9 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
         const bool lNeg = a[0].bits & sb, rNeg = a[1].bits & sb;
         return (isMin ? (lNeg || !rNeg) : (!lNeg || rNeg)) ? a[0] : a[1];
       }
-      return (isMin ? l <= rr : l >= rr) ? a[0] : a[1];
+      Val r = (isMin ? l <= rr : l >= rr) ? a[0] : a[1];
+      makeFlushable(t, r);
+      return r;
     }
     case Op::Floor: r = std::floor(x(0)); break;
     case Op::Ceil: r = std::ceil(x(0)); break;
