@@ -222,7 +222,46 @@ class Gen {
       const int a = pick(t), b = pick(t);
       return assign(Op::Select, t, {c, a, b});
     }
-    return isFloat(t) ? floatOp(t) : intOp(t);
+    const int v = isFloat(t) ? floatOp(t) : intOp(t);
+    if (o_.vectors && r_.chance(15)) vectorise(v);
+    return v;
+  }
+  // Ops defined for every operand (no guard needed in other lanes), lane by lane on vectors.
+  static bool vectorisable(const Stmt& s, ET t) {
+    if (s.kind != StmtKind::Assign || s.type != t) return false;
+    switch (s.op) {
+      case Op::Const: case Op::Load: case Op::Dim: case Op::Powi: case Op::Bitcast: case Op::Cast: return false;
+      case Op::Div: case Op::Rem: case Op::DivSI: case Op::DivUI: case Op::RemSI: case Op::RemUI:
+      case Op::CeilDivSI: case Op::CeilDivUI: case Op::FloorDivSI: return isFloat(t) && (s.op == Op::Div || s.op == Op::Rem);
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::Neg: return t != ET::Index;
+      default: return t != ET::I1;
+    }
+  }
+  // The last statement, `v = op(...)`, becomes a vector of 2-8 lanes whose lane 0 is v.
+  void vectorise(int v) {
+    if (cur_->stmts.empty() || cur_->stmts.back().results != std::vector<int>{v}) return;
+    Stmt s = cur_->stmts.back();
+    if (!vectorisable(s, typeOf(v))) return;
+    cur_->stmts.pop_back();
+    // v is defined by the vector statement: the other lanes' operands must not use it.
+    auto& scope = scopes_.back();
+    scope.erase(std::remove(scope.begin(), scope.end(), v), scope.end());
+    const std::size_t lanes = 2 + r_.below(7);
+    std::vector<int> args;
+    for (int a : s.args) {
+      args.push_back(a);
+      for (std::size_t k = 1; k < lanes; ++k) args.push_back(pick(typeOf(a)));
+    }
+    s.kind = StmtKind::Vector;
+    s.literal = false;
+    s.sizes = {static_cast<std::int64_t>(lanes)};
+    s.args = std::move(args);
+    scopes_.back().push_back(v);
+    for (std::size_t k = 1; k < lanes; ++k) {
+      s.results.push_back(fresh(scalarType(s.type)));
+      scopes_.back().push_back(s.results.back());
+    }
+    cur_->stmts.push_back(std::move(s));
   }
   int compare() {
     const ET t = randomType();

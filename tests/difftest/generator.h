@@ -17,6 +17,8 @@ struct GeneratorOptions {
   int statements = 30;  ///< top-level statement budget (nested ones come on top)
   bool controlFlow = true;
   bool memrefs = true;
+  /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract).
+  bool vectors = true;
   /// parallelReduce with exact integer reductions.
   bool parallel = true;
   /// Signalling NaNs among the inputs and constants.

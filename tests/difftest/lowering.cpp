@@ -73,12 +73,13 @@ class Lowering {
     return apply(static_cast<long long>(signExtend(bits, widthOf(t))));
   }
 
-  Value op(const Stmt& s) {
-    auto a = [&](std::size_t i) -> Value& { return v(s.args[i]); };
+  // `s.op` on `operands` (scalars, or vectors for a Vector statement).
+  Value op(const Stmt& s, const std::vector<Value>& operands) {
+    auto a = [&](std::size_t i) -> const Value& { return operands[i]; };
     switch (s.op) {
       case Op::Const: return constant(s);
       case Op::Add: case Op::Sub: case Op::Mul: case Op::And: case Op::Or: case Op::Xor:
-        if (s.literal) {
+        if (s.literal && s.kind == StmtKind::Assign) {
           if (Value r = literal(s, a(0)); r.valid()) return r;
         }
         break;
@@ -176,10 +177,25 @@ class Lowering {
 
   void stmt(const Stmt& s) {
     switch (s.kind) {
-      case StmtKind::Assign:
+      case StmtKind::Assign: {
         if (s.op == Op::Const) constants_[s.results[0]] = s.imm;
-        v(s.results[0]) = op(s);
+        std::vector<Value> operands;
+        for (int id : s.args) operands.push_back(v(id));
+        v(s.results[0]) = op(s, operands);
         return;
+      }
+      case StmtKind::Vector: {
+        const auto lanes = static_cast<std::size_t>(s.sizes[0]);
+        std::vector<Value> operands;
+        for (std::size_t j = 0; j < s.args.size() / lanes; ++j) {
+          std::vector<Value> scalars;
+          for (std::size_t k = 0; k < lanes; ++k) scalars.push_back(v(s.args[j * lanes + k]));
+          operands.push_back(b_.fromElements(scalars));
+        }
+        const Value r = op(s, operands);
+        for (std::size_t k = 0; k < lanes; ++k) v(s.results[k]) = b_.extract(r, static_cast<std::uint32_t>(k));
+        return;
+      }
       case StmtKind::For: {
         std::vector<Value> inits;
         for (std::size_t i = 3; i < s.args.size(); ++i) inits.push_back(v(s.args[i]));

@@ -53,6 +53,8 @@ enum class StmtKind : std::uint8_t {
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
                    // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
   Return,   // args: the i64 value (last statement of the function)
+  Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
+            // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
 };
 
 struct Block;

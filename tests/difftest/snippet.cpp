@@ -89,9 +89,14 @@ class Printer {
     return "b.constant(" + et(s.type) + ", " + intLiteral(s.type, s.imm) + ")";
   }
   std::string expr(const Stmt& s) {
+    std::vector<std::string> names;
+    for (int id : s.args) names.push_back(v(id));
+    return expr(s, names);
+  }
+  std::string expr(const Stmt& s, const std::vector<std::string>& names) {
     if (s.op == Op::Const) return constant(s);
-    auto a = [&](std::size_t i) { return v(s.args[i]); };
-    if (s.literal && constants_.count(s.args[1])) {
+    auto a = [&](std::size_t i) { return names[i]; };
+    if (s.literal && s.kind == StmtKind::Assign && constants_.count(s.args[1])) {
       const ElementType t = typeOf(s.args[1]);
       const std::uint64_t bits = constants_[s.args[1]];
       const char* sym = s.op == Op::Add ? "+" : s.op == Op::Sub ? "-" : s.op == Op::Mul ? "*" : s.op == Op::And ? "&" : s.op == Op::Or ? "|" : "^";
@@ -113,7 +118,7 @@ class Printer {
       }
       default: {
         std::string call = std::string("b.") + opName(s.op) + "(";
-        for (std::size_t i = 0; i < s.args.size(); ++i) call += (i ? ", " : "") + a(i);
+        for (std::size_t i = 0; i < names.size(); ++i) call += (i ? ", " : "") + a(i);
         return call + ")";
       }
     }
@@ -178,6 +183,21 @@ class Printer {
         line(indent + 2, "return std::vector<Value>" + list(s.blocks[1].yields) + ";");
         line(indent, "});");
         results(s, indent, r);
+        return;
+      }
+      case StmtKind::Vector: {
+        const auto lanes = static_cast<std::size_t>(s.sizes[0]);
+        const std::string r = "x" + std::to_string(s.results[0]);
+        std::vector<std::string> names;
+        for (std::size_t j = 0; j < s.args.size() / lanes; ++j) {
+          std::vector<int> scalars;
+          for (std::size_t k = 0; k < lanes; ++k) scalars.push_back(s.args[j * lanes + k]);
+          names.push_back(r + "_" + std::to_string(j));
+          line(indent, "Value " + names.back() + " = b.fromElements(" + list(scalars) + ");");
+        }
+        line(indent, "Value " + r + " = " + expr(s, names) + ";");
+        for (std::size_t k = 0; k < lanes; ++k)
+          line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
         return;
       }
       case StmtKind::Store:
