@@ -11,7 +11,8 @@
 #                            the same, with MLIR 22's packages unpacked into build-llvm22
 #                            instead of installed: the system's MLIR 19 is left alone
 #   ./dev.sh bench           build and run every benchmark; JSON in build/bench/results.json
-#   ./dev.sh fuzz [seconds]  run every fuzzer (default 60 s each)
+#   ./dev.sh fuzz [seconds]  run every fuzzer (default 60 s each), then the differential
+#                            tester (tests/difftest) for as long
 #   ./dev.sh build           install and build only
 # A second run with nothing changed takes seconds: builds are incremental and cached.
 set -euo pipefail
@@ -266,6 +267,16 @@ run_fuzzers() {
   return $failed
 }
 
+# The differential tester: random kernel-language programs against its reference
+# interpreter (tests/difftest). It prints its seed first; a failure prints the
+# reduced program as a regression test.
+run_difftest() {
+  local seconds=$1
+  build_main
+  log "differential testing for ${seconds}s"
+  ./build/tests/difftest/memjit-difftest --seconds "$seconds"
+}
+
 cmd=${1:-help}
 shift || true
 case "$cmd" in
@@ -336,10 +347,13 @@ PY
     ;;
   fuzz)
     install_packages
-    run_fuzzers "${1:-60}"
+    status=0
+    run_fuzzers "${1:-60}" || status=1
+    run_difftest "${1:-60}" || status=1
+    exit $status
     ;;
   *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac

@@ -1,0 +1,177 @@
+// Unit tests of the difftest's own parts: the interpreter's float formats and
+// semantics, the generator's determinism, dead-code removal, and a round trip
+// through the printed regression snippet's helper.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "float_formats.h"
+#include "generator.h"
+#include "interpreter.h"
+#include "oracles.h"
+#include "reduce.h"
+#include "regression.h"
+
+using namespace memjit::difftest;
+using memjit::ElementType;
+
+TEST(DifftestFloatFormats, RoundsToNearestEvenWithDenormalsAndOverflow) {
+  EXPECT_EQ(roundToFloat(ElementType::F16, 1.0), 0x3c00u);
+  EXPECT_EQ(roundToFloat(ElementType::F16, 65504.0), 0x7bffu);
+  EXPECT_EQ(roundToFloat(ElementType::F16, 65519.99), 0x7bffu);
+  EXPECT_EQ(roundToFloat(ElementType::F16, 65520.0), 0x7c00u);  // the tie rounds to even: infinity
+  EXPECT_EQ(roundToFloat(ElementType::F16, std::ldexp(1.0, -24)), 0x0001u);
+  EXPECT_EQ(roundToFloat(ElementType::F16, std::ldexp(1.0, -25)), 0x0000u);  // tie to even
+  EXPECT_EQ(roundToFloat(ElementType::F16, std::ldexp(3.0, -26)), 0x0001u);
+  EXPECT_EQ(roundToFloat(ElementType::F16, -0.0), 0x8000u);
+  EXPECT_EQ(roundToFloat(ElementType::BF16, 1.0 + std::ldexp(1.0, -8)), 0x3f80u);  // tie to even
+  EXPECT_EQ(roundToFloat(ElementType::BF16, 1.0 + std::ldexp(3.0, -8)), 0x3f82u);
+  EXPECT_EQ(roundToFloat(ElementType::BF16, std::ldexp(1.0, -133)), 0x0001u);
+  EXPECT_EQ(roundToFloat(ElementType::F32, 0.1), 0x3dcccccdu);
+  EXPECT_EQ(roundToFloat(ElementType::F32, INFINITY), 0x7f800000u);
+  EXPECT_TRUE(isNaNBits(ElementType::BF16, roundToFloat(ElementType::BF16, NAN)));
+  for (std::uint64_t bits : {0x0001ULL, 0x03ffULL, 0x0400ULL, 0x7bffULL, 0x3555ULL, 0x8001ULL})
+    EXPECT_EQ(roundToFloat(ElementType::F16, decodeFloat(ElementType::F16, bits)), bits);
+}
+
+TEST(DifftestFloatFormats, RoundsIntegersOnce) {
+  // README: cast(i64 2^40 + 2^32 + 1 -> bf16) is 2^40 + 2^33 (rounded once).
+  const std::uint64_t v = (1ULL << 40) + (1ULL << 32) + 1;
+  EXPECT_EQ(decodeFloat(ElementType::BF16, roundIntegerToFloat(ElementType::BF16, v, false)),
+            std::ldexp(1.0, 40) + std::ldexp(1.0, 33));
+  EXPECT_EQ(roundIntegerToFloat(ElementType::F64, (1ULL << 53) + 1, false), 0x4340000000000000ULL);
+  EXPECT_EQ(roundIntegerToFloat(ElementType::F64, (1ULL << 53) + 3, true), 0xc340000000000002ULL);
+  EXPECT_EQ(ulpDistance(ElementType::F32, 0x7f7fffff, 0x7f800000), 1u);
+  EXPECT_EQ(ulpDistance(ElementType::F32, 0x80000001, 0x00000001), 2u);
+}
+
+namespace {
+// A program of one integer statement `op(a, b)` on constants, output as slot 0.
+Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b) {
+  GeneratorOptions empty;
+  empty.statements = 0;
+  Program p = generate(1, empty);
+  p.body.stmts.clear();
+  p.inputs = 0, p.outputs = 1, p.io = {0};
+  auto add = [&](Stmt s, ElementType type) {
+    p.values.push_back(scalarType(type));
+    s.results = {static_cast<int>(p.values.size()) - 1};
+    s.type = type;
+    p.body.stmts.push_back(s);
+    return s.results[0];
+  };
+  Stmt ca;
+  ca.imm = a;
+  const int x = add(ca, t);
+  Stmt cb;
+  cb.imm = b;
+  const int y = add(cb, t);
+  Stmt s;
+  s.op = op;
+  s.args = {x, y};
+  const int r = add(s, t);
+  Stmt out;
+  out.kind = StmtKind::Output;
+  out.args = {r};
+  p.body.stmts.push_back(out);
+  Stmt c0;
+  const int z = add(c0, ElementType::I64);
+  Stmt ret;
+  ret.kind = StmtKind::Return;
+  ret.args = {z};
+  p.body.stmts.push_back(ret);
+  return p;
+}
+std::uint64_t result(const Program& p) { return interpret(p).outputs.at(0).bits; }
+}  // namespace
+
+TEST(DifftestInterpreter, FollowsReadmeIntegerSemantics) {
+  EXPECT_EQ(result(binary(Op::Shl, ElementType::I32, 1, 32)), 0u);           // at the width: 0
+  EXPECT_EQ(result(binary(Op::Shr, ElementType::I8, 0x80, 200)), 0xffu);     // beyond: the sign fill
+  EXPECT_EQ(result(binary(Op::Shr, ElementType::UI8, 0x80, 200)), 0u);
+  EXPECT_EQ(result(binary(Op::RotL, ElementType::I16, 0x8001, 17)), 0x0003u);  // modulo the width
+  EXPECT_EQ(result(binary(Op::CeilDivSI, ElementType::I64, 1ULL << 63, 2)), 0xc000000000000000ULL);
+  EXPECT_EQ(result(binary(Op::FloorDivSI, ElementType::I32, static_cast<std::uint32_t>(-7), 2)),
+            static_cast<std::uint32_t>(-4));
+  EXPECT_EQ(result(binary(Op::Rem, ElementType::SI8, static_cast<std::uint8_t>(-7), 3)), static_cast<std::uint8_t>(-1));
+  EXPECT_EQ(result(binary(Op::MulHi, ElementType::UI64, ~0ULL, ~0ULL)), ~0ULL - 1);
+  EXPECT_EQ(result(binary(Op::Max, ElementType::UI32, 0xffffffff, 1)), 0xffffffffu);
+  EXPECT_EQ(result(binary(Op::Max, ElementType::I32, 0xffffffff, 1)), 1u);
+}
+
+TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
+  // minnumf: a NaN operand yields the other one; +0/-0 may be either.
+  EXPECT_EQ(result(binary(Op::MinNumF, ElementType::F32, 0x7fc00000, 0x3f800000)), 0x3f800000u);
+  const Val zeros = interpret(binary(Op::MinNumF, ElementType::F32, 0x80000000, 0)).outputs[0];
+  EXPECT_EQ(zeros.flags, kAlt);
+  // minimumf: -0 < +0, NaN propagates.
+  EXPECT_EQ(result(binary(Op::MinimumF, ElementType::F16, 0x0000, 0x8000)), 0x8000u);
+  EXPECT_EQ(interpret(binary(Op::MaximumF, ElementType::F16, 0x7e00, 0x3c00)).outputs[0].flags, kAnyNaN);
+  // copysign is a bit operation.
+  EXPECT_EQ(result(binary(Op::CopySign, ElementType::BF16, 0x007f, 0x8000)), 0x807fu);
+  // f16 arithmetic rounds once to f16: 1 + 2^-11 is a tie, to even.
+  EXPECT_EQ(result(binary(Op::Add, ElementType::F16, 0x3c00, 0x1000)), 0x3c00u);
+  // A bf16 denormal result may be flushed (README, "Half precision").
+  const Val tiny = interpret(binary(Op::Mul, ElementType::BF16, 0x0080, 0x3f00)).outputs[0];
+  EXPECT_EQ(tiny.flags, kAlt);
+  EXPECT_EQ(tiny.bits, 0x0040u);
+  EXPECT_EQ(tiny.alt, 0x0000u);
+}
+
+TEST(DifftestGenerator, IsDeterministicAndInBounds) {
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    const Program a = generate(seed), b = generate(seed);
+    EXPECT_EQ(toBuilderSnippet(a), toBuilderSnippet(b)) << "seed " << seed;
+    EXPECT_EQ(interpret(a).trap, "") << "seed " << seed;
+    for (const char* trap : {"out of bounds", "by zero", "overflow"}) {
+      GeneratorOptions o;
+      o.trap = trap;
+      EXPECT_EQ(interpret(generate(seed, o)).trap, trap) << "seed " << seed;
+    }
+  }
+}
+
+TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
+  Program p = generate(7);
+  const std::size_t before = countStatements(p.body);
+  removeDeadCode(p);
+  EXPECT_LT(countStatements(p.body), before);
+  const Outcome full = interpret(generate(7)), reduced = interpret(p);
+  ASSERT_EQ(full.outputs.size(), reduced.outputs.size());
+  for (std::size_t i = 0; i < full.outputs.size(); ++i) EXPECT_EQ(full.outputs[i].bits, reduced.outputs[i].bits);
+  EXPECT_EQ(full.ret.bits, reduced.ret.bits);
+}
+
+TEST(DifftestOracles, ComparisonReportsEveryKindOfDifference) {
+  const Program p = generate(3);
+  const Outcome e = interpret(p);
+  Observed got;
+  got.io = p.io;
+  for (int k = 0; k < p.outputs; ++k)
+    got.io[static_cast<std::size_t>(p.inputs + k)] = e.outputs[static_cast<std::size_t>(k)].bits;
+  for (const Val& v : e.fm) got.fm.push_back(v.bits);
+  for (const Val& v : e.im) got.im.push_back(v.bits);
+  got.ret = e.ret.bits;
+  BatchStats stats;
+  std::vector<std::string> diffs;
+  compare(p, e, got, diffs, stats);
+  EXPECT_TRUE(diffs.empty()) << diffs.front();
+  EXPECT_GT(stats.compared, 0u);
+  Observed wrongRet = got;
+  wrongRet.ret ^= 1;
+  compare(p, e, wrongRet, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs[0].find("return: expected"), std::string::npos) << diffs[0];
+  Observed wrongMemory = got;
+  wrongMemory.im.back() ^= 0x80000000u;
+  diffs.clear();
+  compare(p, e, wrongMemory, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs[0].find("i32 buffer element"), std::string::npos) << diffs[0];
+  Observed failed = got;
+  failed.error = "index 5 out of bounds";
+  diffs.clear();
+  compare(p, e, failed, diffs, stats);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0], "call failed: index 5 out of bounds");
+}

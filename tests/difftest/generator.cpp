@@ -1,0 +1,582 @@
+#include "generator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "float_formats.h"
+
+namespace memjit::difftest {
+namespace {
+
+using ET = ElementType;
+constexpr ET kScalarTypes[] = {ET::I1,  ET::I8,   ET::I16,  ET::I32,  ET::I64,  ET::SI8, ET::SI16, ET::SI32, ET::SI64,
+                               ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::F16, ET::BF16, ET::F32, ET::F64,  ET::Index};
+
+
+class Gen {
+ public:
+  Gen(std::uint64_t seed, const GeneratorOptions& o) : r_{seed}, o_(o) { p_.seed = seed; }
+
+  Program run() {
+    // Parallel loops cost the most to compile: a quarter of the programs have them.
+    parallel_ = o_.parallel && r_.chance(25);
+    setUpArguments();
+    cur_ = &p_.body;
+    scopes_.push_back({kFm, kIm, kH, kG, kC, kD});
+    const int inputs = 3 + static_cast<int>(r_.below(6));
+    for (int k = 0; k < inputs; ++k) makeInput(k);
+    p_.inputs = inputs;
+    for (int i = 0; i < o_.statements; ++i) statement(0);
+    if (o_.trap == "out of bounds") outOfBoundsLoad();
+    if (o_.trap == "by zero" || o_.trap == "overflow") trappingDivision();
+    const int outputs = 3 + static_cast<int>(r_.below(6));
+    for (int k = 0; k < outputs; ++k) {
+      Stmt s;
+      s.kind = StmtKind::Output;
+      s.args = {pickAny()};
+      s.imm = static_cast<std::uint64_t>(k);
+      cur_->stmts.push_back(std::move(s));
+    }
+    p_.outputs = outputs;
+    Stmt ret;
+    ret.kind = StmtKind::Return;
+    ret.args = {pick(ET::I64)};
+    cur_->stmts.push_back(std::move(ret));
+    p_.io.resize(static_cast<std::size_t>(inputs + outputs), 0);
+    p_.values[kIo].sizes = {inputs + outputs};
+    p_.trap = o_.trap;
+    return std::move(p_);
+  }
+
+ private:
+  // --- values and statements ---
+  int fresh(const ValueType& t) {
+    p_.values.push_back(t);
+    return static_cast<int>(p_.values.size()) - 1;
+  }
+  int assign(Op op, ET t, std::vector<int> args, std::uint64_t imm = 0) {
+    Stmt s;
+    s.op = op;
+    s.type = t;
+    s.imm = imm;
+    s.args = std::move(args);
+    const int id = fresh(scalarType(t));
+    s.results = {id};
+    cur_->stmts.push_back(std::move(s));
+    scopes_.back().push_back(id);
+    return id;
+  }
+  int constant(ET t, std::uint64_t bits) { return assign(Op::Const, t, {}, bits & maskOf(widthOf(t))); }
+  ET typeOf(int id) const { return p_.values[static_cast<std::size_t>(id)].elem; }
+  bool isMemref(int id) const { return p_.values[static_cast<std::size_t>(id)].rank > 0; }
+
+  std::vector<int> visible(ET t) const {
+    std::vector<int> r;
+    for (const auto& scope : scopes_)
+      for (int id : scope)
+        if (!isMemref(id) && typeOf(id) == t) r.push_back(id);
+    return r;
+  }
+  int pick(ET t) {
+    auto ids = visible(t);
+    if (ids.empty() || r_.chance(12)) {
+      if (r_.chance(50) || depth_ > 3) return constant(t, interesting(t));
+      ++depth_;
+      const int v = produce(t);
+      --depth_;
+      return v;
+    }
+    // Prefer recent values: longer dependency chains.
+    const std::size_t n = ids.size();
+    return ids[r_.chance(60) ? n - 1 - r_.below(std::min<std::size_t>(n, 4)) : r_.below(n)];
+  }
+  int pickAny() {
+    std::vector<int> all;
+    for (const auto& scope : scopes_)
+      for (int id : scope)
+        if (!isMemref(id)) all.push_back(id);
+    return all[r_.below(all.size())];
+  }
+  ET randomType() { return kScalarTypes[r_.below(std::size(kScalarTypes))]; }
+
+  std::uint64_t interesting(ET t) {
+    const unsigned w = widthOf(t);
+    if (!isFloat(t)) {
+      const std::uint64_t minv = 1ULL << (w - 1);
+      switch (r_.below(10)) {
+        case 0: return 0;
+        case 1: return 1;
+        case 2: return maskOf(w);  // -1
+        case 3: return minv;
+        case 4: return minv - 1;
+        case 5: return minv + r_.below(3);
+        case 6: return static_cast<std::uint64_t>(static_cast<std::int64_t>(r_.below(17)) - 8);
+        case 7: return (1ULL << r_.below(w)) - r_.below(2);
+        default: return r_.next();
+      }
+    }
+    const FloatFormat f = formatOf(t);
+    const int mantBits = f.precision - 1;
+    const std::uint64_t expAll = maskOf(static_cast<unsigned>(f.exponentBits)) << mantBits;
+    const std::uint64_t sign = r_.chance(40) ? signBit(t) : 0;
+    const std::uint64_t quiet = 1ULL << (mantBits - 1);
+    switch (r_.below(16)) {
+      case 0: return sign;
+      case 1: return sign | expAll;
+      case 2: return sign | expAll | quiet | (r_.next() & (quiet - 1));
+      case 3:
+        if (o_.signallingNaN) return sign | expAll | (1 + (r_.next() & (quiet - 2)));
+        return sign | expAll | quiet;
+      case 4: return sign | 1;
+      case 5: return sign | (quiet * 2 - 1);  // largest denormal
+      case 6: return sign | (quiet * 2);      // smallest normal
+      case 7: return sign | (expAll - 1);     // largest finite
+      case 8: return roundToFloat(t, (sign ? -1.0 : 1.0) * std::ldexp(1.0, static_cast<int>(r_.below(66))));
+      case 9: return roundToFloat(t, (sign ? -0.5 : 0.5) * static_cast<double>(r_.below(20)));
+      case 10: return roundToFloat(t, (sign ? -1.0 : 1.0) * (std::ldexp(1.0, static_cast<int>(r_.below(64))) - 1));
+      default: {
+        std::uint64_t bits = r_.next() & maskOf(w);
+        // Mostly moderate exponents: values that survive arithmetic.
+        if (r_.chance(60)) {
+          const std::uint64_t biasExp = maskOf(static_cast<unsigned>(f.exponentBits - 1));
+          const std::uint64_t e = biasExp - 6 + r_.below(14);
+          bits = (bits & ~(expAll | signBit(t))) | (e << mantBits) | sign;
+        }
+        return bits;
+      }
+    }
+  }
+
+  // --- arguments and inputs ---
+  MemArg memArg(ET elem) {
+    MemArg m;
+    m.elem = elem;
+    const std::int64_t rows = 1 + static_cast<std::int64_t>(r_.below(4)), cols = 1 + static_cast<std::int64_t>(r_.below(5));
+    m.sizes = {rows, cols};
+    const std::int64_t pad = static_cast<std::int64_t>(r_.below(3));
+    switch (r_.below(7)) {
+      case 0: m.strides = {cols, 1}; break;
+      case 1: m.strides = {1, rows}; break;
+      case 2: m.strides = {cols + pad, 1}; break;
+      case 3: m.strides = {-(cols + pad), 1}; break;
+      case 4: m.strides = {cols, -1}; break;
+      case 5: m.strides = {-(cols * 2), -2}; break;
+      default: m.strides = {2 * cols + pad, 2}; break;
+    }
+    std::int64_t lo = 0, hi = 0;
+    for (int d = 0; d < 2; ++d) {
+      const std::int64_t span = (m.sizes[static_cast<std::size_t>(d)] - 1) * m.strides[static_cast<std::size_t>(d)];
+      (span < 0 ? lo : hi) += span;
+    }
+    m.offset = -lo + static_cast<std::int64_t>(r_.below(3));
+    const std::int64_t length = m.offset + hi + 1 + static_cast<std::int64_t>(r_.below(3));
+    for (std::int64_t i = 0; i < length; ++i) m.data.push_back(interesting(elem));
+    return m;
+  }
+  void setUpArguments() {
+    p_.fm = memArg(ET::F32);
+    p_.im = memArg(ET::I32);
+    p_.h = interesting(ET::F16);
+    p_.g = interesting(ET::BF16);
+    p_.c = interesting(ET::I8);
+    p_.d = interesting(ET::F64);
+    p_.values.resize(kFixedValues);
+    p_.values[kIo] = {ET::I64, 1, {0}, {1}, 0};
+    p_.values[kFm] = {ET::F32, 2, p_.fm.sizes, p_.fm.strides, p_.fm.offset};
+    p_.values[kIm] = {ET::I32, 2, p_.im.sizes, p_.im.strides, p_.im.offset};
+    p_.values[kH] = scalarType(ET::F16);
+    p_.values[kG] = scalarType(ET::BF16);
+    p_.values[kC] = scalarType(ET::I8);
+    p_.values[kD] = scalarType(ET::F64);
+  }
+  void makeInput(int slot) {
+    const ET t = randomType();
+    const unsigned w = widthOf(t);
+    std::uint64_t bits = interesting(t);
+    if (w < 64) bits |= r_.next() << w;  // the truncating cast drops these
+    p_.io.push_back(bits);
+    const int at = constant(ET::Index, static_cast<std::uint64_t>(slot));
+    int v = load(kIo, {at});
+    if (t == ET::I64) return;
+    if (t == ET::Index) {
+      assign(Op::Cast, ET::Index, {v});
+      return;
+    }
+    v = assign(Op::Cast, signlessOfWidth(w), {v});
+    if (t != signlessOfWidth(w)) assign(Op::Bitcast, t, {v});
+  }
+  int load(int m, std::vector<int> indices) {
+    indices.insert(indices.begin(), m);
+    return assign(Op::Load, p_.values[static_cast<std::size_t>(m)].elem, std::move(indices));
+  }
+
+  // --- producing a value of a type ---
+  int produce(ET t) {
+    if (t == ET::I1 && r_.chance(50)) return compare();
+    if (r_.chance(12)) return castTo(t);
+    if (r_.chance(4)) {
+      if (int v = bitcastTo(t); v >= 0) return v;
+    }
+    if (r_.chance(8)) {
+      const int c = pick(ET::I1);
+      const int a = pick(t), b = pick(t);
+      return assign(Op::Select, t, {c, a, b});
+    }
+    const int v = isFloat(t) ? floatOp(t) : intOp(t);
+    if (o_.vectors && r_.chance(15)) vectorise(v);
+    return v;
+  }
+  // Ops defined for every operand (no guard needed in other lanes), lane by lane on vectors.
+  static bool vectorisable(const Stmt& s, ET t) {
+    if (s.kind != StmtKind::Assign || s.type != t) return false;
+    switch (s.op) {
+      case Op::Const: case Op::Load: case Op::Dim: case Op::Powi: case Op::Bitcast: case Op::Cast: return false;
+      case Op::Div: case Op::Rem: case Op::DivSI: case Op::DivUI: case Op::RemSI: case Op::RemUI:
+      case Op::CeilDivSI: case Op::CeilDivUI: case Op::FloorDivSI: return isFloat(t) && (s.op == Op::Div || s.op == Op::Rem);
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::Neg: return t != ET::Index;
+      default: return t != ET::I1;
+    }
+  }
+  // The last statement, `v = op(...)`, becomes a vector of 2-8 lanes whose lane 0 is v.
+  void vectorise(int v) {
+    if (cur_->stmts.empty() || cur_->stmts.back().results != std::vector<int>{v}) return;
+    Stmt s = cur_->stmts.back();
+    if (!vectorisable(s, typeOf(v))) return;
+    cur_->stmts.pop_back();
+    // v is defined by the vector statement: the other lanes' operands must not use it.
+    auto& scope = scopes_.back();
+    scope.erase(std::remove(scope.begin(), scope.end(), v), scope.end());
+    const std::size_t lanes = 2 + r_.below(7);
+    std::vector<int> args;
+    for (int a : s.args) {
+      args.push_back(a);
+      for (std::size_t k = 1; k < lanes; ++k) args.push_back(pick(typeOf(a)));
+    }
+    s.kind = StmtKind::Vector;
+    s.literal = false;
+    s.sizes = {static_cast<std::int64_t>(lanes)};
+    s.args = std::move(args);
+    scopes_.back().push_back(v);
+    for (std::size_t k = 1; k < lanes; ++k) {
+      s.results.push_back(fresh(scalarType(s.type)));
+      scopes_.back().push_back(s.results.back());
+    }
+    cur_->stmts.push_back(std::move(s));
+  }
+  int compare() {
+    const ET t = randomType();
+    const int a = pick(t), b = pick(t);
+    return assign(Op::Cmp, ET::I1, {a, b}, r_.below(6));
+  }
+  int castTo(ET to) {
+    ET from = randomType();
+    if (from == to) from = ET::I64;
+    const int x = pick(from);
+    if (isFloat(from) && !isFloat(to)) return assign(Op::Cast, to, {guardFloatToInt(x, from, to)});
+    return assign(Op::Cast, to, {x});
+  }
+  int bitcastTo(ET to) {
+    if (to == ET::Index || to == ET::I1) return -1;
+    std::vector<ET> same;
+    for (ET t : kScalarTypes)
+      if (t != to && t != ET::Index && t != ET::I1 && widthOf(t) == widthOf(to)) same.push_back(t);
+    if (same.empty()) return -1;
+    return assign(Op::Bitcast, to, {pick(same[r_.below(same.size())])});
+  }
+  // x if trunc(x) fits `to` (README: out of range is undefined), else 0.
+  int guardFloatToInt(int x, ET from, ET to) {
+    const unsigned w = widthOf(to);
+    double lo, hi;
+    bool loInclusive = true;
+    if (isUnsignedInteger(to)) {
+      lo = -1, hi = std::ldexp(1.0, static_cast<int>(w));
+      loInclusive = false;
+    } else {
+      lo = -std::ldexp(1.0, static_cast<int>(w) - 1), hi = std::ldexp(1.0, static_cast<int>(w) - 1);
+    }
+    const double maxFinite = decodeFloat(from, signBit(from) - 1 - (1ULL << (formatOf(from).precision - 1)));
+    auto bound = [&](double v) { return std::fabs(v) <= maxFinite ? roundToFloat(from, v) : roundToFloat(from, v < 0 ? -INFINITY : INFINITY); };
+    const int loC = constant(from, bound(lo)), hiC = constant(from, bound(hi));
+    // A bound beyond the type's range became an infinity, which must stay outside.
+    if (std::fabs(lo) > maxFinite) loInclusive = false;
+    const int okLo = assign(Op::Cmp, ET::I1, {x, loC}, loInclusive ? 5 : 4);
+    const int okHi = assign(Op::Cmp, ET::I1, {x, hiC}, 2);
+    const int ok = assign(Op::And, ET::I1, {okLo, okHi});
+    return assign(Op::Select, from, {ok, x, constant(from, 0)});
+  }
+  int mask16(int x) { return assign(Op::And, ET::Index, {x, constant(ET::Index, 0xffff)}); }
+  // The divisor with 0 (and -1 when the dividend is INT_MIN, for signed ops) replaced by 1.
+  int guardDivisor(ET t, int a, int b, bool signedOp) {
+    const unsigned w = widthOf(t);
+    int bad = assign(Op::Cmp, ET::I1, {b, constant(t, 0)}, 0);
+    if (signedOp) {
+      const int isMin = assign(Op::Cmp, ET::I1, {a, constant(t, 1ULL << (w - 1))}, 0);
+      const int isMinusOne = assign(Op::Cmp, ET::I1, {b, constant(t, maskOf(w))}, 0);
+      bad = assign(Op::Or, ET::I1, {bad, assign(Op::And, ET::I1, {isMin, isMinusOne})});
+    }
+    return assign(Op::Select, t, {bad, constant(t, 1), b});
+  }
+
+  int intOp(ET t) {
+    static constexpr Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Rem, Op::DivSI, Op::DivUI, Op::RemSI,
+                                 Op::RemUI, Op::CeilDivSI, Op::CeilDivUI, Op::FloorDivSI, Op::MulHi, Op::Neg,
+                                 Op::And, Op::Or, Op::Xor, Op::Not, Op::Shl, Op::Shr, Op::ShrSI, Op::ShrUI,
+                                 Op::RotL, Op::RotR, Op::CtPop, Op::CtLz, Op::CtTz, Op::Min, Op::Max, Op::Abs};
+    Op op = ops[r_.below(std::size(ops))];
+    const bool division = op >= Op::Div && op <= Op::FloorDivSI;
+    if (division && t == ET::I1) op = Op::Xor;
+    int a = pick(t);
+    if (op == Op::Neg || op == Op::Not || op == Op::CtPop || op == Op::CtLz || op == Op::CtTz || op == Op::Abs) {
+      if (t == ET::Index && op == Op::Neg) a = mask16(a);
+      return assign(op, t, {a});
+    }
+    int b = (op >= Op::Shl && op <= Op::RotR && r_.chance(60))
+                ? constant(t, r_.below(widthOf(t) + 3))
+                : pick(t);
+    if (t == ET::Index && (op == Op::Add || op == Op::Sub || op == Op::Mul)) a = mask16(a), b = mask16(b);
+    if (division) {
+      const bool signedOp = op == Op::DivSI || op == Op::RemSI || op == Op::CeilDivSI || op == Op::FloorDivSI ||
+                            ((op == Op::Div || op == Op::Rem) && !isUnsignedInteger(t));
+      b = guardDivisor(t, a, b, signedOp);
+    }
+    const int v = assign(op, t, {a, b});
+    // A literal right operand (`x + 1`) when it is a constant.
+    if ((op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::And || op == Op::Or || op == Op::Xor) &&
+        r_.chance(30))
+      markLiteral(v);
+    return v;
+  }
+  void markLiteral(int) {
+    Stmt& s = cur_->stmts.back();
+    const int rhs = s.args[1];
+    for (const Stmt& prior : cur_->stmts)
+      if (prior.kind == StmtKind::Assign && prior.op == Op::Const && !prior.results.empty() && prior.results[0] == rhs) {
+        s.literal = true;
+        return;
+      }
+  }
+
+  int floatOp(ET t) {
+    static constexpr Op exact[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Rem, Op::Neg, Op::Abs, Op::Min, Op::Max,
+                                   Op::MinNumF, Op::MaxNumF, Op::MinimumF, Op::MaximumF, Op::Sqrt, Op::Rsqrt,
+                                   Op::Floor, Op::Ceil, Op::Round, Op::RoundEven, Op::Trunc, Op::CopySign, Op::Fma};
+    static constexpr Op transcendental[] = {Op::Cbrt, Op::Exp, Op::Exp2, Op::Expm1, Op::Log, Op::Log2, Op::Log10,
+                                            Op::Log1p, Op::Pow, Op::Powi, Op::Sin, Op::Cos, Op::Tan, Op::Asin,
+                                            Op::Acos, Op::Atan, Op::Atan2, Op::Sinh, Op::Cosh, Op::Tanh, Op::Erf, Op::Erfc};
+    const Op op = (o_.transcendentals && r_.chance(15)) ? transcendental[r_.below(std::size(transcendental))]
+                                                       : exact[r_.below(std::size(exact))];
+    const int a = pick(t);
+    switch (op) {
+      case Op::Fma: return assign(op, t, {a, pick(t), pick(t)});
+      case Op::Powi: return assign(op, t, {a, r_.chance(50) ? constant(ET::I32, r_.below(9) - 4) : pick(ET::I32)});
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
+      case Op::MinNumF: case Op::MaxNumF: case Op::MinimumF: case Op::MaximumF: case Op::CopySign: case Op::Pow:
+      case Op::Atan2: {
+        const int v = assign(op, t, {a, pick(t)});
+        if ((op == Op::Add || op == Op::Sub || op == Op::Mul) && r_.chance(30)) markLiteral(v);
+        return v;
+      }
+      default: return assign(op, t, {a});
+    }
+  }
+
+  // --- statements ---
+  std::vector<int> visibleMemrefs() const {
+    std::vector<int> r;
+    for (const auto& scope : scopes_)
+      for (int id : scope)
+        if (isMemref(id)) r.push_back(id);
+    return r;
+  }
+  std::vector<int> inBoundsIndices(int m) {
+    std::vector<int> idx;
+    for (std::int64_t size : p_.values[static_cast<std::size_t>(m)].sizes) {
+      const int x = pick(ET::Index);
+      idx.push_back(assign(Op::RemUI, ET::Index, {x, constant(ET::Index, static_cast<std::uint64_t>(size))}));
+    }
+    return idx;
+  }
+  // An unguarded division by 0, or INT_MIN / -1, that checked mode must stop at.
+  void trappingDivision() {
+    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::Index};
+    static constexpr Op zeroOps[] = {Op::Div, Op::Rem, Op::DivSI, Op::DivUI, Op::RemSI, Op::RemUI,
+                                     Op::CeilDivSI, Op::CeilDivUI, Op::FloorDivSI};
+    static constexpr Op overflowOps[] = {Op::Div, Op::DivSI, Op::Rem, Op::RemSI};
+    const ET t = types[r_.below(std::size(types))];
+    const bool zero = o_.trap == "by zero";
+    const Op op = zero ? zeroOps[r_.below(std::size(zeroOps))] : overflowOps[r_.below(std::size(overflowOps))];
+    const int a = zero ? pick(t) : constant(t, 1ULL << (widthOf(t) - 1));
+    const int b = constant(t, zero ? 0 : maskOf(widthOf(t)));
+    assign(op, t, {a, b});
+  }
+  void outOfBoundsLoad() {
+    const int m = r_.chance(50) ? kFm : kIm;
+    auto idx = inBoundsIndices(m);
+    const std::size_t d = r_.below(idx.size());
+    const auto& vt = p_.values[static_cast<std::size_t>(m)];
+    idx[d] = constant(ET::Index, static_cast<std::uint64_t>(r_.chance(50) ? vt.sizes[d] : -1));
+    load(m, idx);
+  }
+
+  void statement(int depth) {
+    const std::uint64_t k = r_.below(100);
+    if (o_.memrefs && k < 10) {
+      auto ms = visibleMemrefs();
+      const int m = ms[r_.below(ms.size())];
+      load(m, inBoundsIndices(m));
+    } else if (o_.memrefs && k < 17 && !inParallel_) {
+      auto ms = visibleMemrefs();
+      const int m = ms[r_.below(ms.size())];
+      const int v = pick(p_.values[static_cast<std::size_t>(m)].elem);
+      Stmt s;
+      s.kind = StmtKind::Store;
+      auto idx = inBoundsIndices(m);
+      s.args = {v, m};
+      s.args.insert(s.args.end(), idx.begin(), idx.end());
+      cur_->stmts.push_back(std::move(s));
+    } else if (o_.memrefs && k < 20) {
+      subview();
+    } else if (o_.controlFlow && k < 26 && depth < 2) {
+      forLoop(depth);
+    } else if (o_.controlFlow && k < 32 && depth < 2) {
+      ifElse(depth);
+    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_) {
+      parallelReduce(depth);
+    } else if (o_.memrefs && k < 34) {
+      auto ms = visibleMemrefs();
+      const int m = ms[r_.below(ms.size())];
+      assign(Op::Dim, ET::Index, {m}, r_.below(2));
+    } else {
+      produce(randomType());
+    }
+  }
+  void subview() {
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType src = p_.values[static_cast<std::size_t>(m)];
+    Stmt s;
+    s.kind = StmtKind::Subview;
+    s.args = {m};
+    ValueType vt{src.elem, src.rank, {}, {}, src.offset};
+    for (std::size_t d = 0; d < src.sizes.size(); ++d) {
+      const std::int64_t o = static_cast<std::int64_t>(r_.below(static_cast<std::uint64_t>(src.sizes[d])));
+      const std::int64_t st = 1 + static_cast<std::int64_t>(r_.below(2));
+      const std::int64_t room = (src.sizes[d] - 1 - o) / st + 1;
+      const std::int64_t n = 1 + static_cast<std::int64_t>(r_.below(static_cast<std::uint64_t>(room)));
+      s.offsets.push_back(o), s.sizes.push_back(n), s.strides.push_back(st);
+      vt.sizes.push_back(n);
+      vt.strides.push_back(src.strides[d] * st);
+      vt.offset += o * src.strides[d];
+    }
+    const int id = fresh(vt);
+    s.results = {id};
+    cur_->stmts.push_back(std::move(s));
+    scopes_.back().push_back(id);
+  }
+  void forLoop(int depth) {
+    const std::uint64_t lb = r_.below(3);
+    const int lbV = constant(ET::Index, lb);
+    int ubV;
+    if (o_.memrefs && r_.chance(25)) {
+      auto ms = visibleMemrefs();
+      ubV = assign(Op::Dim, ET::Index, {ms[r_.below(ms.size())]}, r_.below(2));
+    } else {
+      ubV = constant(ET::Index, lb + r_.below(6));
+    }
+    const int stepV = constant(ET::Index, 1 + r_.below(2));
+    Stmt s;
+    s.kind = StmtKind::For;
+    s.args = {lbV, ubV, stepV};
+    std::vector<ET> types;
+    const int carried = static_cast<int>(r_.below(4));
+    for (int i = 0; i < carried; ++i) {
+      types.push_back(randomType());
+      s.args.push_back(pick(types.back()));
+    }
+    loopBody(s, types, types, depth);
+  }
+  // Builds `s`'s body: parameters the induction variable and `params`, yields of `yields`' types; then
+  // appends `s` with results of those types.
+  void loopBody(Stmt& s, const std::vector<ET>& params, const std::vector<ET>& yields, int depth) {
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    cur_->params.push_back(fresh(scalarType(ET::Index)));
+    scopes_.back().push_back(cur_->params.back());
+    for (ET t : params) {
+      cur_->params.push_back(fresh(scalarType(t)));
+      scopes_.back().push_back(cur_->params.back());
+    }
+    if (s.kind == StmtKind::ParallelReduce) assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
+    body(depth);
+    for (ET t : yields) cur_->yields.push_back(pick(t));
+    scopes_.pop_back();
+    cur_ = saved;
+    for (ET t : yields) s.results.push_back(fresh(scalarType(t)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  // Exact integer reductions over independent iterations (the body stores nothing).
+  void parallelReduce(int depth) {
+    const std::uint64_t lb = r_.below(3);
+    const int lbV = constant(ET::Index, lb);
+    const int ubV = constant(ET::Index, lb + r_.below(24));
+    const int stepV = constant(ET::Index, 1 + r_.below(3));
+    Stmt s;
+    s.kind = StmtKind::ParallelReduce;
+    s.args = {lbV, ubV, stepV};
+    s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::UI8, ET::UI32, ET::UI64};
+    std::vector<ET> ts;
+    const int n = 1 + static_cast<int>(r_.below(3));
+    for (int i = 0; i < n; ++i) {
+      ts.push_back(types[r_.below(std::size(types))]);
+      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(4)));
+      s.args.push_back(pick(ts.back()));
+    }
+    inParallel_ = true;
+    loopBody(s, {}, ts, depth);
+    inParallel_ = false;
+  }
+  void ifElse(int depth) {
+    Stmt s;
+    s.kind = StmtKind::If;
+    s.args = {pick(ET::I1)};
+    std::vector<ET> types;
+    const int n = static_cast<int>(r_.below(4));
+    for (int i = 0; i < n; ++i) types.push_back(r_.chance(30) ? ET::BF16 : randomType());
+    s.blocks.resize(2);
+    Block* saved = cur_;
+    for (auto& block : s.blocks) {
+      cur_ = &block;
+      scopes_.emplace_back();
+      body(depth);
+      for (ET t : types) cur_->yields.push_back(pick(t));
+      scopes_.pop_back();
+    }
+    cur_ = saved;
+    for (ET t : types) s.results.push_back(fresh(scalarType(t)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  void body(int depth) {
+    const int n = 1 + static_cast<int>(r_.below(6));
+    for (int i = 0; i < n; ++i) statement(depth + 1);
+  }
+
+  SplitMix r_;
+  GeneratorOptions o_;
+  Program p_;
+  Block* cur_ = nullptr;
+  std::vector<std::vector<int>> scopes_;
+  int depth_ = 0;
+  bool inParallel_ = false;
+  bool parallel_ = false;
+};
+
+}  // namespace
+
+Program generate(std::uint64_t seed, const GeneratorOptions& options) { return Gen(seed, options).run(); }
+
+}  // namespace memjit::difftest

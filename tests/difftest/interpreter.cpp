@@ -1,0 +1,554 @@
+#include "interpreter.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "float_formats.h"
+
+namespace memjit::difftest {
+namespace {
+
+bool isFloatT(ElementType t) { return isFloat(t); }
+/// Signless, si and index are signed; ui unsigned (README: "signed or unsigned behaviour comes from the type").
+bool signedT(ElementType t) { return !isUnsignedInteger(t); }
+std::uint64_t fromSigned(std::int64_t v, unsigned w) { return static_cast<std::uint64_t>(v) & maskOf(w); }
+
+struct View {
+  int buffer = -1;  // 0 io, 1 fm, 2 im
+  std::int64_t offset = 0;
+  std::vector<std::int64_t> sizes, strides;
+};
+
+struct Trap {
+  const char* what;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Program& p, const KnownBugs& known) : p_(p), known_(known) {
+    vals_.resize(p.values.size());
+    views_.resize(p.values.size());
+    for (const auto& v : p.io) memory_[0].push_back({v, 0, kExact});
+    for (const auto& v : p.fm.data) memory_[1].push_back({v, 0, kExact});
+    for (const auto& v : p.im.data) memory_[2].push_back({v, 0, kExact});
+    views_[kIo] = {0, 0, {static_cast<std::int64_t>(p.io.size())}, {1}};
+    views_[kFm] = {1, p.fm.offset, p.fm.sizes, p.fm.strides};
+    views_[kIm] = {2, p.im.offset, p.im.sizes, p.im.strides};
+    vals_[kH] = {p.h, 0, kExact};
+    vals_[kG] = {p.g, 0, kExact};
+    // A bf16 denormal argument arrives as +-0 through every invoker at every
+    // level (found by this tester; item 1's family).
+    if (known.bf16Flush) makeFlushable(ElementType::BF16, vals_[kG]);
+    vals_[kC] = {p.c, 0, kExact};
+    vals_[kD] = {p.d, 0, kExact};
+  }
+
+  Outcome run() {
+    Outcome o;
+    try {
+      runBlock(p_.body, {});
+    } catch (const Trap& t) {
+      o.trap = t.what;
+      return o;
+    }
+    o.outputs.resize(p_.outputs);
+    o.outputTypes.resize(p_.outputs, ElementType::I64);
+    for (auto& [slot, out] : outputs_) {
+      o.outputs[slot] = out.first;
+      o.outputTypes[slot] = out.second;
+    }
+    o.ret = ret_;
+    o.values = vals_;
+    o.fm = memory_[1];
+    o.im = memory_[2];
+    if (controlLoose_) {
+      for (auto& v : o.outputs) v.flags = kLoose;
+      for (auto& v : o.fm) v.flags = kLoose;
+      for (auto& v : o.im) v.flags = kLoose;
+      o.ret.flags = kLoose;
+    }
+    return o;
+  }
+
+ private:
+  void runBlock(const Block& b, const std::vector<Val>& params) {
+    for (std::size_t i = 0; i < b.params.size(); ++i) vals_[b.params[i]] = params[i];
+    for (const Stmt& s : b.stmts) runStmt(s);
+  }
+  std::vector<Val> yields(const Block& b) {
+    std::vector<Val> r;
+    for (int y : b.yields) r.push_back(vals_[y]);
+    return r;
+  }
+  void noteControl(const Val& v) {
+    if (v.flags != kExact) controlLoose_ = true;
+  }
+
+  void runStmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Assign:
+        if (s.op == Op::Load) {
+          vals_[s.results[0]] = load(s);
+        } else if (s.op == Op::Dim) {
+          vals_[s.results[0]] = {static_cast<std::uint64_t>(views_[s.args[0]].sizes[s.imm]), 0, kExact};
+        } else {
+          std::vector<Val> a;
+          for (int id : s.args) a.push_back(vals_[id]);
+          vals_[s.results[0]] = eval(s, a);
+        }
+        return;
+      case StmtKind::For: {
+        const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
+        noteControl(lb), noteControl(ub), noteControl(step);
+        std::vector<Val> carried;
+        for (std::size_t i = 3; i < s.args.size(); ++i) carried.push_back(vals_[s.args[i]]);
+        for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
+             iv += static_cast<std::int64_t>(step.bits)) {
+          std::vector<Val> params{{static_cast<std::uint64_t>(iv), 0, kExact}};
+          params.insert(params.end(), carried.begin(), carried.end());
+          runBlock(s.blocks[0], params);
+          carried = yields(s.blocks[0]);
+        }
+        for (std::size_t i = 0; i < s.results.size(); ++i) {
+          // Found by this tester: a bf16 denormal yielded by a loop can come out flushed at O0 (item 1's family).
+          if (known_.bf16Flush) makeFlushable(p_.values[s.results[i]].elem, carried[i]);
+          vals_[s.results[i]] = carried[i];
+        }
+        return;
+      }
+      case StmtKind::ParallelReduce: {
+        const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
+        noteControl(lb), noteControl(ub), noteControl(step);
+        std::vector<Val> acc;
+        for (std::size_t i = 3; i < s.args.size(); ++i) acc.push_back(vals_[s.args[i]]);
+        // Integer combiners are associative and commutative: any chunking gives these values.
+        for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
+             iv += static_cast<std::int64_t>(step.bits)) {
+          runBlock(s.blocks[0], {{static_cast<std::uint64_t>(iv), 0, kExact}});
+          auto contributions = yields(s.blocks[0]);
+          for (std::size_t k = 0; k < acc.size(); ++k) {
+            Stmt combine;
+            static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max};
+            combine.op = ops[s.reductions[k]];
+            combine.type = p_.values[s.results[k]].elem;
+            const bool loose = acc[k].flags != kExact || contributions[k].flags != kExact;
+            acc[k] = evalInt(combine, {acc[k], contributions[k]}, combine.type);
+            if (loose) acc[k].flags = kLoose;
+          }
+        }
+        for (std::size_t k = 0; k < acc.size(); ++k) vals_[s.results[k]] = acc[k];
+        return;
+      }
+      case StmtKind::If: {
+        const Val c = vals_[s.args[0]];
+        noteControl(c);
+        const Block& taken = (c.bits & 1) ? s.blocks[0] : s.blocks[1];
+        runBlock(taken, {});
+        auto r = yields(taken);
+        for (std::size_t i = 0; i < s.results.size(); ++i) {
+          Val v = r[i];
+          const ElementType t = p_.values[s.results[i]].elem;
+          if (known_.bf16Flush) maybeFlushable(t, v);
+          if (known_.nanSemantics && isFloatT(t) && isNaNBits(t, v.bits) && v.flags == kExact) v.flags = kAnyNaN;
+          vals_[s.results[i]] = v;
+        }
+        return;
+      }
+      case StmtKind::Store: {
+        std::int64_t linear;
+        Val flags{};
+        locate(s, 2, linear, flags);
+        View& v = views_[s.args[1]];
+        Val value = vals_[s.args[0]];
+        if (flags.flags != kExact) controlLoose_ = true;
+        memory_[v.buffer][static_cast<std::size_t>(linear)] = value;
+        return;
+      }
+      case StmtKind::Subview: {
+        const View& src = views_[s.args[0]];
+        View v{src.buffer, src.offset, s.sizes, {}};
+        for (std::size_t d = 0; d < s.offsets.size(); ++d) {
+          v.offset += s.offsets[d] * src.strides[d];
+          v.strides.push_back(src.strides[d] * s.strides[d]);
+        }
+        views_[s.results[0]] = v;
+        return;
+      }
+      case StmtKind::Vector: {
+        const auto lanes = static_cast<std::size_t>(s.sizes[0]);
+        for (std::size_t k = 0; k < lanes; ++k) {
+          Stmt lane = s;
+          lane.kind = StmtKind::Assign;
+          lane.args.clear();
+          for (std::size_t j = 0; j < s.args.size() / lanes; ++j) lane.args.push_back(s.args[j * lanes + k]);
+          std::vector<Val> a;
+          for (int id : lane.args) a.push_back(vals_[id]);
+          vals_[s.results[k]] = eval(lane, a);
+        }
+        return;
+      }
+      case StmtKind::Output:
+        outputs_[static_cast<int>(s.imm)] = {vals_[s.args[0]], p_.values[s.args[0]].elem};
+        memory_[0][static_cast<std::size_t>(p_.inputs + static_cast<int>(s.imm))] = vals_[s.args[0]];
+        return;
+      case StmtKind::Return:
+        ret_ = vals_[s.args[0]];
+        return;
+    }
+  }
+
+  void locate(const Stmt& s, std::size_t first, std::int64_t& linear, Val& flags) {
+    const View& v = views_[s.args[first - 1]];
+    linear = v.offset;
+    for (std::size_t d = 0; d < v.sizes.size(); ++d) {
+      const Val& ix = vals_[s.args[first + d]];
+      if (ix.flags != kExact) flags.flags = kLoose;
+      const auto i = static_cast<std::int64_t>(ix.bits);
+      if (i < 0 || i >= v.sizes[d]) throw Trap{"out of bounds"};
+      linear += i * v.strides[d];
+    }
+  }
+
+  Val load(const Stmt& s) {
+    std::int64_t linear;
+    Val flags{};
+    locate(s, 1, linear, flags);
+    const View& v = views_[s.args[0]];
+    Val r = memory_[v.buffer][static_cast<std::size_t>(linear)];
+    if (flags.flags != kExact) r.flags = kLoose;
+    return r;
+  }
+
+  // A bf16 denormal may come out as +-0 where the narrowing instruction flushes (README, "Half precision").
+  static void makeFlushable(ElementType t, Val& v) {
+    if (t == ElementType::BF16 && v.flags == kExact && isDenormalBits(t, v.bits)) {
+      v.alt = v.bits & 0x8000;
+      v.flags = kAlt;
+    }
+  }
+  void maybeFlushable(ElementType t, Val& v) const { makeFlushable(t, v); }
+
+  Val eval(const Stmt& s, const std::vector<Val>& a);
+  Val evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType t);
+  Val evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t);
+  Val evalCast(const Stmt& s, const Val& x, ElementType from, ElementType to);
+
+  const Program& p_;
+  KnownBugs known_;
+  std::vector<Val> vals_;
+  std::vector<View> views_;
+  std::vector<Val> memory_[3];
+  std::map<int, std::pair<Val, ElementType>> outputs_;
+  Val ret_;
+  bool controlLoose_ = false;
+};
+
+Val Interpreter::eval(const Stmt& s, const std::vector<Val>& a) {
+  if (s.op == Op::Const) return {s.imm, 0, kExact};
+  // Anything computed from a value with a tolerance is no longer determined.
+  const bool anyLoose = std::any_of(a.begin(), a.end(), [](const Val& v) { return v.flags != kExact; });
+  const ElementType operandType = s.args.empty() ? s.type : p_.values[s.args[s.op == Op::Select ? 1 : 0]].elem;
+  if (anyLoose) {
+    // Select and comparisons of "some NaN" are still determined.
+    const bool nanOnly = std::all_of(a.begin(), a.end(), [](const Val& v) { return v.flags == kExact || v.flags == kAnyNaN; });
+    if (!(nanOnly && (s.op == Op::Cmp || s.op == Op::Select || s.op == Op::Neg || s.op == Op::Abs)))
+      return {0, 0, kLoose};
+  }
+  if (s.op == Op::Select) {
+    Val r = (a[0].bits & 1) ? a[1] : a[2];
+    // Found by this tester: a selected bf16 denormal can come out flushed at O0 (item 1's family).
+    if (known_.bf16Flush) makeFlushable(s.type, r);
+    return r;
+  }
+  if (s.op == Op::Cast) return evalCast(s, a[0], operandType, s.type);
+  if (s.op == Op::Bitcast) {
+    return {a[0].bits, 0, a[0].flags == kAnyNaN ? kLoose : kExact};
+  }
+  if (isFloatT(operandType)) return evalFloat(s, a, operandType);
+  return evalInt(s, a, operandType);
+}
+
+Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementType to) {
+  const bool intFrom = !isFloatT(from), intTo = !isFloatT(to);
+  const unsigned wf = widthOf(from), wt = widthOf(to);
+  // i1 converts as an unsigned value (zext, uitofp), as memjit documents for conditions.
+  const bool srcSigned = signedT(from) && from != ElementType::I1;
+  if (intFrom && intTo) {
+    const std::uint64_t v = srcSigned ? static_cast<std::uint64_t>(signExtend(x.bits, wf)) : (x.bits & maskOf(wf));
+    return {v & maskOf(wt), 0, kExact};
+  }
+  if (intFrom) {
+    const std::int64_t sv = signExtend(x.bits, wf);
+    const bool negative = srcSigned && sv < 0;
+    const std::uint64_t magnitude =
+        negative ? (0 - static_cast<std::uint64_t>(sv)) : (srcSigned ? static_cast<std::uint64_t>(sv) : x.bits & maskOf(wf));
+    Val r{roundIntegerToFloat(to, magnitude, negative), 0, kExact};
+    makeFlushable(to, r);
+    return r;
+  }
+  const double d = decodeFloat(from, x.bits);
+  if (intTo) {  // the generator guards the range
+    const double t = std::trunc(d);
+    if (isUnsignedInteger(to)) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
+    return {fromSigned(static_cast<std::int64_t>(t), wt), 0, kExact};
+  }
+  if (std::isnan(d)) return {roundToFloat(to, d), 0, kAnyNaN};
+  Val r{roundToFloat(to, d), 0, kExact};
+  if (widthOf(to) < widthOf(from) || (from == ElementType::F16 && to == ElementType::BF16)) makeFlushable(to, r);
+  return r;
+}
+
+Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType t) {
+  const std::uint64_t sb = signBit(t);
+  auto x = [&](std::size_t i) { return decodeFloat(t, a[i].bits); };
+  auto nanOf = [&](std::size_t i) { return isNaNBits(t, a[i].bits); };
+  // Sign-bit operations keep every other bit (negf, absf, copysign are bit operations).
+  if (s.op == Op::Neg || s.op == Op::Abs || s.op == Op::CopySign) {
+    std::uint64_t bits = s.op == Op::Neg ? a[0].bits ^ sb
+                         : s.op == Op::Abs ? a[0].bits & ~sb
+                                           : (a[0].bits & ~sb) | (a[1].bits & sb);
+    Val r{bits, 0, a[0].flags == kAnyNaN ? kAnyNaN : kExact};
+    if (known_.nanSemantics && nanOf(0)) r.flags = kAnyNaN;
+    if (known_.bf16Flush) makeFlushable(t, r);
+    return r;
+  }
+  if (s.op == Op::Cmp) {
+    const double l = x(0), r = x(1);
+    bool v = false;
+    switch (static_cast<int>(s.imm)) {
+      case 0: v = l == r; break;
+      case 1: v = l != r; break;  // une: true with NaN
+      case 2: v = l < r; break;
+      case 3: v = l <= r; break;
+      case 4: v = l > r; break;
+      case 5: v = l >= r; break;
+    }
+    return {v ? 1ULL : 0ULL, 0, kExact};
+  }
+  double r = 0;
+  bool transcendental = isTranscendental(s.op);
+  auto viaF32 = [&](float (*f32)(float), double (*f64)(double)) {
+    if (t == ElementType::F64) return f64(x(0));
+    return static_cast<double>(f32(static_cast<float>(x(0))));
+  };
+  auto viaF32b = [&](float (*f32)(float, float), double (*f64)(double, double)) {
+    if (t == ElementType::F64) return f64(x(0), x(1));
+    return static_cast<double>(f32(static_cast<float>(x(0)), static_cast<float>(x(1))));
+  };
+  switch (s.op) {
+    case Op::Add: r = x(0) + x(1); break;
+    case Op::Sub: r = x(0) - x(1); break;
+    case Op::Mul: r = x(0) * x(1); break;
+    case Op::Div: r = x(0) / x(1); break;
+    case Op::Rem: r = std::fmod(x(0), x(1)); break;
+    case Op::Sqrt: r = std::sqrt(x(0)); break;
+    case Op::Rsqrt:
+      if (t == ElementType::F64) r = 1.0 / std::sqrt(x(0));
+      else if (t == ElementType::F32) r = 1.0f / std::sqrt(static_cast<float>(x(0)));
+      else r = static_cast<double>(1.0f / std::sqrt(static_cast<float>(x(0))));
+      break;
+    case Op::Fma:
+      if (t == ElementType::F32) r = std::fma(static_cast<float>(x(0)), static_cast<float>(x(1)), static_cast<float>(x(2)));
+      else r = std::fma(x(0), x(1), x(2));
+      break;
+    case Op::Min:
+    case Op::MinNumF:
+    case Op::Max:
+    case Op::MaxNumF: {
+      const bool isMin = s.op == Op::Min || s.op == Op::MinNumF;
+      if (nanOf(0) && nanOf(1)) return {a[0].bits, 0, kAnyNaN};
+      if (nanOf(0)) return a[1];
+      if (nanOf(1)) return a[0];
+      const double l = x(0), rr = x(1);
+      if (l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
+      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision").
+      Val r = (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
+      makeFlushable(t, r);
+      return r;
+    }
+    case Op::MinimumF:
+    case Op::MaximumF: {
+      const bool isMin = s.op == Op::MinimumF;
+      if (nanOf(0) || nanOf(1)) return {a[nanOf(0) ? 0 : 1].bits, 0, kAnyNaN};
+      const double l = x(0), rr = x(1);
+      if (l == 0 && rr == 0) {  // -0 < +0
+        const bool lNeg = a[0].bits & sb, rNeg = a[1].bits & sb;
+        return (isMin ? (lNeg || !rNeg) : (!lNeg || rNeg)) ? a[0] : a[1];
+      }
+      Val r = (isMin ? l <= rr : l >= rr) ? a[0] : a[1];
+      makeFlushable(t, r);
+      return r;
+    }
+    case Op::Floor: r = std::floor(x(0)); break;
+    case Op::Ceil: r = std::ceil(x(0)); break;
+    case Op::Trunc: r = std::trunc(x(0)); break;
+    case Op::Round: r = std::round(x(0)); break;
+    case Op::RoundEven: {
+      const double v = x(0), f = std::floor(v), d = v - f;
+      r = d > 0.5 ? f + 1 : d < 0.5 ? f : (std::fmod(f, 2.0) == 0 ? f : f + 1);
+      if (r == 0 || std::isinf(v) || std::isnan(v)) r = std::isnan(v) ? v : std::copysign(std::isinf(v) ? v : 0.0, v);
+      break;
+    }
+    case Op::Cbrt: r = viaF32(std::cbrt, std::cbrt); break;
+    case Op::Exp: r = viaF32(std::exp, std::exp); break;
+    case Op::Exp2: r = viaF32(std::exp2, std::exp2); break;
+    case Op::Expm1: r = viaF32(std::expm1, std::expm1); break;
+    case Op::Log: r = viaF32(std::log, std::log); break;
+    case Op::Log2: r = viaF32(std::log2, std::log2); break;
+    case Op::Log10: r = viaF32(std::log10, std::log10); break;
+    case Op::Log1p: r = viaF32(std::log1p, std::log1p); break;
+    case Op::Sin: r = viaF32(std::sin, std::sin); break;
+    case Op::Cos: r = viaF32(std::cos, std::cos); break;
+    case Op::Tan: r = viaF32(std::tan, std::tan); break;
+    case Op::Asin: r = viaF32(std::asin, std::asin); break;
+    case Op::Acos: r = viaF32(std::acos, std::acos); break;
+    case Op::Atan: r = viaF32(std::atan, std::atan); break;
+    case Op::Sinh: r = viaF32(std::sinh, std::sinh); break;
+    case Op::Cosh: r = viaF32(std::cosh, std::cosh); break;
+    case Op::Tanh: r = viaF32(std::tanh, std::tanh); break;
+    case Op::Erf: r = viaF32(std::erf, std::erf); break;
+    case Op::Erfc: r = viaF32(std::erfc, std::erfc); break;
+    case Op::Pow:
+    case Op::Atan2:
+      if (known_.nanSemantics && (nanOf(0) || nanOf(1))) return {0, 0, kLoose};
+      r = s.op == Op::Pow ? viaF32b(std::pow, std::pow) : viaF32b(std::atan2, std::atan2);
+      break;
+    case Op::Powi: {
+      const auto n = static_cast<double>(signExtend(a[1].bits, 32));
+      r = std::pow(x(0), n);  // n exact in double (in float, 2^31 - 1 would become even)
+      break;
+    }
+    default: throw std::logic_error(std::string("difftest interpreter: float op ") + opName(s.op));
+  }
+  Val v{roundToFloat(t, r), 0, kExact};
+  if (std::isnan(r)) {
+    v.flags = kAnyNaN;
+    return v;
+  }
+  if (s.op == Op::Rsqrt && known_.halfRsqrt && (t == ElementType::F16 || t == ElementType::BF16)) {
+    v.alt = 1;
+    v.flags = kUlp;
+    return v;
+  }
+  if (transcendental) {
+    // README: libmvec (vectorised loops) is within 4 ulp of the exact result and
+    // scalar libm within 1-2, so the two may be 6 apart; powi multiplies in an
+    // unspecified order.
+    v.alt = s.op == Op::Powi ? 64 : 8;
+    v.flags = kUlp;
+    return v;
+  }
+  if (s.op != Op::Floor && s.op != Op::Ceil && s.op != Op::Trunc && s.op != Op::Round && s.op != Op::RoundEven)
+    makeFlushable(t, v);
+  else if (known_.bf16Flush)
+    makeFlushable(t, v);
+  return v;
+}
+
+Val Interpreter::evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t) {
+  const unsigned w = widthOf(t);
+  const std::uint64_t m = maskOf(w);
+  // memjit treats i1 as unsigned (cmp, min/max, mulhi, casts) although README
+  // says signless types are signed; shr of i1 is arithmetic all the same.
+  const bool sg = signedT(t) && t != ElementType::I1;
+  const std::uint64_t ua = a.size() > 0 ? a[0].bits & m : 0, ub = a.size() > 1 ? a[1].bits & m : 0;
+  const std::int64_t sa = signExtend(ua, w), sb = signExtend(ub, w);
+  auto ok = [&](std::uint64_t v) { return Val{v & m, 0, kExact}; };
+  // What checked mode stops at (the generator guards every other division).
+  if (s.op >= Op::Div && s.op <= Op::FloorDivSI) {
+    if (ub == 0) throw Trap{"by zero"};
+    const bool signedOp = s.op == Op::DivSI || s.op == Op::RemSI || s.op == Op::CeilDivSI || s.op == Op::FloorDivSI ||
+                          ((s.op == Op::Div || s.op == Op::Rem) && sg);
+    if (signedOp && w > 1 && ua == (1ULL << (w - 1)) && ub == m) throw Trap{"overflow"};
+  }
+  auto udiv = [&](std::uint64_t x, std::uint64_t y) { return y ? x / y : 0; };
+  auto sdiv = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
+    if (y == 0) return 0;
+    if (y == -1) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(x));
+    return x / y;
+  };
+  auto srem = [&](std::int64_t x, std::int64_t y) -> std::int64_t { return (y == 0 || y == -1) ? 0 : x % y; };
+  switch (s.op) {
+    case Op::Add: return ok(ua + ub);
+    case Op::Sub: return ok(ua - ub);
+    case Op::Mul: return ok(ua * ub);
+    case Op::Div: return ok(sg ? static_cast<std::uint64_t>(sdiv(sa, sb)) : udiv(ua, ub));
+    case Op::Rem: return ok(sg ? static_cast<std::uint64_t>(srem(sa, sb)) : (ub ? ua % ub : 0));
+    case Op::DivSI: return ok(static_cast<std::uint64_t>(sdiv(sa, sb)));
+    case Op::DivUI: return ok(udiv(ua, ub));
+    case Op::RemSI: return ok(static_cast<std::uint64_t>(srem(sa, sb)));
+    case Op::RemUI: return ok(ub ? ua % ub : 0);
+    case Op::CeilDivSI: {
+      const std::int64_t q = sdiv(sa, sb), r = srem(sa, sb);
+      return ok(static_cast<std::uint64_t>(q + ((r != 0 && ((r < 0) == (sb < 0))) ? 1 : 0)));
+    }
+    case Op::FloorDivSI: {
+      const std::int64_t q = sdiv(sa, sb), r = srem(sa, sb);
+      return ok(static_cast<std::uint64_t>(q - ((r != 0 && ((r < 0) != (sb < 0))) ? 1 : 0)));
+    }
+    case Op::CeilDivUI: return ok(udiv(ua, ub) + ((ub && ua % ub) ? 1 : 0));
+    case Op::MulHi: {
+      if (sg) {
+        const __int128 p = static_cast<__int128>(sa) * sb;
+        return ok(static_cast<std::uint64_t>(static_cast<unsigned __int128>(p >> w)));
+      }
+      const unsigned __int128 p = static_cast<unsigned __int128>(ua) * ub;
+      return ok(static_cast<std::uint64_t>(p >> w));
+    }
+    case Op::Neg: return ok(0 - ua);
+    case Op::And: return ok(ua & ub);
+    case Op::Or: return ok(ua | ub);
+    case Op::Xor: return ok(ua ^ ub);
+    case Op::Not: return ok(~ua);
+    case Op::Shl: return ok(ub >= w ? 0 : ua << ub);
+    case Op::Shr:
+    case Op::ShrSI:
+    case Op::ShrUI: {
+      const bool arithmetic = s.op == Op::ShrSI || (s.op == Op::Shr && (sg || t == ElementType::I1));
+      if (arithmetic) return ok(static_cast<std::uint64_t>(sa >> (ub >= w ? 63 : ub)));
+      return ok(ub >= w ? 0 : ua >> ub);
+    }
+    case Op::RotL:
+    case Op::RotR: {
+      const unsigned n = static_cast<unsigned>(ub % w);
+      if (n == 0) return ok(ua);
+      const bool left = s.op == Op::RotL;
+      return ok(left ? (ua << n) | (ua >> (w - n)) : (ua >> n) | (ua << (w - n)));
+    }
+    case Op::CtPop: return ok(static_cast<std::uint64_t>(std::popcount(ua)));
+    case Op::CtLz: return ok(static_cast<std::uint64_t>(std::countl_zero(ua) - (64 - static_cast<int>(w))));
+    case Op::CtTz: return ok(ua == 0 ? w : static_cast<std::uint64_t>(std::countr_zero(ua)));
+    case Op::Min: return ok(sg ? static_cast<std::uint64_t>(std::min(sa, sb)) : std::min(ua, ub));
+    case Op::Max: return ok(sg ? static_cast<std::uint64_t>(std::max(sa, sb)) : std::max(ua, ub));
+    case Op::Abs: return ok(sg ? (sa < 0 ? 0 - ua : ua) : ua);
+    case Op::Cmp: {
+      bool v = false;
+      switch (static_cast<int>(s.imm)) {
+        case 0: v = ua == ub; break;
+        case 1: v = ua != ub; break;
+        case 2: v = sg ? sa < sb : ua < ub; break;
+        case 3: v = sg ? sa <= sb : ua <= ub; break;
+        case 4: v = sg ? sa > sb : ua > ub; break;
+        case 5: v = sg ? sa >= sb : ua >= ub; break;
+      }
+      return {v ? 1ULL : 0ULL, 0, kExact};
+    }
+    default: throw std::logic_error(std::string("difftest interpreter: integer op ") + opName(s.op));
+  }
+}
+
+}  // namespace
+
+Outcome interpret(const Program& p, const KnownBugs& known) { return Interpreter(p, known).run(); }
+
+std::uint64_t outputBits(ElementType t, std::uint64_t bits) {
+  const unsigned w = widthOf(t);
+  if (w >= 64) return bits;
+  if (t == ElementType::I1 || isUnsignedInteger(t)) return bits & maskOf(w);
+  return static_cast<std::uint64_t>(signExtend(bits, w));
+}
+
+}  // namespace memjit::difftest

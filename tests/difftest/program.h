@@ -1,0 +1,144 @@
+// The difftest's program description: a small IR of its own, independent of
+// the builder, that the generator writes, the reference interpreter runs, the
+// lowering turns into FunctionBuilder calls and the reducer shrinks.
+//
+// A program is one function with a fixed signature (kSignature), so every
+// invoker can call it from compiled C++: inputs come from `io[0..inputs)` and
+// the scalar arguments, outputs go to `io[inputs..)`, the return value and the
+// two strided memrefs, whose every byte (inside the views or not) is compared.
+// Values are numbered; value ids 0..kFixedValues-1 are the arguments.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "memjit/types.h"
+
+namespace memjit::difftest {
+
+using ElementType = memjit::ElementType;
+
+inline constexpr const char* kSignature =
+    "(memref<?xi64>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xi32, strided<[?, ?], offset: ?>>, "
+    "f16, bf16, i8, f64) -> i64";
+/// Value ids of the arguments.
+enum FixedValue : int { kIo = 0, kFm = 1, kIm = 2, kH = 3, kG = 4, kC = 5, kD = 6, kFixedValues = 7 };
+
+enum class Op : std::uint8_t {
+  Const,  // imm: the bits
+  Add, Sub, Mul, Div, Rem, DivSI, DivUI, RemSI, RemUI, CeilDivSI, CeilDivUI, FloorDivSI, MulHi, Neg,
+  And, Or, Xor, Not, Shl, Shr, ShrSI, ShrUI, RotL, RotR, CtPop, CtLz, CtTz,
+  Min, Max, MinNumF, MaxNumF, MinimumF, MaximumF, Abs,
+  Cmp,     // imm: the CmpPredicate (Eq, Ne, Lt, Le, Gt, Ge)
+  Select,  // cond, a, b
+  Cast, Bitcast,  // to the statement's type
+  Sqrt, Rsqrt, Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Pow, Powi, Sin, Cos, Tan, Asin, Acos, Atan, Atan2,
+  Sinh, Cosh, Tanh, Erf, Erfc, Floor, Ceil, Round, RoundEven, Trunc, CopySign, Fma,
+  Dim,   // memref; imm: the dim
+  Load,  // memref, indices...
+  Count
+};
+const char* opName(Op op);
+/// exp, sin, pow, ...: compared within an ulp bound, not bit for bit.
+bool isTranscendental(Op op);
+
+enum class StmtKind : std::uint8_t {
+  Assign,   // results[0] = op(args)
+  For,      // args: lb, ub, step, inits...; blocks[0] params: iv, carried...; results: final carried
+  If,       // args: cond; blocks[0] then, blocks[1] else (no params), results
+  Store,    // args: value, memref, indices...
+  Subview,  // args: memref; results[0] the view; offsets/sizes/strides static
+  Output,   // args: value; imm: the io slot
+  ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
+                   // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
+  Return,   // args: the i64 value (last statement of the function)
+  Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
+            // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
+};
+
+struct Block;
+
+struct Stmt {
+  StmtKind kind = StmtKind::Assign;
+  Op op = Op::Const;
+  ElementType type = ElementType::I64;  // of the result (Assign)
+  std::uint64_t imm = 0;
+  std::vector<int> args;
+  std::vector<int> results;
+  std::vector<Block> blocks;
+  std::vector<std::int64_t> offsets, sizes, strides;  // Subview
+  bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
+  enum Reduction : std::uint8_t { Sum, Product, Min, Max };
+  std::vector<Reduction> reductions;  // ParallelReduce
+};
+
+struct Block {
+  std::vector<int> params;
+  std::vector<Stmt> stmts;
+  std::vector<int> yields;
+};
+
+/// A value's static type: a scalar, or a memref (rank > 0) with the static
+/// view the generator knows (the harness builds exactly these views).
+struct ValueType {
+  ElementType elem = ElementType::I64;
+  int rank = 0;  // 0: scalar
+  std::vector<std::int64_t> sizes, strides;
+  std::int64_t offset = 0;
+};
+
+// Bits of a value of a type: the low widthOf(t) bits of a uint64_t.
+inline unsigned widthOf(ElementType t) { return t == ElementType::Index ? 64 : bitWidth(t); }
+inline std::uint64_t maskOf(unsigned w) { return w >= 64 ? ~0ULL : (1ULL << w) - 1; }
+inline std::int64_t signExtend(std::uint64_t bits, unsigned w) {
+  if (w >= 64) return static_cast<std::int64_t>(bits);
+  const std::uint64_t s = 1ULL << (w - 1);
+  return static_cast<std::int64_t>(((bits & maskOf(w)) ^ s) - s);
+}
+/// i1, i8, ..., i64: what a float of that width bitcasts to.
+inline ElementType signlessOfWidth(unsigned w) {
+  switch (w) {
+    case 1: return ElementType::I1;
+    case 8: return ElementType::I8;
+    case 16: return ElementType::I16;
+    case 32: return ElementType::I32;
+    default: return ElementType::I64;
+  }
+}
+
+inline ValueType scalarType(ElementType t) {
+  ValueType v;
+  v.elem = t;
+  return v;
+}
+
+/// One memref argument's buffer and view: elements [0, length) of `data`
+/// (bit patterns), the view at `offset` with `sizes` and `strides` (negative
+/// allowed; the generator keeps every view element inside the buffer).
+struct MemArg {
+  ElementType elem = ElementType::F32;
+  std::vector<std::int64_t> sizes, strides;
+  std::int64_t offset = 0;
+  std::vector<std::uint64_t> data;
+};
+
+struct Program {
+  std::uint64_t seed = 0;
+  int inputs = 0;   // io[0..inputs) are inputs
+  int outputs = 0;  // io[inputs..inputs+outputs) are outputs
+  std::vector<std::uint64_t> io;  // initial contents (inputs; outputs start as 0)
+  MemArg fm, im;
+  std::uint64_t h = 0, g = 0, c = 0, d = 0;  // the scalar arguments' bits
+  std::vector<ValueType> values;
+  Block body;
+  /// Traps on purpose (an out-of-bounds load, a division by zero, INT_MIN / -1):
+  /// what checked mode's message must contain ("out of bounds", "by zero",
+  /// "overflow"); such programs run only in checked mode. Empty: none.
+  std::string trap;
+};
+
+/// Statements in the program (recursively).
+std::size_t countStatements(const Block& b);
+
+}  // namespace memjit::difftest

@@ -1,0 +1,29 @@
+// What a printed regression test (toBuilderSnippet) calls: builds the
+// function with the snippet's builder code, runs it at O0..O3 through the
+// typed invoker on the recorded initial state, and checks the values the
+// reference interpreter computed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memjit/codegen/builder.h"
+#include "program.h"
+
+namespace memjit::difftest {
+
+struct Expectations {
+  std::vector<std::pair<int, std::uint64_t>> outputs;  // io slot (after the inputs), i64 bits
+  bool hasRet = false;
+  std::uint64_t ret = 0;
+  std::vector<std::pair<std::size_t, std::uint64_t>> fm, im;  // buffer element, bits
+};
+
+/// "" when every level gives the expected values, else what differed.
+std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
+                            const Expectations& expected);
+
+}  // namespace memjit::difftest
