@@ -176,29 +176,8 @@ Error Invocation::packInputs() {
 
 // Which buffer a ranked parameter receives, after the oracle's decision.
 Expected<const Buffer*> Invocation::prepareBuffer(const RawParam& p, std::size_t r, const Buffer& b) {
-  if ((b.elementType() != p.element && !elementTypesCompatible(p.element, b.elementType())) || b.rank() != p.rank)
-    return mismatch(p, r, b.describe());
-  auto sizes = b.sizes();
-  for (std::int64_t i = 0; i < p.rank; ++i)
-    if (p.staticDims[i] != kDynamic && p.staticDims[i] != sizes[i]) return mismatch(p, r, b.describe());
-  bool asIs;
-  if (p.identity) {
-    // Row-major packed, offset 0 (strides of size-1 dims do not matter).
-    asIs = b.offset() == 0;
-    auto strides = b.strides();
-    std::int64_t expect = 1;
-    for (std::int64_t i = p.rank; asIs && i-- > 0;) {
-      asIs = sizes[i] == 1 || strides[i] == expect;
-      expect *= sizes[i];
-    }
-    if (!asIs && b.offset() == 0) asIs = b.isRowMajorContiguous();  // empty buffers
-  } else {
-    asIs = p.offset == kDynamic || p.offset == b.offset();
-    auto strides = b.strides();
-    for (std::int64_t i = 0; asIs && i < p.rank; ++i)
-      asIs = p.strides[i] == kDynamic || sizes[i] == 1 || p.strides[i] == strides[i];
-  }
-  if (asIs) return &b;
+  if (!p.matches(b)) return mismatch(p, r, b.describe());
+  if (p.takesAsIs(b)) return &b;
   auto decision = bufferDescriptionOracle(p.type, BufferDescription::of(b));
   if (!decision) return mismatch(p, r, b.describe());
   const BufferDescription& t = decision->target;
