@@ -164,10 +164,12 @@ Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<cons
                                  const InvokeOptions& options) const {
   if (!plan_) return Error(ErrorCode::InvalidArgument, "invoke: empty function handle");
   const Plan& plan = *plan_;
-  if (std::uint64_t ret; plan.quick && kwargs.empty() && detail::callQuick(plan, args, ret)) {
-    if (checkFailed()) return takeCheckFailure();
-    if (plan.userType.results.empty()) return Variant();
-    return detail::unpackResults(plan, {.word = ret, .block = nullptr, .passed = {}});
+  if (plan.quick && kwargs.empty()) {
+    if (detail::QuickCall q = detail::callQuick(plan, args); q.called) {
+      if (q.checkFailed) return takeCheckFailure();
+      if (plan.userType.results.empty()) return Variant();
+      return detail::unpackResults(plan, {.word = q.ret, .block = nullptr, .passed = {}});
+    }
   }
   if (!plan.call->unsupported().empty())
     return Error(ErrorCode::Unsupported, "invoke '" + plan.sig.name + "': " + plan.call->unsupported());

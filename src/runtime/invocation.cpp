@@ -14,8 +14,8 @@ Invocation::Invocation(const Plan& plan, const InvokeOptions& options) : plan_(p
   const CallShape& shape = *plan.call;
   base_ = shape.results().viaPointer ? 1 : 0;
   words_.reset(shape.numWords());
-  leaves_.reset(plan.raw.size(), /*clear=*/true);
-  inputBuffers_.reset(plan.raw.size(), /*clear=*/true);
+  leaves_.reset(plan.raw.size());
+  inputBuffers_.reset(plan.raw.size());  // set for every memref before packDestinations reads it
   passed_.reset(plan.raw.size() + plan.numDestinations);
   unranked_.reset(plan.numUnranked);
   resultStorage_.reset(shape.results().size / 8 + 1);
@@ -87,6 +87,7 @@ Error Invocation::bindRoot(std::span<const Variant> args, std::span<const std::p
   if (args.size() > np)
     return Error(ErrorCode::ArityMismatch, "'" + plan_.sig.name + "' takes " + std::to_string(np) +
                                                " arguments, received " + std::to_string(args.size()) + " positional");
+  leaves_.reset(plan_.raw.size(), /*clear=*/true);  // a structure binds every raw input, but not in order
   std::vector<const Variant*> bound(np, nullptr);
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = &args[i];
   for (const auto& [name, value] : kwargs) {

@@ -22,8 +22,14 @@ inline constexpr std::size_t kQuickMaxWords = 16;
 /// Whether calls of `plan` may take the quick way (sets nothing).
 bool qualifiesForQuickCalls(const Plan& plan);
 
-/// Calls `plan`'s function when every argument fits as it is, leaving a
-/// scalar result in `ret`; returns false, having called nothing, otherwise.
-bool callQuick(const Plan& plan, std::span<const Variant> args, std::uint64_t& ret);
+/// What callQuick did.
+struct QuickCall {
+  bool called = false;       ///< false: an argument needs the general way, and nothing was called
+  bool checkFailed = false;  ///< a checked-mode function stopped at a failed check (runtime/checks.h)
+  std::uint64_t ret = 0;     ///< the scalar result, if any
+};
+
+/// Calls `plan`'s function when every argument fits as it is.
+QuickCall callQuick(const Plan& plan, std::span<const Variant> args);
 
 }  // namespace memjit::runtime::detail
