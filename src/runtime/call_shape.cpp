@@ -160,11 +160,7 @@ CallShape::CallShape(const FunctionType& type) : results_(resultLayout(type)) {
 #endif
 }
 
-void CallShape::call(void* fn, std::uint64_t* words, void* ret) const {
-  if (thunk_) {
-    thunk_(fn, words, ret);
-    return;
-  }
+void CallShape::callThroughLibffi(void* fn, std::uint64_t* words, void* ret) const {
   void* values[64];
   std::vector<void*> heap;
   void** argv = values;

@@ -44,11 +44,18 @@ class CallShape {
   /// Calls `fn` with one 64-bit word per parameter (pointers, integers
   /// extended, floats (f16/bf16 bits too) in the low bytes); a direct scalar result lands in
   /// `ret` (8 bytes, value at offset 0).
-  void call(void* fn, std::uint64_t* words, void* ret) const;
+  void call(void* fn, std::uint64_t* words, void* ret) const {
+    if (thunk_)
+      thunk_(fn, words, ret);
+    else
+      callThroughLibffi(fn, words, ret);
+  }
 
   using Thunk = void (*)(void* fn, const std::uint64_t* words, void* ret);
 
  private:
+  void callThroughLibffi(void* fn, std::uint64_t* words, void* ret) const;
+
   ResultLayout results_;
   std::size_t numWords_ = 0;
   std::string unsupported_;

@@ -16,6 +16,7 @@
 #include "memjit/type_syntax.h"
 #include "invocation.h"
 #include "plan.h"
+#include "quick_call.h"
 #include "results.h"
 
 namespace memjit::runtime {
@@ -50,6 +51,7 @@ static RawParam makeRawParam(const Type& t) {
     p.element = m.element();
     p.rank = static_cast<std::int64_t>(m.rank());
     p.staticDims = m.shape();
+    p.anyStaticDim = std::any_of(p.staticDims.begin(), p.staticDims.end(), [](std::int64_t d) { return d != kDynamic; });
     p.identity = m.hasIdentityLayout();
     p.strides = m.effectiveStrides();
     p.offset = m.effectiveOffset();
@@ -78,6 +80,7 @@ Expected<Callable> Callable::create(void* cInterface, signature::FunctionSignatu
   }
   plan->call = std::make_unique<detail::CallShape>(type);
   MEMJIT_TRY(detail::buildStructure(*plan));
+  plan->quick = detail::qualifiesForQuickCalls(*plan);
   if (resultAllocator && plan->sig.resultAllocator) {
     MEMJIT_ASSIGN_OR_RETURN(plan->allocatorType, allocatorType(type));
     plan->allocator = resultAllocator;
@@ -153,13 +156,21 @@ Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSl
 }  // namespace detail
 
 // ---------------------------------------------------------------------------
-// The dynamic invoker: bind -> pack -> destinations -> call -> copy back ->
+// The dynamic invoker: the quick way when nothing needs adapting
+// (quick_call.h), else bind -> pack -> destinations -> call -> copy back ->
 // unpack (invocation.h, results.h).
 
 Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs,
                                  const InvokeOptions& options) const {
   if (!plan_) return Error(ErrorCode::InvalidArgument, "invoke: empty function handle");
   const Plan& plan = *plan_;
+  if (plan.quick && kwargs.empty()) {
+    if (detail::QuickCall q = detail::callQuick(plan, args); q.called) {
+      if (q.checkFailed) return takeCheckFailure();
+      if (plan.userType.results.empty()) return Variant();
+      return detail::unpackResults(plan, {.word = q.ret, .block = nullptr, .passed = {}});
+    }
+  }
   if (!plan.call->unsupported().empty())
     return Error(ErrorCode::Unsupported, "invoke '" + plan.sig.name + "': " + plan.call->unsupported());
   detail::Invocation call(plan, options);
@@ -170,7 +181,7 @@ Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<cons
   MEMJIT_TRY(call.copyBack());
   // A checked function stopped at a failed check; its results are zeros.
   if (checkFailed()) return takeCheckFailure();
-  return detail::unpackResults(call);
+  return detail::unpackResults(plan, call.returned());
 }
 
 }  // namespace memjit::runtime

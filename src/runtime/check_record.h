@@ -12,6 +12,10 @@ struct CheckRecord;
 CheckRecord* currentCheckRecord() noexcept;
 /// True when `record` holds a failure.
 bool hasFailure(const CheckRecord* record) noexcept;
+/// currentCheckRecord(), cleared: what an invoker reads once before a call
+/// and checks with hasFailure after it (the calling thread's record is the
+/// same after the call).
+CheckRecord* clearedCheckRecord() noexcept;
 
 /// While alive, the calling thread reports to `record`.
 class ReportTo {

@@ -90,6 +90,15 @@ CheckRecord* currentCheckRecord() noexcept { return borrowedRecord ? borrowedRec
 
 bool hasFailure(const CheckRecord* record) noexcept { return record->failed.load(std::memory_order_acquire); }
 
+CheckRecord* clearedCheckRecord() noexcept {
+  CheckRecord* r = currentCheckRecord();
+  if (!r->failed.load(std::memory_order_acquire)) return r;
+  std::lock_guard lock(r->mutex);
+  r->message.clear();
+  r->failed.store(false, std::memory_order_release);
+  return r;
+}
+
 ReportTo::ReportTo(CheckRecord* record) noexcept : saved_(borrowedRecord) { borrowedRecord = record; }
 ReportTo::~ReportTo() { borrowedRecord = saved_; }
 
@@ -102,13 +111,7 @@ using detail::currentCheckRecord;
 
 bool checkFailed() noexcept { return detail::hasFailure(currentCheckRecord()); }
 
-void clearCheckFailure() noexcept {
-  CheckRecord& r = *currentCheckRecord();
-  if (!r.failed.load(std::memory_order_acquire)) return;
-  std::lock_guard lock(r.mutex);
-  r.message.clear();
-  r.failed.store(false, std::memory_order_release);
-}
+void clearCheckFailure() noexcept { detail::clearedCheckRecord(); }
 
 Error takeCheckFailure() {
   CheckRecord& r = *currentCheckRecord();

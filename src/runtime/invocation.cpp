@@ -14,8 +14,8 @@ Invocation::Invocation(const Plan& plan, const InvokeOptions& options) : plan_(p
   const CallShape& shape = *plan.call;
   base_ = shape.results().viaPointer ? 1 : 0;
   words_.reset(shape.numWords());
-  leaves_.reset(plan.raw.size(), /*clear=*/true);
-  inputBuffers_.reset(plan.raw.size(), /*clear=*/true);
+  leaves_.reset(plan.raw.size());
+  inputBuffers_.reset(plan.raw.size());  // set for every memref before packDestinations reads it
   passed_.reset(plan.raw.size() + plan.numDestinations);
   unranked_.reset(plan.numUnranked);
   resultStorage_.reset(shape.results().size / 8 + 1);
@@ -87,6 +87,7 @@ Error Invocation::bindRoot(std::span<const Variant> args, std::span<const std::p
   if (args.size() > np)
     return Error(ErrorCode::ArityMismatch, "'" + plan_.sig.name + "' takes " + std::to_string(np) +
                                                " arguments, received " + std::to_string(args.size()) + " positional");
+  leaves_.reset(plan_.raw.size(), /*clear=*/true);  // a structure binds every raw input, but not in order
   std::vector<const Variant*> bound(np, nullptr);
   for (std::size_t i = 0; i < args.size(); ++i) bound[i] = &args[i];
   for (const auto& [name, value] : kwargs) {
@@ -176,29 +177,8 @@ Error Invocation::packInputs() {
 
 // Which buffer a ranked parameter receives, after the oracle's decision.
 Expected<const Buffer*> Invocation::prepareBuffer(const RawParam& p, std::size_t r, const Buffer& b) {
-  if ((b.elementType() != p.element && !elementTypesCompatible(p.element, b.elementType())) || b.rank() != p.rank)
-    return mismatch(p, r, b.describe());
-  auto sizes = b.sizes();
-  for (std::int64_t i = 0; i < p.rank; ++i)
-    if (p.staticDims[i] != kDynamic && p.staticDims[i] != sizes[i]) return mismatch(p, r, b.describe());
-  bool asIs;
-  if (p.identity) {
-    // Row-major packed, offset 0 (strides of size-1 dims do not matter).
-    asIs = b.offset() == 0;
-    auto strides = b.strides();
-    std::int64_t expect = 1;
-    for (std::int64_t i = p.rank; asIs && i-- > 0;) {
-      asIs = sizes[i] == 1 || strides[i] == expect;
-      expect *= sizes[i];
-    }
-    if (!asIs && b.offset() == 0) asIs = b.isRowMajorContiguous();  // empty buffers
-  } else {
-    asIs = p.offset == kDynamic || p.offset == b.offset();
-    auto strides = b.strides();
-    for (std::int64_t i = 0; asIs && i < p.rank; ++i)
-      asIs = p.strides[i] == kDynamic || sizes[i] == 1 || p.strides[i] == strides[i];
-  }
-  if (asIs) return &b;
+  if (!p.matches(b)) return mismatch(p, r, b.describe());
+  if (p.takesAsIs(b)) return &b;
   auto decision = bufferDescriptionOracle(p.type, BufferDescription::of(b));
   if (!decision) return mismatch(p, r, b.describe());
   const BufferDescription& t = decision->target;

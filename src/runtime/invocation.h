@@ -17,6 +17,7 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/variant.h"
 #include "plan.h"
+#include "results.h"
 #include "scratch_array.h"
 
 namespace memjit::runtime::detail {
@@ -45,12 +46,8 @@ class Invocation {
   /// Copies what the callee wrote into copies back into the caller's buffers.
   Error copyBack();
 
-  const Plan& plan() const noexcept { return plan_; }
-  /// The scalar return word, and the result block when results come via a pointer.
-  std::uint64_t returnWord() const noexcept { return ret_; }
-  const unsigned char* resultBlock() const noexcept { return result_; }
-  /// Every buffer whose descriptor went in (results may alias them).
-  std::span<const Buffer* const> passedBuffers() const noexcept { return {passed_.data(), numPassed_}; }
+  /// What the call left for unpackResults (results.h).
+  Returned returned() const noexcept { return {ret_, result_, {passed_.data(), numPassed_}}; }
 
  private:
   Error bindNode(const Node& n, const Variant& v, const std::string& path);

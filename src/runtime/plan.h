@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "call_shape.h"
+#include "memjit/runtime/buffer.h"
 #include "memjit/signature/function_signature.h"
 #include "memjit/types.h"
 
@@ -42,11 +43,44 @@ struct RawParam {
   ElementType element = ElementType::F32;
   std::int64_t rank = 0;
   std::vector<std::int64_t> staticDims;  ///< kDynamic where dynamic
+  bool anyStaticDim = false;             ///< some entry of staticDims is not kDynamic
   std::vector<std::int64_t> strides;     ///< declared strides; kDynamic where free
   bool identity = true;                  ///< identity layout: strides follow the actual shape
   std::int64_t offset = 0;               ///< declared offset, kDynamic when free
   std::string path;                      ///< "argument 'x'['mask']": where it sits in the structure
   std::string expected;                  ///< "Buffer<sint32[1x384]>"
+
+  /// A ranked parameter's element type, rank and static sizes, in `b`.
+  bool matches(const Buffer& b) const noexcept {
+    if ((b.elementType() != element && !elementTypesCompatible(element, b.elementType())) || b.rank() != rank)
+      return false;
+    if (!anyStaticDim) return true;
+    auto sizes = b.sizes();
+    for (std::int64_t i = 0; i < rank; ++i)
+      if (staticDims[i] != kDynamic && staticDims[i] != sizes[i]) return false;
+    return true;
+  }
+
+  /// Whether a matching `b` has the declared layout, so that its descriptor
+  /// goes in as it is (else the oracle decides: a rebased view or a copy).
+  bool takesAsIs(const Buffer& b) const noexcept {
+    auto sizes = b.sizes();
+    auto given = b.strides();
+    if (identity) {
+      // Row-major packed, offset 0 (strides of size-1 dims do not matter).
+      if (b.offset() != 0) return false;
+      std::int64_t expect = 1;
+      for (std::int64_t i = rank; i-- > 0;) {
+        if (sizes[i] != 1 && given[i] != expect) return b.isRowMajorContiguous();  // empty buffers
+        expect *= sizes[i];
+      }
+      return true;
+    }
+    if (offset != kDynamic && offset != b.offset()) return false;
+    for (std::int64_t i = 0; i < rank; ++i)
+      if (strides[i] != kDynamic && sizes[i] != 1 && strides[i] != given[i]) return false;
+    return true;
+  }
 };
 
 struct Plan {
@@ -65,6 +99,10 @@ struct Plan {
   void* allocator = nullptr;
   std::unique_ptr<CallShape> allocatorCall;
   FunctionType allocatorType;
+  /// Inputs scalars and ranked memrefs bound by position, no destinations,
+  /// no result block: a call whose buffers fit as they are is only checks
+  /// and parameter words (quick_call.h).
+  bool quick = false;
 };
 
 /// Builds the parameters and result nodes from the SIP signature or the

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "invocation.h"
 #include "memjit/runtime/result_allocator.h"
+#include "memjit/runtime/typed_callable.h"
 #include "scalar_packing.h"
 
 namespace memjit::runtime::detail {
@@ -73,23 +73,21 @@ Variant rawResult(const Type& t, const unsigned char* at, OwnerTable& owners) {
   return Variant(std::move(b));
 }
 
-Variant unpackResults(const Invocation& call) {
-  const Plan& plan = call.plan();
+Variant unpackResults(const Plan& plan, const Returned& returned) {
   const auto& layout = plan.call->results();
   const auto& results = plan.userType.results;
   if (results.empty()) return Variant();
   std::vector<Variant> raw;
   raw.reserve(results.size());
   if (!layout.viaPointer) {
-    std::uint64_t ret = call.returnWord();
-    raw.push_back(readScalar(std::get<ElementType>(results[0]), &ret));
+    raw.push_back(readScalar(std::get<ElementType>(results[0]), &returned.word));
   } else {
     // Results may alias what went in: share those buffers' owners (or none).
     OwnerTable owners;
-    for (const Buffer* b : call.passedBuffers())
+    for (const Buffer* b : returned.passed)
       if (!isUnownedAllocation(b->allocated())) owners.known.emplace_back(b->allocated(), b->owner());
     for (std::size_t i = 0; i < results.size(); ++i)
-      raw.push_back(rawResult(results[i], call.resultBlock() + layout.offsets[i], owners));
+      raw.push_back(rawResult(results[i], returned.block + layout.offsets[i], owners));
   }
   if (plan.resultsFromSip) {
     Variant v = buildResult(plan.resultNodes[0], raw);

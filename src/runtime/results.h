@@ -4,7 +4,9 @@
 // structure (SIP or V1 reflection) rebuilt around them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -13,8 +15,6 @@
 #include "plan.h"
 
 namespace memjit::runtime::detail {
-
-class Invocation;
 
 /// Owners of allocations seen so far, by allocated pointer.
 struct OwnerTable {
@@ -28,7 +28,14 @@ struct OwnerTable {
 /// copy, malloc'd by the callee, is freed).
 Variant rawResult(const Type& t, const unsigned char* at, OwnerTable& owners);
 
+/// What a finished call left behind.
+struct Returned {
+  std::uint64_t word = 0;                      ///< a scalar result by value
+  const unsigned char* block = nullptr;        ///< the result block, when results come via a pointer
+  std::span<const Buffer* const> passed;       ///< every buffer that went in (results may alias them)
+};
+
 /// The value `invoke` returns for a finished call.
-Variant unpackResults(const Invocation& call);
+Variant unpackResults(const Plan& plan, const Returned& returned);
 
 }  // namespace memjit::runtime::detail

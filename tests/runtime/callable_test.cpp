@@ -27,6 +27,13 @@ static void _mlir_ciface_record(float a, double b, memjit::f16::abi_type c, memj
   gotF16 = memjit::f16::fromAbi(c).bits();
   gotBF16 = memjit::bf16::fromAbi(d).bits();
 }
+// (memref, memref) -> i64 of any rank-2 memref type: records which descriptors arrived
+static const void* gotDescriptors[2];
+static std::int64_t _mlir_ciface_descriptors(void* a, void* b) {
+  gotDescriptors[0] = a;
+  gotDescriptors[1] = b;
+  return 7;
+}
 }
 
 namespace {
@@ -319,4 +326,52 @@ TEST(Invoke, ScalarConversionsKeepTheValue) {
   refuses(0, 0.0, 0, 257, "argument 3 (raw #3): expected bfloat16, received int 257 (not exact in bfloat16: "
                           "becomes 256)");
   refuses(0, 0.0, 0, Variant(f16::fromBits(0x3c01)), "(not exact in bfloat16: becomes 1)");
+}
+
+// A buffer whose layout the parameter accepts goes in as it is: the callee
+// gets the caller's own descriptor (no view, no copy); one that does not fit
+// goes through a copy, and one of the wrong static size is refused.
+TEST(Invoke, BufferThatFitsGoesInAsItIs) {
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_descriptors), "descriptors",
+                    "(memref<?x3xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>) -> i64");
+  std::vector<float> storage(24, 1.0f);
+  // Row-major 2x3; and 1x3 with an odd stride on its size-1 dim, which the identity layout ignores.
+  Variant packed(cantFail(Buffer::view(ElementType::F32, storage.data(), {2, 3})));
+  Variant oddUnitStride(cantFail(Buffer::view(ElementType::F32, storage.data(), {1, 3}, {99, 1})));
+  // Any row stride and offset where the layout leaves them free.
+  Variant rows(cantFail(Buffer::view(ElementType::F32, storage.data(), {3, 2}, {7, 1}, 3)));
+  for (const Variant& first : {packed, oddUnitStride}) {
+    std::vector<Variant> args{first, rows};
+    auto r = f.invoke(args);
+    ASSERT_TRUE(r) << r.error().str();
+    EXPECT_EQ(r->toInt(), 7);
+    EXPECT_EQ(gotDescriptors[0], args[0].buffer().descriptor());
+    EXPECT_EQ(gotDescriptors[1], args[1].buffer().descriptor());
+  }
+  // A transposed buffer does not fit the identity layout: a copy goes in.
+  std::vector<Variant> args{Variant(cantFail(Buffer::view(ElementType::F32, storage.data(), {2, 3}, {1, 2}))), rows};
+  auto r = f.invoke(args);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_NE(gotDescriptors[0], args[0].buffer().descriptor());
+  EXPECT_EQ(gotDescriptors[1], args[1].buffer().descriptor());
+  // The static size 3 is checked on every way.
+  Variant wide(cantFail(Buffer::view(ElementType::F32, storage.data(), {2, 4})));
+  auto e = f.invoke({wide, rows});
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().code(), ErrorCode::TypeMismatch);
+}
+
+// An empty buffer may have a null data pointer (nothing is read through it);
+// a buffer with elements may not, and a default Buffer (no descriptor at all)
+// is refused rather than read.
+TEST(Invoke, NullDataPointersAndEmptyBuffers) {
+  Callable f = make(reinterpret_cast<void*>(&_mlir_ciface_sum), "sum", "(memref<?xf32>) -> f32");
+  auto empty = f.invoke({Buffer::fromParts(ElementType::F32, nullptr, nullptr, 0, std::vector<std::int64_t>{0},
+                                           std::vector<std::int64_t>{1})});
+  ASSERT_TRUE(empty) << empty.error().str();
+  EXPECT_EQ(empty->toDouble(), 0.0);
+  auto none = f.invoke({Buffer()});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(none.error().message().find("argument 0 (raw #0)"), std::string::npos) << none.error().str();
 }
