@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 ROOT=$PWD
 JOBS=$(nproc)
 LLVM_MAJOR=19   # the main build, sanitizers, fuzzers, benchmarks: LLVM and MLIR 19
-LLVM_NEXT=22    # also built and tested (build-llvm22); see README "Supported LLVM versions"
+LLVM_NEXT=22    # also built and tested (build-llvm22); see docs/jit-and-aot.md, "Supported LLVM versions"
 BASE_PACKAGES=(cmake ninja-build g++ ccache pkg-config python3
   "llvm-$LLVM_MAJOR-dev" "clang-$LLVM_MAJOR" "libclang-rt-$LLVM_MAJOR-dev"
   googletest libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libdlpack-dev libffi-dev

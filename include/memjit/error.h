@@ -56,22 +56,16 @@ inline std::string_view errorCodeName(ErrorCode code) noexcept {
   return "unknown error";
 }
 
-
-
 /// A failure: its kind, a message naming what was wrong and where, and for
 /// parse errors the byte offset into the input.
 class [[nodiscard]] Error {
  public:
-  /// The success value.
-  Error() noexcept = default;
-  Error(ErrorCode code, std::string message,
-        std::optional<std::size_t> offset = std::nullopt)
+  Error() noexcept = default;  ///< success
+  Error(ErrorCode code, std::string message, std::optional<std::size_t> offset = std::nullopt)
       : code_(code), message_(std::move(message)), offset_(offset) {}
-
   static Error success() noexcept { return Error(); }
 
-  /// True when this is a failure.
-  explicit operator bool() const noexcept { return code_ != ErrorCode::Ok; }
+  explicit operator bool() const noexcept { return code_ != ErrorCode::Ok; }  ///< true when this is a failure
   bool ok() const noexcept { return code_ == ErrorCode::Ok; }
 
   ErrorCode code() const noexcept { return code_; }
@@ -114,8 +108,7 @@ class [[nodiscard]] Expected {
   Expected(T value) : storage_(std::in_place_index<0>, std::move(value)) {}
   Expected(Error error) : storage_(std::in_place_index<1>, std::move(error)) {}
 
-  /// True when a value is held.
-  explicit operator bool() const noexcept { return storage_.index() == 0; }
+  explicit operator bool() const noexcept { return storage_.index() == 0; }  ///< true when a value is held
   bool ok() const noexcept { return storage_.index() == 0; }
 
   /// The value. A failed Expected aborts with its message (see the top).
@@ -150,7 +143,6 @@ class [[nodiscard]] Expected {
 
   std::variant<T, Error> storage_;
 };
-
 
 /// The value of an Expected whose failure would be a bug; aborts with the
 /// error's message otherwise (llvm::cantFail's contract, memjit's message).

@@ -1,4 +1,9 @@
-// The kernel builder: setup, scalars, math, control flow, calls and return.
+// The kernel builder's core: Value, opening and finishing a function (and
+// removing a failed one), arguments, constants and the exact conversion of
+// C++ literals, the arithmetic shared by every type (add .. rem, neg, cmp,
+// select, cast), fast-math regions, the operators, and the escape hatch to
+// LLVM (ir, wrap, debug names). Integer, math, control-flow, memref, vector
+// and parallel operations live in builder_<family>.cpp.
 #include "memjit/codegen/builder.h"
 
 #include <cmath>

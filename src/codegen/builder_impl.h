@@ -64,7 +64,14 @@ namespace detail {
 
 // What every builder operation does first: emit its instructions at the
 // caller's `loc` (see "Source locations" in builder.h). Only the outermost
-// operation sets a location; nothing at all without debug info.
+// operation sets a location (operations one builds through others, such as
+// forLoop's overloads or ceildiv through div, keep it); nothing at all
+// without debug info. New operations need nothing else:
+//   Value FunctionBuilder::op(const Value& a, std::source_location loc) {
+//     const detail::OpLocation at(*this, loc);  // first statement, always
+//     ...
+//   }
+// Calls of user callbacks inside an operation go through UserCode below.
 class OpLocation {
  public:
   OpLocation(FunctionBuilder& b, const std::source_location& loc) {

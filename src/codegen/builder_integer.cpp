@@ -1,7 +1,7 @@
 // The kernel builder: integer operations beyond + - * / % (explicitly signed
 // or unsigned division, rounding divisions, bit operations, shifts defined
 // for every count, bit counts) and bitcasts. Each follows the MLIR arith op
-// it is named after; README's op table lists them.
+// it is named after; docs/kernel-language.md's op table lists them.
 #include <llvm/IR/Intrinsics.h>
 
 #include "builder_checks.h"

@@ -17,11 +17,11 @@ namespace {
 constexpr llvm::Intrinsic::ID kLibm = llvm::Intrinsic::not_intrinsic;
 
 struct MathFunction {
-  const char* op;              // the builder operation, for messages
-  llvm::Intrinsic::ID intrinsic;  // or kLibm
-  const char* libm = nullptr;  // the double version's name; the float one adds 'f'
-  bool wideHalf = false;       // f16/bf16 computed in f64 rather than f32 (fma)
-  bool callsLibrary = false;   // becomes a call (scalar libm or vector math), not an instruction
+  const char* op;                         // the builder operation, for messages
+  llvm::Intrinsic::ID intrinsic = kLibm;  // kLibm: call `libm`
+  const char* libm = nullptr;             // the double version's name; the float one adds 'f'
+  bool wideHalf = false;                  // f16/bf16 computed in f64 rather than f32 (fma)
+  bool callsLibrary = false;              // becomes a call (scalar libm or vector math), not an instruction
 };
 
 llvm::Value* callLibm(BuilderOps::Impl& I, const std::string& name, llvm::Type* type,
@@ -75,47 +75,47 @@ Value emitMath(FunctionBuilder& self, const MathFunction& fn, std::initializer_l
 
 }  // namespace
 
-#define MEMJIT_MATH_1(name, ...)                                                \
-  Value FunctionBuilder::name(const Value& a, std::source_location loc) {       \
-    const detail::OpLocation at(*this, loc);                                    \
-    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a});             \
+#define MEMJIT_MATH_1(name, ...)                                          \
+  Value FunctionBuilder::name(const Value& a, std::source_location loc) { \
+    const detail::OpLocation at(*this, loc);                              \
+    return emitMath(*this, MathFunction{.op = #name, __VA_ARGS__}, {&a}); \
   }
-#define MEMJIT_MATH_2(name, ...)                                                        \
+#define MEMJIT_MATH_2(name, ...)                                                          \
   Value FunctionBuilder::name(const Value& a, const Value& b, std::source_location loc) { \
-    const detail::OpLocation at(*this, loc);                                            \
-    return emitMath(*this, MathFunction{#name, __VA_ARGS__}, {&a, &b});                 \
+    const detail::OpLocation at(*this, loc);                                              \
+    return emitMath(*this, MathFunction{.op = #name, __VA_ARGS__}, {&a, &b});             \
   }
 
-MEMJIT_MATH_1(sqrt, llvm::Intrinsic::sqrt)
-MEMJIT_MATH_1(cbrt, kLibm, "cbrt", false, true)
-MEMJIT_MATH_1(exp, llvm::Intrinsic::exp, nullptr, false, true)
-MEMJIT_MATH_1(exp2, llvm::Intrinsic::exp2, nullptr, false, true)
-MEMJIT_MATH_1(expm1, kLibm, "expm1", false, true)
-MEMJIT_MATH_1(log, llvm::Intrinsic::log, nullptr, false, true)
-MEMJIT_MATH_1(log2, llvm::Intrinsic::log2, nullptr, false, true)
-MEMJIT_MATH_1(log10, llvm::Intrinsic::log10, nullptr, false, true)
-MEMJIT_MATH_1(log1p, kLibm, "log1p", false, true)
-MEMJIT_MATH_2(pow, llvm::Intrinsic::pow, nullptr, false, true)
-MEMJIT_MATH_1(sin, llvm::Intrinsic::sin, nullptr, false, true)
-MEMJIT_MATH_1(cos, llvm::Intrinsic::cos, nullptr, false, true)
-MEMJIT_MATH_1(tan, kLibm, "tan", false, true)
-MEMJIT_MATH_1(asin, kLibm, "asin", false, true)
-MEMJIT_MATH_1(acos, kLibm, "acos", false, true)
-MEMJIT_MATH_1(atan, kLibm, "atan", false, true)
-MEMJIT_MATH_2(atan2, kLibm, "atan2", false, true)
-MEMJIT_MATH_1(sinh, kLibm, "sinh", false, true)
-MEMJIT_MATH_1(cosh, kLibm, "cosh", false, true)
-MEMJIT_MATH_1(tanh, kLibm, "tanh", false, true)
-MEMJIT_MATH_1(erf, kLibm, "erf", false, true)
-MEMJIT_MATH_1(erfc, kLibm, "erfc", false, true)
-MEMJIT_MATH_1(floor, llvm::Intrinsic::floor)
-MEMJIT_MATH_1(ceil, llvm::Intrinsic::ceil)
-MEMJIT_MATH_1(round, llvm::Intrinsic::round)
-MEMJIT_MATH_1(roundeven, llvm::Intrinsic::roundeven)
-MEMJIT_MATH_1(trunc, llvm::Intrinsic::trunc)
-MEMJIT_MATH_2(copysign, llvm::Intrinsic::copysign)
-MEMJIT_MATH_2(minnumf, llvm::Intrinsic::minnum)
-MEMJIT_MATH_2(maxnumf, llvm::Intrinsic::maxnum)
+MEMJIT_MATH_1(sqrt, .intrinsic = llvm::Intrinsic::sqrt)
+MEMJIT_MATH_1(cbrt, .libm = "cbrt", .callsLibrary = true)
+MEMJIT_MATH_1(exp, .intrinsic = llvm::Intrinsic::exp, .callsLibrary = true)
+MEMJIT_MATH_1(exp2, .intrinsic = llvm::Intrinsic::exp2, .callsLibrary = true)
+MEMJIT_MATH_1(expm1, .libm = "expm1", .callsLibrary = true)
+MEMJIT_MATH_1(log, .intrinsic = llvm::Intrinsic::log, .callsLibrary = true)
+MEMJIT_MATH_1(log2, .intrinsic = llvm::Intrinsic::log2, .callsLibrary = true)
+MEMJIT_MATH_1(log10, .intrinsic = llvm::Intrinsic::log10, .callsLibrary = true)
+MEMJIT_MATH_1(log1p, .libm = "log1p", .callsLibrary = true)
+MEMJIT_MATH_2(pow, .intrinsic = llvm::Intrinsic::pow, .callsLibrary = true)
+MEMJIT_MATH_1(sin, .intrinsic = llvm::Intrinsic::sin, .callsLibrary = true)
+MEMJIT_MATH_1(cos, .intrinsic = llvm::Intrinsic::cos, .callsLibrary = true)
+MEMJIT_MATH_1(tan, .libm = "tan", .callsLibrary = true)
+MEMJIT_MATH_1(asin, .libm = "asin", .callsLibrary = true)
+MEMJIT_MATH_1(acos, .libm = "acos", .callsLibrary = true)
+MEMJIT_MATH_1(atan, .libm = "atan", .callsLibrary = true)
+MEMJIT_MATH_2(atan2, .libm = "atan2", .callsLibrary = true)
+MEMJIT_MATH_1(sinh, .libm = "sinh", .callsLibrary = true)
+MEMJIT_MATH_1(cosh, .libm = "cosh", .callsLibrary = true)
+MEMJIT_MATH_1(tanh, .libm = "tanh", .callsLibrary = true)
+MEMJIT_MATH_1(erf, .libm = "erf", .callsLibrary = true)
+MEMJIT_MATH_1(erfc, .libm = "erfc", .callsLibrary = true)
+MEMJIT_MATH_1(floor, .intrinsic = llvm::Intrinsic::floor)
+MEMJIT_MATH_1(ceil, .intrinsic = llvm::Intrinsic::ceil)
+MEMJIT_MATH_1(round, .intrinsic = llvm::Intrinsic::round)
+MEMJIT_MATH_1(roundeven, .intrinsic = llvm::Intrinsic::roundeven)
+MEMJIT_MATH_1(trunc, .intrinsic = llvm::Intrinsic::trunc)
+MEMJIT_MATH_2(copysign, .intrinsic = llvm::Intrinsic::copysign)
+MEMJIT_MATH_2(minnumf, .intrinsic = llvm::Intrinsic::minnum)
+MEMJIT_MATH_2(maxnumf, .intrinsic = llvm::Intrinsic::maxnum)
 #undef MEMJIT_MATH_1
 #undef MEMJIT_MATH_2
 
@@ -125,7 +125,7 @@ MEMJIT_MATH_2(maxnumf, llvm::Intrinsic::maxnum)
 // f16/bf16 minimumf/maximumf NaN-propagating at every optimisation level.
 static Value nanPropagating(FunctionBuilder& self, const char* op, llvm::Intrinsic::ID id, const Value& a,
                             const Value& b) {
-  Value r = emitMath(self, MathFunction{op, id}, {&a, &b});
+  Value r = emitMath(self, MathFunction{.op = op, .intrinsic = id}, {&a, &b});
   if (!r.valid() || !(r.type() == Type(ElementType::F16) || r.type() == Type(ElementType::BF16))) return r;
   auto& ir = BuilderOps::impl(self).ir;
   llvm::Value* unordered = ir.CreateFCmpUNO(a.llvm(), b.llvm());
@@ -144,7 +144,8 @@ Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_loca
 
 Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
-  return emitMath(*this, MathFunction{"fma", llvm::Intrinsic::fma, nullptr, true}, {&a, &b, &c});
+  const MathFunction fma{.op = "fma", .intrinsic = llvm::Intrinsic::fma, .wideHalf = true};
+  return emitMath(*this, fma, {&a, &b, &c});
 }
 
 Value FunctionBuilder::rsqrt(const Value& a, std::source_location loc) {
@@ -203,7 +204,7 @@ Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "abs", a);
   if (!t) return {};
-  if (isFloat(*t)) return emitMath(*this, MathFunction{"abs", llvm::Intrinsic::fabs}, {&a});
+  if (isFloat(*t)) return emitMath(*this, MathFunction{.op = "abs", .intrinsic = llvm::Intrinsic::fabs}, {&a});
   if (isUnsignedInteger(*t)) return a;
   return BuilderOps::make(
       *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse()), *t);

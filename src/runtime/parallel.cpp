@@ -1,5 +1,5 @@
 // The parallel-loop scheduler: memjit_parallel_for and its default, the
-// OpenMP runtime's pool (see parallel.h and README "Parallel loops").
+// OpenMP runtime's pool (see parallel.h and docs/parallel-loops.md).
 //
 // The pool is entered through GOMP_parallel, the GNU OpenMP ABI that libgomp
 // defines and LLVM's libomp also implements, rather than through `#pragma omp`:

@@ -77,7 +77,7 @@ const HalfFormat kF16{"f16",
 // which flushes denormals to zero (keeping the sign): a bf16 result below
 // 2^-126 in magnitude that went through such a conversion is +-0 there
 // (operations that move bits, like select, keep it). That is the target's
-// arithmetic, and README documents it; elsewhere bf16 keeps its denormals.
+// arithmetic, and docs/kernel-language.md documents it; elsewhere bf16 keeps its denormals.
 const bool kBf16FlushesDenormals = __builtin_cpu_supports("avx512bf16");
 
 const HalfFormat kBF16{"bf16", [](std::uint16_t h) { return bitsToFloat(std::uint32_t{h} << 16); },

@@ -185,7 +185,7 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapes) {
   std::vector<float> a(12, 1), bm(2 * 5, 1), c(4 * 5, 0);
   auto va = view(a, 3, 0, 0, 4, 3), vb = view(bm, 5, 0, 0, 2, 5), vc = view(c, 5, 0, 0, 4, 5);
   // A failed check returns at once, past the frees of the packing buffers:
-  // checked mode's known leak on failure (README "Checked mode"), accepted here.
+  // checked mode's known leak on failure (docs/checked-mode.md), accepted here.
   test::acceptingLeaks([&] {
     g.fn()(&va, &vb, &vc);
     return 0;

@@ -377,7 +377,7 @@ TEST(CodegenErrors, DestinationOrAllocOfScalar) {
   expectError(b.finish(), ErrorCode::TypeMismatch, {"destinationOrAlloc", "ranked memref", "f32"});
 }
 
-// --- the kernel language's constants, literals and op types (issue 10) ---
+// --- the kernel language's constants, literals and op types ---
 
 TEST(CodegenErrors, IntegerConstantOutsideItsType) {
   struct Case {

@@ -1,6 +1,5 @@
-// The kernel builder: write a memjit function's body in C++ the way a
-// numerical programmer thinks (constants, arithmetic, loops, memref loads and
-// stores), emitting LLVM IR that follows MLIR's memref lowering.
+// The kernel builder: write a memjit function's body in C++ the way a numerical programmer thinks (constants,
+// arithmetic, loops, memref loads and stores), emitting LLVM IR that follows MLIR's memref lowering.
 //
 //   codegen::Module m("kernels");
 //   FunctionOptions o; o.noalias = true;
@@ -12,41 +11,25 @@
 //   b.ret();
 //   if (Error e = b.finish()) ...;
 //
-// The kernel language is MLIR's `arith` and `math` dialects: README's op
-// table maps every operation to its MLIR op. Operators work on Values and mix
-// with C++ literals converted exactly to the Value's type (`x * 2.0f`,
-// `i + 1`); an inexact literal is an error. Floating-point operations are
-// exact IEEE unless fast-math flags (fast_math.h) are given for the function
-// (FunctionOptions::fastMath) or a region (withFastMath).
+// The kernel language is MLIR's `arith`, `math`, `scf`, `memref` and `vector` dialects; docs/kernel-language.md
+// maps every operation to its MLIR op. Operators work on Values and mix with C++ literals converted exactly to the
+// Value's type (`x * 2.0f`, `i + 1`); an inexact literal is an error. Floating-point operations are exact IEEE
+// unless fast-math flags (fast_math.h) are given for the function (FunctionOptions::fastMath) or a region
+// (withFastMath). FunctionOptions::checked adds run-time checks of indices, divisions, alloc sizes and view bounds
+// (memjit/runtime/checks.h).
 //
-// FunctionOptions::checked adds run-time checks of indices, divisions, alloc
-// sizes and view bounds (memjit/runtime/checks.h).
-//
-// Errors are sticky: the first misuse (wrong type, wrong index count, a value
-// of another function) is recorded with the operation and the types named,
-// later operations do nothing, and finish() returns it. finish() also runs
+// Errors are sticky: the first misuse (wrong type, wrong index count, a value of another function) is recorded with
+// the operation and the types named, later operations do nothing, and finish() returns it. finish() also runs
 // llvm::verifyFunction, so no invalid function leaves the builder.
 //
-// Source locations. Every operation takes a last, defaulted
-// `std::source_location loc` (callers never write it): the line of the
-// generator that called it. With FunctionOptions::debugInfo the operation's
-// instructions carry that line as their DWARF location, so gdb, perf and
-// AOT objects show generator.cpp:LINE for kernel code; without it nothing
-// is recorded (one pointer test per operation). Operators cannot take a
-// defaulted parameter after their operands, so their left operand is a
-// `Located`: a Value converts to it implicitly, and the default argument of
-// that conversion is evaluated where the operator is written. How an
-// operation applies it (src/codegen/builder_impl.h):
-//   Value FunctionBuilder::op(const Value& a, std::source_location loc) {
-//     const detail::OpLocation at(*this, loc);  // first statement, always
-//     ...
-//   }
-// Only the outermost operation sets a location: operations an operation
-// builds through others (forLoop's overloads, ceildiv through div) keep it.
-// Calls of user callbacks inside an operation (bodies, branches, combiners)
-// are wrapped in `detail::UserCode`, so the callback's operations get their
-// own lines. New operations need nothing else; FunctionBuilder::name adds a
-// named debug variable.
+// Source locations. Every operation takes a last, defaulted `Loc loc` (callers never write it): the line of the
+// generator that called it. With FunctionOptions::debugInfo the operation's instructions carry that line as their
+// DWARF location, so gdb, perf and AOT objects show generator.cpp:LINE for kernel code; without it nothing is
+// recorded (one pointer test per operation). Operators cannot take a defaulted parameter after their operands, so
+// their left operand is a `Located`: a Value converts to it implicitly, and the default argument of that conversion
+// is evaluated where the operator is written. Operations built inside another operation keep the outer one's line;
+// user callbacks (bodies, branches, combiners) get their own. How an operation applies its location:
+// detail::OpLocation in src/codegen/builder_impl.h.
 #pragma once
 
 #include <cstdint>
@@ -77,35 +60,32 @@ class Value;
 
 namespace memjit::codegen {
 
+/// Every operation's last parameter: the generator's line, defaulted where the call is written (see "Source
+/// locations" above).
+using Loc = std::source_location;
+
 class FunctionBuilder;
 struct BuilderOps;
 
-/// A value of the function being built: a scalar, a vector (`vector<16xf32>`,
-/// see "vectors" below), a ranked memref (its descriptor) or an unranked
-/// memref (`{rank, ptr}`). Default-constructed or produced after an error, it
+/// A value of the function being built: a scalar, a vector (`vector<16xf32>`, see "vectors" below), a ranked
+/// memref (its descriptor) or an unranked memref (`{rank, ptr}`). Default-constructed or produced after an error, it
 /// is invalid.
 class Value {
  public:
   Value() = default;
   bool valid() const noexcept { return value_ != nullptr; }
-  /// The type; for a vector, its element type (see isVector()).
-  const Type& type() const noexcept { return type_; }
-  /// Whether this is a vector of lanes() elements of type().
-  bool isVector() const noexcept { return lanes_ != 0; }
-  /// Lanes of a vector; 0 for scalars and memrefs.
-  std::uint32_t lanes() const noexcept { return lanes_; }
-  /// The vector type, or nullopt for scalars and memrefs.
-  std::optional<VectorType> vectorType() const;
-  /// MLIR's spelling of the value's type: "f32", "vector<16xf32>", "memref<?xf32>".
-  std::string typeName() const;
+  const Type& type() const noexcept { return type_; }        ///< for a vector, its element type
+  bool isVector() const noexcept { return lanes_ != 0; }     ///< a vector of lanes() elements of type()
+  std::uint32_t lanes() const noexcept { return lanes_; }    ///< 0 for scalars and memrefs
+  std::optional<VectorType> vectorType() const;              ///< nullopt for scalars and memrefs
+  std::string typeName() const;                              ///< MLIR's spelling: "f32", "vector<16xf32>", ...
   llvm::Value* llvm() const noexcept { return value_; }
   FunctionBuilder* builder() const noexcept { return builder_; }
 
  private:
   friend class FunctionBuilder;
   friend struct BuilderOps;
-  // Vector values are told apart by their LLVM type (no memjit scalar or
-  // memref lowers to an LLVM vector).
+  // Vector values are told apart by their LLVM type (no memjit scalar or memref lowers to an LLVM vector).
   Value(FunctionBuilder* b, llvm::Value* v, Type t);
   FunctionBuilder* builder_ = nullptr;
   llvm::Value* value_ = nullptr;
@@ -113,8 +93,8 @@ class Value {
   std::uint32_t lanes_ = 0;
 };
 
-/// Comparison predicates; signedness and float ordering come from the type
-/// (floats compare ordered, except Ne which is true for NaN, as in C).
+/// Comparison predicates; signedness and float ordering come from the type (floats compare ordered, except Ne
+/// which is true for NaN, as in C).
 enum class CmpPredicate { Eq, Ne, Lt, Le, Gt, Ge };
 
 /// A static or dynamic index (MLIR's OpFoldResult) for subviews and casts.
@@ -125,44 +105,37 @@ struct IndexOperand {
   std::variant<std::int64_t, Value> value;
 };
 
-/// Options of a store.
 struct StoreOptions {
-  /// Streaming store: bypass caches for data not read soon. Emitted as a tag
-  /// (see metadata_symbols.h) that memjit's pipeline turns into `!nontemporal`
-  /// after vectorisation, so loops of such stores still vectorise.
+  /// Streaming store: bypass caches for data not read soon. Emitted as a tag (see metadata_symbols.h) that memjit's
+  /// pipeline turns into `!nontemporal` after vectorisation, so loops of such stores still vectorise.
   bool nontemporal = false;
 };
 
 /// Options of vector loads and stores.
 struct VectorMemoryOptions {
-  /// Alignment in bytes the caller guarantees for the first lane's address
-  /// (a power of two); 0: the element's alignment, as MLIR's lowering gives
-  /// (LLVM raises it where it can prove more, e.g. from an argument's
+  /// Alignment in bytes the caller guarantees for the first lane's address (a power of two); 0: the element's
+  /// alignment, as MLIR's lowering gives (LLVM raises it where it can prove more, e.g. from an argument's
   /// ArgumentAttributes::alignment).
   unsigned alignment = 0;
-  /// Stores only: a streaming store, as StoreOptions::nontemporal.
-  bool nontemporal = false;
+  bool nontemporal = false;  ///< stores only: a streaming store, as StoreOptions::nontemporal
 };
 
-/// Hints for the loop vectoriser and unroller on one loop (LLVM loop
-/// metadata, as clang's `#pragma clang loop`). 0 leaves the choice to LLVM.
+/// Hints for the loop vectoriser and unroller on one loop (LLVM loop metadata, as clang's `#pragma clang loop`).
+/// 0 leaves the choice to LLVM.
 struct LoopOptions {
-  /// Lanes per vector iteration: 1 keeps the loop scalar, N > 1 asks for N
-  /// (LLVM still refuses where vectorising would be wrong, e.g. a float
-  /// reduction without `reassoc`).
+  /// Lanes per vector iteration: 1 keeps the loop scalar, N > 1 asks for N (LLVM still refuses where vectorising
+  /// would be wrong, e.g. a float reduction without `reassoc`).
   unsigned vectorWidth = 0;
-  /// Iterations interleaved per step (independent accumulators): 1 disables.
-  unsigned interleave = 0;
-  /// Unroll count of the (vectorised) loop: 1 disables unrolling.
-  unsigned unroll = 0;
+  unsigned interleave = 0;  ///< iterations interleaved per step (independent accumulators): 1 disables
+  unsigned unroll = 0;      ///< unroll count of the (vectorised) loop: 1 disables unrolling
 };
 
 /// C++ values usable as literals of the kernel language.
 template <typename T>
 concept Literal = std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, long double>;
 
-/// Marks a store built through FunctionBuilder::ir() as streaming, exactly as
-/// store(..., {.nontemporal = true}) marks its own.
+/// Marks a store built through FunctionBuilder::ir() as streaming, exactly as store(..., {.nontemporal = true})
+/// marks its own.
 void markNontemporal(llvm::StoreInst* store);
 
 // --- parallel loops (see FunctionBuilder::parallelFor) ---
@@ -173,26 +146,22 @@ enum class ParallelSchedule {
   Dynamic,  ///< threads take the next chunk when done (for uneven iterations)
 };
 
-/// Options of a parallel loop.
 struct ParallelOptions {
-  /// Iterations per chunk; 0 lets the scheduler choose (static: one block per thread).
-  std::int64_t chunk = 0;
+  std::int64_t chunk = 0;  ///< iterations per chunk; 0 lets the scheduler choose (static: one block per thread)
   ParallelSchedule schedule = ParallelSchedule::Static;
-  /// At most this many threads for this loop; 0: the process's thread count.
-  std::int32_t maxThreads = 0;
+  std::int32_t maxThreads = 0;  ///< at most this many threads for this loop; 0: the process's thread count
 };
 
-/// A value reduced across a parallel loop's iterations: `init` combined with
-/// every iteration's contribution by an associative (and commutative)
-/// combiner. Chunks start from the combiner's identity and their partial
-/// results are combined in whatever order threads finish, so float results
-/// may differ from the serial order in the last bits; integer results are exact.
+/// A value reduced across a parallel loop's iterations: `init` combined with every iteration's contribution by an
+/// associative (and commutative) combiner. Chunks start from the combiner's identity and their partial results are
+/// combined in whatever order threads finish, so float results may differ from the serial order in the last bits;
+/// integer results are exact.
 struct Reduction {
   enum class Kind { Sum, Product, Min, Max, Custom };
   Kind kind = Kind::Sum;
   Value init;
-  /// Custom only: the combiner's identity and the combiner itself (built with
-  /// the same builder, from its two operands).
+  /// Custom only: the combiner's identity and the combiner itself (built with the same builder, from its two
+  /// operands).
   Value identity;
   std::function<Value(Value, Value)> combine;
 
@@ -209,37 +178,27 @@ class FunctionBuilder {
  public:
   /// Declares `name` in `module` (see defineFunction) and opens its body.
   /// Declaration errors are reported by error() and finish().
-  FunctionBuilder(Module& module, std::string name, const FunctionType& type,
-                  const FunctionOptions& options = {}, std::source_location loc = std::source_location::current());
+  FunctionBuilder(Module& module, std::string name, const FunctionType& type, const FunctionOptions& options = {},
+                  Loc loc = Loc::current());
   ~FunctionBuilder();
   FunctionBuilder(const FunctionBuilder&) = delete;
   FunctionBuilder& operator=(const FunctionBuilder&) = delete;
 
-  /// The first error so far (success when none).
-  const Error& error() const noexcept;
-  /// Closes the body (adding `ret void` when there are no results and no
-  /// ret yet), verifies the function and returns the first error. A failed
-  /// function is removed from the module with everything emitted for it (its
-  /// C interface, metadata, outlined parallel bodies, declarations only it
-  /// used), so the module's other functions still compile and the name can be
-  /// defined again; only when other functions call it does its declaration
-  /// stay (the error says which). A builder destroyed before finish() removes
-  /// its function the same way.
+  // --- errors, arguments and constants (builder.cpp) ---
+  const Error& error() const noexcept;  ///< the first error so far (success when none)
+  /// Closes the body (adding `ret void` when there are no results and no ret yet), verifies the function and
+  /// returns the first error. A failed function is removed from the module with everything emitted for it (its C
+  /// interface, metadata, outlined parallel bodies, declarations only it used), so the module's other functions
+  /// still compile and the name can be defined again; only when other functions call it does its declaration stay
+  /// (the error says which). A builder destroyed before finish() removes its function the same way.
   Error finish();
-
-  // --- arguments and constants ---
-  /// Input #i in its in-function form (descriptor for memrefs).
-  Value arg(std::size_t i);
-  /// The input named `name` in FunctionOptions::argumentNames.
-  Value arg(std::string_view name);
-  /// A constant of scalar type `t` from any C++ integer or float. Integer
-  /// and index types take integers exactly: a value outside the type's range
-  /// (signless types accept the signed and the unsigned range, `si` only
-  /// the signed, `ui` only the unsigned one), or a float that is not
-  /// integral, is an error naming the value and the type. Float types take
-  /// integers only when exactly representable, and floats rounded to nearest
-  /// (0.1 for f32 is the f32 nearest 0.1); a finite value that overflows the
-  /// type is an error.
+  Value arg(std::size_t i);          ///< input #i in its in-function form (descriptor for memrefs)
+  Value arg(std::string_view name);  ///< the input named `name` in FunctionOptions::argumentNames
+  /// A constant of scalar type `t` from any C++ integer or float. Integer and index types take integers exactly:
+  /// a value outside the type's range (signless types accept the signed and the unsigned range, `si` only the
+  /// signed, `ui` only the unsigned one), or a float that is not integral, is an error naming the value and the
+  /// type. Float types take integers only when exactly representable, and floats rounded to nearest (0.1 for f32
+  /// is the f32 nearest 0.1); a finite value that overflows the type is an error.
   template <Literal T>
   Value constant(ElementType t, T v) {
     if constexpr (std::is_floating_point_v<T>)
@@ -249,12 +208,11 @@ class FunctionBuilder {
     else
       return constantFromInteger(t, static_cast<std::uint64_t>(v), false);
   }
-  /// A constant of `like`'s scalar type, converted exactly: as constant(),
-  /// but a float that the type cannot hold exactly is an error too. What
-  /// the operators use for a C++ literal next to a Value; next to a vector,
-  /// the constant is splat to its lanes.
+  /// A constant of `like`'s scalar type, converted exactly: as constant(), but a float that the type cannot hold
+  /// exactly is an error too. What the operators use for a C++ literal next to a Value; next to a vector, the
+  /// constant is splat to its lanes.
   template <Literal T>
-  Value constantLike(const Value& like, T v, std::source_location loc = std::source_location::current()) {
+  Value constantLike(const Value& like, T v, Loc loc = Loc::current()) {
     auto t = literalType(like);
     if (!t) return {};
     Value c;
@@ -270,303 +228,268 @@ class FunctionBuilder {
   Value f32(float v);
   Value f64(double v);
 
-  // --- arithmetic (operands of one scalar type) ---
-  // Integers wrap (two's complement), as arith.addi/subi/muli; index
-  // arithmetic is `nsw` (it addresses memory). Integer division by zero and
-  // INT_MIN / -1 are undefined behaviour, as in MLIR and C; in checked mode
-  // (FunctionOptions::checked) they stop the kernel with an error.
-  Value add(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value sub(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value mul(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// Signed for signless/si integers and index, unsigned for ui (divsi/divui).
-  Value div(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// Remainder with the dividend's sign (remsi/remui, or C's fmod for floats).
-  Value rem(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value neg(const Value& a, std::source_location loc = std::source_location::current());
-  Value cmp(CmpPredicate p, const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// `c ? a : b` with c of type i1.
-  Value select(const Value& c, const Value& a, const Value& b,
-               std::source_location loc = std::source_location::current());
+  // --- arithmetic, compares, select and casts (builder.cpp) ---
+  // Operands of one scalar type. Integers wrap (two's complement), as arith.addi/subi/muli; index arithmetic is
+  // `nsw` (it addresses memory). Integer division by zero and INT_MIN / -1 are undefined behaviour, as in MLIR and
+  // C; in checked mode (FunctionOptions::checked) they stop the kernel with an error.
+  Value add(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value sub(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value mul(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value div(const Value& a, const Value& b, Loc loc = Loc::current());  ///< signed, unsigned for ui (divsi/divui)
+  Value rem(const Value& a, const Value& b, Loc loc = Loc::current());  ///< dividend's sign (remsi/remui, fmod)
+  Value neg(const Value& a, Loc loc = Loc::current());
+  Value cmp(CmpPredicate p, const Value& a, const Value& b, Loc loc = Loc::current());
+  Value select(const Value& c, const Value& a, const Value& b, Loc loc = Loc::current());  ///< `c ? a : b`, c: i1
   /// Numeric conversion (ext/trunc, int<->float, float ext/trunc, ptr<->int).
   /// Float to integer out of the target's range is undefined (as fptosi).
-  Value cast(const Value& v, ElementType to, std::source_location loc = std::source_location::current());
-  /// Reinterprets the bits as `to`, a type of the same width (f32 <-> i32,
-  /// bf16 <-> i16, ui64 <-> f64, ...): arith.bitcast.
-  Value bitcast(const Value& v, ElementType to, std::source_location loc = std::source_location::current());
+  Value cast(const Value& v, ElementType to, Loc loc = Loc::current());
 
-  // --- integer operations (integer or index operands of one type) ---
+  // --- integers and bits (builder_integer.cpp) ---
+  // Integer or index operands of one type.
+  /// Reinterprets the bits as `to`, a type of the same width (f32 <-> i32, bf16 <-> i16, ui64 <-> f64, ...):
+  /// arith.bitcast.
+  Value bitcast(const Value& v, ElementType to, Loc loc = Loc::current());
   /// Explicitly signed or unsigned division and remainder, whatever the type's signedness.
-  Value divsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value divui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value remsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value remui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value divsi(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value divui(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value remsi(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value remui(const Value& a, const Value& b, Loc loc = Loc::current());
   /// Division rounding towards +inf / -inf (arith.ceildivsi, ceildivui, floordivsi).
-  Value ceildivsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value ceildivui(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value floordivsi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// The high half of the double-width product, signed or unsigned from the
-  /// type (the second result of arith.mulsi_extended / mului_extended).
-  Value mulhi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value ceildivsi(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value ceildivui(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value floordivsi(const Value& a, const Value& b, Loc loc = Loc::current());
+  /// The high half of the double-width product, signed or unsigned from the type (the second result of
+  /// arith.mulsi_extended / mului_extended).
+  Value mulhi(const Value& a, const Value& b, Loc loc = Loc::current());
   /// Bitwise and, or, xor, not (i1 included: logical operations on conditions).
-  Value andi(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value ori(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value xori(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value noti(const Value& a, std::source_location loc = std::source_location::current());
-  /// Shifts by `n` (same type as `a`). Defined for every `n`: a count at or
-  /// beyond the width (or negative) gives 0 for shl and logical shr, and the
-  /// sign fill (0 or -1) for arithmetic shr. MLIR's shli/shrsi/shrui give
-  /// poison there; memjit pays one compare and select (often folded) instead.
-  Value shl(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
-  /// Arithmetic for signless/si integers and index, logical for ui.
-  Value shr(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
-  Value shrsi(const Value& a, const Value& n,
-              std::source_location loc = std::source_location::current());  ///< arithmetic
-  Value shrui(const Value& a, const Value& n, std::source_location loc = std::source_location::current());  ///< logical
+  Value andi(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value ori(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value xori(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value noti(const Value& a, Loc loc = Loc::current());
+  /// Shifts by `n` (same type as `a`). Defined for every `n`: a count at or beyond the width (or negative) gives 0
+  /// for shl and logical shr, and the sign fill (0 or -1) for arithmetic shr. MLIR's shli/shrsi/shrui give poison
+  /// there; memjit pays one compare and select (often folded) instead.
+  Value shl(const Value& a, const Value& n, Loc loc = Loc::current());
+  Value shr(const Value& a, const Value& n, Loc loc = Loc::current());    ///< arithmetic, logical for ui
+  Value shrsi(const Value& a, const Value& n, Loc loc = Loc::current());  ///< arithmetic
+  Value shrui(const Value& a, const Value& n, Loc loc = Loc::current());  ///< logical
   /// Rotations by `n` modulo the width (llvm.fshl/fshr).
-  Value rotl(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
-  Value rotr(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
+  Value rotl(const Value& a, const Value& n, Loc loc = Loc::current());
+  Value rotr(const Value& a, const Value& n, Loc loc = Loc::current());
   /// Population count, leading and trailing zeros (the width for 0).
-  Value ctpop(const Value& a, std::source_location loc = std::source_location::current());
-  Value ctlz(const Value& a, std::source_location loc = std::source_location::current());
-  Value cttz(const Value& a, std::source_location loc = std::source_location::current());
+  Value ctpop(const Value& a, Loc loc = Loc::current());
+  Value ctlz(const Value& a, Loc loc = Loc::current());
+  Value cttz(const Value& a, Loc loc = Loc::current());
 
-  // --- math (float operands of one type unless noted) ---
-  // f16 and bf16 are computed in f32 and rounded (fma in f64), as MLIR's
-  // legalisation does for targets without native half-precision math.
-  // Functions LLVM 19 has no intrinsic for call libm (as MLIR's math-to-libm).
-  Value sqrt(const Value& a, std::source_location loc = std::source_location::current());
-  Value rsqrt(const Value& a, std::source_location loc = std::source_location::current());  ///< 1 / sqrt(a)
-  Value cbrt(const Value& a, std::source_location loc = std::source_location::current());
-  Value exp(const Value& a, std::source_location loc = std::source_location::current());
-  Value exp2(const Value& a, std::source_location loc = std::source_location::current());
-  Value expm1(const Value& a, std::source_location loc = std::source_location::current());
-  Value log(const Value& a, std::source_location loc = std::source_location::current());
-  Value log2(const Value& a, std::source_location loc = std::source_location::current());
-  Value log10(const Value& a, std::source_location loc = std::source_location::current());
-  Value log1p(const Value& a, std::source_location loc = std::source_location::current());
-  Value pow(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// a^n with n an i32 or si32 (math.fpowi / llvm.powi; the multiplication
-  /// order is unspecified, so results may differ from pow in the last bits).
-  Value powi(const Value& a, const Value& n, std::source_location loc = std::source_location::current());
-  Value powi(const Value& a, std::int32_t n, std::source_location loc = std::source_location::current());
-  Value sin(const Value& a, std::source_location loc = std::source_location::current());
-  Value cos(const Value& a, std::source_location loc = std::source_location::current());
-  Value tan(const Value& a, std::source_location loc = std::source_location::current());
-  Value asin(const Value& a, std::source_location loc = std::source_location::current());
-  Value acos(const Value& a, std::source_location loc = std::source_location::current());
-  Value atan(const Value& a, std::source_location loc = std::source_location::current());
-  Value atan2(const Value& y, const Value& x, std::source_location loc = std::source_location::current());
-  Value sinh(const Value& a, std::source_location loc = std::source_location::current());
-  Value cosh(const Value& a, std::source_location loc = std::source_location::current());
-  Value tanh(const Value& a, std::source_location loc = std::source_location::current());
-  Value erf(const Value& a, std::source_location loc = std::source_location::current());
-  Value erfc(const Value& a, std::source_location loc = std::source_location::current());
-  Value floor(const Value& a, std::source_location loc = std::source_location::current());
-  Value ceil(const Value& a, std::source_location loc = std::source_location::current());
-  /// Rounds half away from zero (math.round).
-  Value round(const Value& a, std::source_location loc = std::source_location::current());
-  /// Rounds half to even (math.roundeven).
-  Value roundeven(const Value& a, std::source_location loc = std::source_location::current());
-  Value trunc(const Value& a, std::source_location loc = std::source_location::current());
-  Value copysign(const Value& magnitude, const Value& sign, std::source_location loc = std::source_location::current());
-  Value fma(const Value& a, const Value& b, const Value& c, std::source_location loc = std::source_location::current());
+  // --- math (builder_math.cpp) ---
+  // Float operands of one type unless noted. f16 and bf16 are computed in f32 and rounded (fma in f64), as MLIR's
+  // legalisation does for targets without native half-precision math. Functions LLVM 19 has no intrinsic for call
+  // libm (as MLIR's math-to-libm).
+  Value sqrt(const Value& a, Loc loc = Loc::current());
+  Value rsqrt(const Value& a, Loc loc = Loc::current());  ///< 1 / sqrt(a)
+  Value cbrt(const Value& a, Loc loc = Loc::current());
+  Value exp(const Value& a, Loc loc = Loc::current());
+  Value exp2(const Value& a, Loc loc = Loc::current());
+  Value expm1(const Value& a, Loc loc = Loc::current());
+  Value log(const Value& a, Loc loc = Loc::current());
+  Value log2(const Value& a, Loc loc = Loc::current());
+  Value log10(const Value& a, Loc loc = Loc::current());
+  Value log1p(const Value& a, Loc loc = Loc::current());
+  Value pow(const Value& a, const Value& b, Loc loc = Loc::current());
+  /// a^n with n an i32 or si32 (math.fpowi / llvm.powi; the multiplication order is unspecified, so results may
+  /// differ from pow in the last bits).
+  Value powi(const Value& a, const Value& n, Loc loc = Loc::current());
+  Value powi(const Value& a, std::int32_t n, Loc loc = Loc::current());
+  Value sin(const Value& a, Loc loc = Loc::current());
+  Value cos(const Value& a, Loc loc = Loc::current());
+  Value tan(const Value& a, Loc loc = Loc::current());
+  Value asin(const Value& a, Loc loc = Loc::current());
+  Value acos(const Value& a, Loc loc = Loc::current());
+  Value atan(const Value& a, Loc loc = Loc::current());
+  Value atan2(const Value& y, const Value& x, Loc loc = Loc::current());
+  Value sinh(const Value& a, Loc loc = Loc::current());
+  Value cosh(const Value& a, Loc loc = Loc::current());
+  Value tanh(const Value& a, Loc loc = Loc::current());
+  Value erf(const Value& a, Loc loc = Loc::current());
+  Value erfc(const Value& a, Loc loc = Loc::current());
+  Value floor(const Value& a, Loc loc = Loc::current());
+  Value ceil(const Value& a, Loc loc = Loc::current());
+  Value round(const Value& a, Loc loc = Loc::current());      ///< half away from zero (math.round)
+  Value roundeven(const Value& a, Loc loc = Loc::current());  ///< half to even (math.roundeven)
+  Value trunc(const Value& a, Loc loc = Loc::current());
+  Value copysign(const Value& magnitude, const Value& sign, Loc loc = Loc::current());
+  Value fma(const Value& a, const Value& b, const Value& c, Loc loc = Loc::current());
   /// |a| for floats and signed/signless integers (INT_MIN stays INT_MIN); ui unchanged.
-  Value abs(const Value& a, std::source_location loc = std::source_location::current());
+  Value abs(const Value& a, Loc loc = Loc::current());
   /// NaN-propagating minimum/maximum, -0 < +0 (arith.minimumf/maximumf).
-  Value minimumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value maximumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// NaN-ignoring minimum/maximum: a NaN operand yields the other one; for
-  /// +0 and -0 either may be returned (arith.minnumf/maxnumf).
-  Value minnumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value maxnumf(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  /// For floats minnumf/maxnumf; for integers signed or unsigned from the
-  /// type (arith.minsi/minui/maxsi/maxui).
-  Value min(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  Value max(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
+  Value minimumf(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value maximumf(const Value& a, const Value& b, Loc loc = Loc::current());
+  /// NaN-ignoring minimum/maximum: a NaN operand yields the other one; for +0 and -0 either may be returned
+  /// (arith.minnumf/maxnumf).
+  Value minnumf(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value maxnumf(const Value& a, const Value& b, Loc loc = Loc::current());
+  /// For floats minnumf/maxnumf; for integers signed or unsigned from the type (arith.minsi/minui/maxsi/maxui).
+  Value min(const Value& a, const Value& b, Loc loc = Loc::current());
+  Value max(const Value& a, const Value& b, Loc loc = Loc::current());
 
-  // --- floating-point semantics ---
-  /// The fast-math flags of floating-point operations built from here on.
-  FastMath fastMath() const noexcept;
-  /// Builds `body` with `flags` (replacing, not adding to, the current
-  /// ones: pass `b.fastMath() | FastMath::Reassoc` to add), then restores.
-  /// A one-operation region gives one operation flags.
+  // --- floating-point semantics (builder.cpp) ---
+  FastMath fastMath() const noexcept;  ///< the flags of floating-point operations built from here on
+  /// Builds `body` with `flags` (replacing, not adding to, the current ones: pass `b.fastMath() | FastMath::Reassoc`
+  /// to add), then restores. A one-operation region gives one operation flags.
   void withFastMath(FastMath flags, const std::function<void()>& body);
 
-  // --- control flow ---
+  // --- control flow, calls and return (builder_control.cpp) ---
   /// `for (iv = lb; iv < ub; iv += step)` over index values (step > 0).
   void forLoop(const Value& lb, const Value& ub, const Value& step, const std::function<void(Value)>& body,
-               std::source_location loc = std::source_location::current());
+               Loc loc = Loc::current());
   void forLoop(const Value& lb, const Value& ub, const Value& step, const LoopOptions& options,
-               const std::function<void(Value)>& body, std::source_location loc = std::source_location::current());
-  /// The same with loop-carried values: `body` gets the current values and
-  /// returns the next ones; the final values are returned. Unranked memrefs
-  /// cannot be carried (their descriptors live in the iteration's stack scope).
+               const std::function<void(Value)>& body, Loc loc = Loc::current());
+  /// The same with loop-carried values: `body` gets the current values and returns the next ones; the final values
+  /// are returned. Unranked memrefs cannot be carried (their descriptors live in the iteration's stack scope).
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
                              const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body,
-                             std::source_location loc = std::source_location::current());
+                             Loc loc = Loc::current());
   std::vector<Value> forLoop(const Value& lb, const Value& ub, const Value& step, std::vector<Value> init,
                              const LoopOptions& options,
                              const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& body,
-                             std::source_location loc = std::source_location::current());
-  // --- parallel loops (builder_parallel.cpp) ---
-  /// `for (iv = lb; iv < ub; iv += step)` with iterations spread over the
-  /// process's thread pool (scf.parallel). The body is built with this builder
-  /// as for forLoop and may use any value of the function; it is outlined into
-  /// a private function called through memjit_parallel_for (memjit::runtime),
-  /// so its iterations must be independent. step must be positive.
-  void parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
-                   const std::function<void(Value)>& body, std::source_location loc = std::source_location::current());
-  /// N-D form over nested ranges (dim 0 outermost): the iteration space is
-  /// flattened for scheduling and each chunk walks its rows with an inner
-  /// serial loop over the last dim, so that loop still vectorises.
-  void parallelFor(const std::vector<Value>& lbs, const std::vector<Value>& ubs, const std::vector<Value>& steps,
-                   const ParallelOptions& options, const std::function<void(const std::vector<Value>&)>& body,
-                   std::source_location loc = std::source_location::current());
-  /// A parallel loop whose body returns one contribution per reduction
-  /// (scf.parallel + scf.reduce); returns the reduced values.
-  std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
-                                    const std::vector<Reduction>& reductions,
-                                    const std::function<std::vector<Value>(Value)>& body,
-                                    std::source_location loc = std::source_location::current());
-
-  void ifThen(const Value& cond, const std::function<void()>& then,
-              std::source_location loc = std::source_location::current());
+                             Loc loc = Loc::current());
+  void ifThen(const Value& cond, const std::function<void()>& then, Loc loc = Loc::current());
   /// Both branches return values of the same types; those are the results.
   std::vector<Value> ifElse(const Value& cond, const std::function<std::vector<Value>()>& then,
-                            const std::function<std::vector<Value>()>& otherwise,
-                            std::source_location loc = std::source_location::current());
+                            const std::function<std::vector<Value>()>& otherwise, Loc loc = Loc::current());
+  /// Calls a function declared in this module (defined or external).
+  std::vector<Value> call(std::string_view name, const std::vector<Value>& args, Loc loc = Loc::current());
+  /// Calls a C function `name` over scalars, declaring it on first use.
+  Value callC(std::string_view name, std::optional<ElementType> result, const std::vector<Value>& args,
+              Loc loc = Loc::current());
+  /// Returns `values` (one per result); only at the function's top level.
+  void ret(const std::vector<Value>& values = {}, Loc loc = Loc::current());
 
-  // --- memrefs ---
+  // --- parallel loops (builder_parallel.cpp) ---
+  // `for (iv = lb; iv < ub; iv += step)` with iterations spread over the process's thread pool (scf.parallel). The
+  // body is built with this builder as for forLoop and may use any value of the function; it is outlined into a
+  // private function called through memjit_parallel_for (memjit::runtime), so its iterations must be independent.
+  // step must be positive.
+  void parallelFor(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
+                   const std::function<void(Value)>& body, Loc loc = Loc::current());
+  /// N-D form over nested ranges (dim 0 outermost): the iteration space is flattened for scheduling and each chunk
+  /// walks its rows with an inner serial loop over the last dim, so that loop still vectorises.
+  void parallelFor(const std::vector<Value>& lbs, const std::vector<Value>& ubs, const std::vector<Value>& steps,
+                   const ParallelOptions& options, const std::function<void(const std::vector<Value>&)>& body,
+                   Loc loc = Loc::current());
+  /// A parallel loop whose body returns one contribution per reduction (scf.parallel + scf.reduce); returns the
+  /// reduced values.
+  std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
+                                    const std::vector<Reduction>& reductions,
+                                    const std::function<std::vector<Value>(Value)>& body, Loc loc = Loc::current());
+
+  // --- memrefs (builder_memref.cpp) ---
   /// Loads `m[indices]` (index-typed, one per dim) through the aligned pointer.
-  Value load(const Value& m, const std::vector<Value>& indices,
-             std::source_location loc = std::source_location::current());
+  Value load(const Value& m, const std::vector<Value>& indices, Loc loc = Loc::current());
   void store(const Value& v, const Value& m, const std::vector<Value>& indices, StoreOptions options = {},
-             std::source_location loc = std::source_location::current());
+             Loc loc = Loc::current());
   /// Size of dim `i` (constant for static dims); works on unranked memrefs too.
-  Value dim(const Value& m, std::size_t i, std::source_location loc = std::source_location::current());
-  Value rank(const Value& m, std::source_location loc = std::source_location::current());
+  Value dim(const Value& m, std::size_t i, Loc loc = Loc::current());
+  Value rank(const Value& m, Loc loc = Loc::current());
   /// `memref.subview` without rank reduction: same rank, new offset, sizes, strides.
   Value subview(const Value& m, const std::vector<IndexOperand>& offsets, const std::vector<IndexOperand>& sizes,
-                const std::vector<IndexOperand>& strides, std::source_location loc = std::source_location::current());
+                const std::vector<IndexOperand>& strides, Loc loc = Loc::current());
   /// `memref.reinterpret_cast` to `type` over the same buffer (ranked or unranked source).
   Value reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
                         const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides,
-                        std::source_location loc = std::source_location::current());
-  /// A fresh identity-layout buffer from malloc, its aligned pointer rounded
-  /// up to `alignment` bytes; `free(allocated)` releases it. One size per dynamic dim.
+                        Loc loc = Loc::current());
+  /// A fresh identity-layout buffer from malloc, its aligned pointer rounded up to `alignment` bytes;
+  /// `free(allocated)` releases it. One size per dynamic dim.
   Value alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes = {}, unsigned alignment = 64,
-              std::source_location loc = std::source_location::current());
-  void dealloc(const Value& m, std::source_location loc = std::source_location::current());
+              Loc loc = Loc::current());
+  void dealloc(const Value& m, Loc loc = Loc::current());
   /// Ranked to unranked; the descriptor is stored on the stack (scoped per loop iteration).
-  Value castToUnranked(const Value& m, std::source_location loc = std::source_location::current());
+  Value castToUnranked(const Value& m, Loc loc = Loc::current());
   /// Unranked to ranked `type` (the caller vouches for the rank).
-  Value castToRanked(const Value& m, const MemRefType& type,
-                     std::source_location loc = std::source_location::current());
+  Value castToRanked(const Value& m, const MemRefType& type, Loc loc = Loc::current());
 
-  // --- vectors (builder_vector.cpp, builder_vector_memory.cpp) ---
-  // MLIR's `vector` dialect over one-dimensional vectors (vector_type.h) of
-  // integer, index or float elements. Every scalar operation above also
-  // takes vectors of one shape and works lane by lane (arithmetic, math,
-  // bit operations, compares giving vector<Nxi1>, select with an i1 or a
-  // per-lane condition, casts, fma); operators and literals too (`v * 2.0f`
-  // splats the literal). Loop-carried values and ifElse results may be
-  // vectors; memref indices, loop bounds, calls and returns may not.
-  /// Lanes of `t` in one of the host's vector registers (16 f32 with
-  /// AVX-512, 8 with AVX2, 4 with SSE or NEON). See vector_target.h.
+  // --- vectors (builder_vector.cpp) ---
+  // MLIR's `vector` dialect over one-dimensional vectors (vector_type.h) of integer, index or float elements. Every
+  // scalar operation above also takes vectors of one shape and works lane by lane (arithmetic, math, bit
+  // operations, compares giving vector<Nxi1>, select with an i1 or a per-lane condition, casts, fma); operators
+  // and literals too (`v * 2.0f` splats the literal). Loop-carried values and ifElse results may be vectors;
+  // memref indices, loop bounds, calls and returns may not.
+  /// Lanes of `t` in one of the host's vector registers (16 f32 with AVX-512, 8 with AVX2, 4 with SSE or NEON).
+  /// See vector_target.h.
   std::uint32_t nativeLanes(ElementType t) const;
   /// `scalar` in every lane (vector.broadcast / vector.splat).
-  Value splat(const Value& scalar, std::uint32_t lanes, std::source_location loc = std::source_location::current());
-  /// A vector of the given lanes, each converted exactly as constant() does
-  /// (arith.constant dense<[...]>).
+  Value splat(const Value& scalar, std::uint32_t lanes, Loc loc = Loc::current());
+  /// A vector of the given lanes, each converted exactly as constant() does (arith.constant dense<[...]>).
   template <Literal T>
-  Value constantVector(ElementType t, const std::vector<T>& lanes, std::source_location loc = std::source_location::current()) {
+  Value constantVector(ElementType t, const std::vector<T>& lanes, Loc loc = Loc::current()) {
     std::vector<Value> parts;
     for (T v : lanes) parts.push_back(constant(t, v));
     return fromElements(parts, loc);
   }
   /// The vector of the given scalars of one type (vector.from_elements).
-  Value fromElements(const std::vector<Value>& scalars, std::source_location loc = std::source_location::current());
+  Value fromElements(const std::vector<Value>& scalars, Loc loc = Loc::current());
   /// [0, 1, ..., lanes - 1] of integer or index type `t` (vector.step).
-  Value laneIndices(ElementType t, std::uint32_t lanes, std::source_location loc = std::source_location::current());
-  /// Lane `lane` of `v` (vector.extract); the Value form takes an index and
-  /// gives poison past the last lane (checked mode stops there instead).
-  Value extract(const Value& v, std::uint32_t lane, std::source_location loc = std::source_location::current());
-  Value extract(const Value& v, const Value& lane, std::source_location loc = std::source_location::current());
+  Value laneIndices(ElementType t, std::uint32_t lanes, Loc loc = Loc::current());
+  /// Lane `lane` of `v` (vector.extract); the Value form takes an index and gives poison past the last lane
+  /// (checked mode stops there instead).
+  Value extract(const Value& v, std::uint32_t lane, Loc loc = Loc::current());
+  Value extract(const Value& v, const Value& lane, Loc loc = Loc::current());
   /// `v` with lane `lane` replaced by `scalar` (vector.insert).
-  Value insert(const Value& v, const Value& scalar, std::uint32_t lane, std::source_location loc = std::source_location::current());
-  Value insert(const Value& v, const Value& scalar, const Value& lane, std::source_location loc = std::source_location::current());
-  /// Combining all lanes into one scalar (vector.reduction <kind>). Float Add
-  /// and Mul reduce in lane order unless the fast-math flags include
-  /// Reassoc; float Min/Max ignore NaN as minnumf/maxnumf, Minimumf/Maximumf
-  /// propagate it; integer Min/Max are signed or unsigned by type; And, Or
-  /// and Xor take integers only.
+  Value insert(const Value& v, const Value& scalar, std::uint32_t lane, Loc loc = Loc::current());
+  Value insert(const Value& v, const Value& scalar, const Value& lane, Loc loc = Loc::current());
+  /// Combining all lanes into one scalar (vector.reduction <kind>). Float Add and Mul reduce in lane order unless
+  /// the fast-math flags include Reassoc; float Min/Max ignore NaN as minnumf/maxnumf, Minimumf/Maximumf propagate
+  /// it; integer Min/Max are signed or unsigned by type; And, Or and Xor take integers only.
   enum class VectorReduction { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
-  Value reduce(VectorReduction kind, const Value& v, std::source_location loc = std::source_location::current());
-  /// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1) by the static
-  /// `mask`; the result has mask.size() lanes (vector.shuffle).
-  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask,
-                std::source_location loc = std::source_location::current());
-  /// a0 b0 a1 b1 ... (vector.interleave); deinterleave is its inverse
-  /// (vector.deinterleave): the even lanes and the odd lanes.
-  Value interleave(const Value& a, const Value& b, std::source_location loc = std::source_location::current());
-  std::pair<Value, Value> deinterleave(const Value& v, std::source_location loc = std::source_location::current());
-  /// vector<Nxi1> with lanes [0, n) set (vector.create_mask; n is an index,
-  /// clamped to [0, lanes]); the tail mask of a loop over n elements.
-  Value createMask(std::uint32_t lanes, const Value& n, std::source_location loc = std::source_location::current());
+  Value reduce(VectorReduction kind, const Value& v, Loc loc = Loc::current());
+  /// Lanes picked from `a` (0 .. n-1) and `b` (n .. 2n-1) by the static `mask`; the result has mask.size() lanes
+  /// (vector.shuffle).
+  Value shuffle(const Value& a, const Value& b, const std::vector<std::int32_t>& mask, Loc loc = Loc::current());
+  /// a0 b0 a1 b1 ... (vector.interleave); deinterleave is its inverse (vector.deinterleave): the even lanes and the
+  /// odd lanes.
+  Value interleave(const Value& a, const Value& b, Loc loc = Loc::current());
+  std::pair<Value, Value> deinterleave(const Value& v, Loc loc = Loc::current());
+  /// vector<Nxi1> with lanes [0, n) set (vector.create_mask; n is an index, clamped to [0, lanes]); the tail mask
+  /// of a loop over n elements.
+  Value createMask(std::uint32_t lanes, const Value& n, Loc loc = Loc::current());
 
-  // Vector memory operations address a ranked memref at `indices` (one
-  // index per dim) and move lanes along its last dim. Checked mode checks
+  // --- vector memory (builder_vector_memory.cpp) ---
+  // A ranked memref addressed at `indices` (one index per dim); lanes move along its last dim. Checked mode checks
   // every lane that is accessed (masked-off lanes are not).
-  /// `lanes` consecutive elements (vector.load). The last dim's stride must
-  /// be 1 in the type (as MLIR requires); use transferRead otherwise.
+  /// `lanes` consecutive elements (vector.load). The last dim's stride must be 1 in the type (as MLIR requires);
+  /// use transferRead otherwise.
   Value vectorLoad(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes,
-                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
-  void vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices,
-                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
-  /// Lanes where `mask` (vector<Nxi1>) is set are loaded, the others taken
-  /// from `passThru` (vector.maskedload); nothing is read at masked-off lanes.
+                   VectorMemoryOptions options = {}, Loc loc = Loc::current());
+  void vectorStore(const Value& v, const Value& m, const std::vector<Value>& indices, VectorMemoryOptions options = {},
+                   Loc loc = Loc::current());
+  /// Lanes where `mask` (vector<Nxi1>) is set are loaded, the others taken from `passThru` (vector.maskedload);
+  /// nothing is read at masked-off lanes.
   Value maskedLoad(const Value& m, const std::vector<Value>& indices, const Value& mask, const Value& passThru,
-                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
+                   VectorMemoryOptions options = {}, Loc loc = Loc::current());
   /// Stores the lanes where `mask` is set (vector.maskedstore).
   void maskedStore(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& mask,
-                   VectorMemoryOptions options = {}, std::source_location loc = std::source_location::current());
-  /// Lane k reads m[indices..., last + offsets[k]] where `mask` is set, else
-  /// passThru[k] (vector.gather); `offsets` is a vector of integer or index
-  /// type, in elements of the last dim (scaled by its stride).
+                   VectorMemoryOptions options = {}, Loc loc = Loc::current());
+  /// Lane k reads m[indices..., last + offsets[k]] where `mask` is set, else passThru[k] (vector.gather);
+  /// `offsets` is a vector of integer or index type, in elements of the last dim (scaled by its stride).
   Value gather(const Value& m, const std::vector<Value>& indices, const Value& offsets, const Value& mask,
-               const Value& passThru, std::source_location loc = std::source_location::current());
-  /// Lane k of `v` to m[indices..., last + offsets[k]] where `mask` is set
-  /// (vector.scatter); with repeated offsets the highest lane wins.
+               const Value& passThru, Loc loc = Loc::current());
+  /// Lane k of `v` to m[indices..., last + offsets[k]] where `mask` is set (vector.scatter); with repeated offsets
+  /// the highest lane wins.
   void scatter(const Value& v, const Value& m, const std::vector<Value>& indices, const Value& offsets,
-               const Value& mask, std::source_location loc = std::source_location::current());
-  /// `lanes` elements along the last dim from `indices`, at any stride;
-  /// lanes past the dim's end read `padding` (vector.transfer_read with the
-  /// minor identity map, not in_bounds): the tail of a row needs no mask.
+               const Value& mask, Loc loc = Loc::current());
+  /// `lanes` elements along the last dim from `indices`, at any stride; lanes past the dim's end read `padding`
+  /// (vector.transfer_read with the minor identity map, not in_bounds): the tail of a row needs no mask.
   Value transferRead(const Value& m, const std::vector<Value>& indices, std::uint32_t lanes, const Value& padding,
-                     std::source_location loc = std::source_location::current());
+                     Loc loc = Loc::current());
   /// Writes the lanes that fall within the last dim (vector.transfer_write).
-  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices,
-                     std::source_location loc = std::source_location::current());
+  void transferWrite(const Value& v, const Value& m, const std::vector<Value>& indices, Loc loc = Loc::current());
 
-  // --- calls and return ---
-  /// Calls a function declared in this module (defined or external).
-  std::vector<Value> call(std::string_view name, const std::vector<Value>& args,
-                          std::source_location loc = std::source_location::current());
-  /// Calls a C function `name` over scalars, declaring it on first use.
-  Value callC(std::string_view name, std::optional<ElementType> result, const std::vector<Value>& args,
-              std::source_location loc = std::source_location::current());
-  /// Returns `values` (one per result); only at the function's top level.
-  void ret(const std::vector<Value>& values = {}, std::source_location loc = std::source_location::current());
-
-  // --- debugging ---
-  /// With FunctionOptions::debugInfo, `v` is the debug variable `name` from
-  /// here on (`p acc` in gdb): a memref shows its descriptor's fields, a
-  /// vector its lanes. Without debug info it does nothing.
-  void name(const Value& v, std::string_view name, std::source_location loc = std::source_location::current());
-
-  // --- escape hatch ---
+  // --- debugging and the escape hatch to LLVM (builder.cpp) ---
+  /// With FunctionOptions::debugInfo, `v` is the debug variable `name` from here on (`p acc` in gdb): a memref
+  /// shows its descriptor's fields, a vector its lanes. Without debug info it does nothing.
+  void name(const Value& v, std::string_view name, Loc loc = Loc::current());
   /// The IRBuilder; with debug info, what is built through it next is on the caller's line.
-  llvm::IRBuilderBase& ir(std::source_location loc = std::source_location::current());
+  llvm::IRBuilderBase& ir(Loc loc = Loc::current());
   llvm::Function* function();
   Module& module() noexcept;
   /// Wraps an LLVM value built through ir() as a Value of type `t` (checked).
@@ -585,19 +508,18 @@ class FunctionBuilder {
   friend struct BuilderOps;
 };
 
-/// The left operand of an operator, with where the operator was written
-/// (see "Source locations" above). Made implicitly from a Value; it refers to
-/// that Value, so it lives only as long as the expression.
+// --- operators (builder.cpp) ---
+
+/// The left operand of an operator, with where the operator was written (see "Source locations" above). Made
+/// implicitly from a Value; it refers to that Value, so it lives only as long as the expression.
 struct Located {
-  Located(const Value& v, std::source_location where = std::source_location::current()) noexcept
-      : value(v), loc(where) {}
+  Located(const Value& v, Loc where = Loc::current()) noexcept : value(v), loc(where) {}
   const Value& value;
-  std::source_location loc;
+  Loc loc;
 };
 
-/// Operators on values of one builder: `a + b` is `a.builder()->add(a, b)`.
-/// Comparisons give i1 (see CmpPredicate); `>>` is shr (by signedness).
-/// Either operand may be a C++ literal, converted with constantLike.
+/// Operators on values of one builder: `a + b` is `a.builder()->add(a, b)`. Comparisons give i1 (see
+/// CmpPredicate); `>>` is shr (by signedness). Either operand may be a C++ literal, converted with constantLike.
 Value operator+(Located a, const Value& b);
 Value operator-(Located a, const Value& b);
 Value operator*(Located a, const Value& b);
@@ -619,7 +541,7 @@ Value operator~(Located a);
 
 namespace detail {
 template <Literal T>
-Value literalLike(const Value& like, T v, const std::source_location& loc) {
+Value literalLike(const Value& like, T v, const Loc& loc) {
   return like.builder() ? like.builder()->constantLike(like, v, loc) : Value();
 }
 }  // namespace detail

@@ -1,5 +1,6 @@
 // Type lowering: how memjit's types become LLVM types under MLIR 19's memref
-// calling convention (spec 003, "Default Memref Model" and "Calling Convention").
+// calling convention (MLIR's "Built-in Function and MemRef Calling Convention",
+// sections "Default Memref Model" and "Calling Convention for Ranked `memref`").
 //
 // A ranked memref is the descriptor `{ptr, ptr, index, [N x index], [N x index]}`
 // (rank 0 drops the arrays), its two data pointers in the memref's memory space

@@ -29,9 +29,9 @@ struct JitOptions {
   bool perfMap = false;
   /// Write a jitdump for `perf inject --jit` (code, line tables) in $JITDUMPDIR/.debug/jit/, else $HOME's.
   bool perfJitdump = false;
-  /// At O2/O3, skip LLVM's vector epilogue (a second, narrower vector loop for
-  /// the remainder): a measurable share of a small kernel's compile (README,
-  /// "Compile latency") for a gain only on the last few iterations. LLVM offers this only as the process-wide option
+  /// At O2/O3, skip LLVM's vector epilogue (a second, narrower vector loop for the remainder): a measurable share
+  /// of a small kernel's compile (docs/benchmarks.md, "Compile latency") for a gain only on the last few
+  /// iterations. LLVM offers this only as the process-wide option
   /// -enable-epilogue-vectorization, so memjit sets it to false once, before
   /// its first O2/O3 compile, unless the application set it itself. It then
   /// holds for every LLVM user in the process; set this to false in every Jit
@@ -65,7 +65,7 @@ struct JitOptions {
   /// becomes a stub that stores its descriptors and calls the interface, as
   /// MLIR's own external-function stubs do. Both symbols keep their ABI and
   /// behaviour. Compiling the wrapper costs part of a small kernel's compile
-  /// (README, "Compile latency"), and most programs never call the expanded
+  /// (docs/benchmarks.md, "Compile latency"), and most programs never call the expanded
   /// entry. The price: the
   /// first lookup of `<name>` compiles the stub, and each call through it
   /// costs a few stores and loads more. Functions that other functions in

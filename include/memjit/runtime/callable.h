@@ -8,7 +8,7 @@
 //
 //   Expected<Variant> r = fn.invoke({Variant(buf), 2.0});           // dynamic: checked per call
 //
-// See README.md, "Runtime: calling compiled functions", for the argument mapping and ownership rules.
+// See docs/runtime.md ("The dynamic invoker", "Ownership") for the argument mapping and ownership rules.
 #pragma once
 
 #include <initializer_list>

@@ -1,5 +1,6 @@
-// The buffer-description oracle (spec 000, "Memory layout"): given the memref
-// type a function declares and the description of a buffer a caller holds,
+// The buffer-description oracle (IREE's function-signature design, "Memory
+// layout"; docs/runtime.md): given the memref type a function declares and
+// the description of a buffer a caller holds,
 // decide whether the buffer can be passed as is, after rebasing its
 // descriptor (moving the offset into the aligned pointer, no copy), after a
 // copy into a compatible layout, or not at all.
@@ -16,7 +17,7 @@
 
 namespace memjit::runtime {
 
-/// What a caller's buffer looks like (after Py_buffer, as in the spec).
+/// What a caller's buffer looks like (after Python's Py_buffer, as IREE's design suggests).
 /// Strides and offset are in elements, as in a memref descriptor.
 struct BufferDescription {
   ElementType elementType = ElementType::F32;

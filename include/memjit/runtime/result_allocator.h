@@ -1,7 +1,7 @@
 // Deferred result allocation (`fbr`), memjit's exact convention. The raw ABI
 // names a result allocator but no system defined how it is called; this is
 // memjit's definition, followed by codegen (which emits allocators) and by
-// the dynamic invoker (which calls them). README.md ("Deferred result allocation") has the prose.
+// the dynamic invoker (which calls them). docs/runtime.md ("Deferred result allocation") has the prose.
 //
 // For a function F with an allocator, where R1..Rm are F's results and
 // D1..Dk the RANKED MEMREF results among them, in order:

@@ -76,7 +76,10 @@ std::span<const RunnerSymbol> runnerUtilitySymbols() noexcept;
 
 extern "C" {
 
-// ---- mlir_c_runner_utils: vector.print and friends (C's stdout, unflushed)
+// Sections follow the files of src/runtime/runner_utils/ that define them; each names the MLIR library the
+// functions come from and where they write.
+
+// ---- print_scalar.cpp: mlir_c_runner_utils' vector.print helpers (C's stdout, unflushed)
 void printI64(std::int64_t i);
 void printU64(std::uint64_t u);
 void printF32(float f);   // printf's %g (negative NaN: "-nan")
@@ -85,13 +88,24 @@ void printString(const char* s);
 void printOpen();     // "( "
 void printClose();    // " )"
 void printComma();    // ", "
-void printNewline();  // "\n"
-
-// ---- mlir_c_runner_utils: timing
+void printNewline();            // "\n"
 void printFlops(double flops);  // stderr: "%lf GFLOPS\n" of flops / 1e9
-double rtclock();               // gettimeofday, in seconds
+// mlir_float16_utils (std::cout, unflushed)
+void printF16(std::uint16_t bits);
+void printBF16(std::uint16_t bits);
 
-// ---- mlir_c_runner_utils: memref.copy of non-contiguous views, allocation
+// ---- clock_random.cpp: mlir_c_runner_utils' clocks, random numbers (std::mt19937) and std::sort
+double rtclock();                                        // gettimeofday, in seconds
+std::int64_t _mlir_ciface_nanoTime();                    // mlir_runner_utils': system_clock, in nanoseconds
+void* rtsrand(std::uint64_t seed);                       // a generator seeded with the low 32 bits
+std::uint64_t rtrand(void* generator, std::uint64_t m);  // uniform in [0, m] (inclusive, as MLIR's)
+void rtdrand(void* generator);                           // deletes it
+void _mlir_ciface_shuffle(memjit::runtime::StridedMemRef<std::uint64_t, 1>* m, void* generator);
+void _mlir_ciface_stdSortI64(std::uint64_t n, memjit::runtime::StridedMemRef<std::int64_t, 1>* v);
+void _mlir_ciface_stdSortF64(std::uint64_t n, memjit::runtime::StridedMemRef<double, 1>* v);
+void _mlir_ciface_stdSortF32(std::uint64_t n, memjit::runtime::StridedMemRef<float, 1>* v);
+
+// ---- memory.cpp: mlir_c_runner_utils' memref.copy of non-contiguous views, allocation
 void memrefCopy(std::int64_t elemSize, memjit::runtime::UnrankedMemRef<char>* src,
                 memjit::runtime::UnrankedMemRef<char>* dst);
 void* mlirAlloc(std::uint64_t size);
@@ -99,20 +113,7 @@ void* mlirAlignedAlloc(std::uint64_t alignment, std::uint64_t size);
 void mlirFree(void* ptr);
 void mlirAlignedFree(void* ptr);
 
-// ---- mlir_c_runner_utils: random numbers (std::mt19937) and std::sort
-void* rtsrand(std::uint64_t seed);                   // a generator seeded with the low 32 bits
-std::uint64_t rtrand(void* generator, std::uint64_t m);  // uniform in [0, m] (inclusive, as MLIR's)
-void rtdrand(void* generator);                       // deletes it
-void _mlir_ciface_shuffle(memjit::runtime::StridedMemRef<std::uint64_t, 1>* m, void* generator);
-void _mlir_ciface_stdSortI64(std::uint64_t n, memjit::runtime::StridedMemRef<std::int64_t, 1>* v);
-void _mlir_ciface_stdSortF64(std::uint64_t n, memjit::runtime::StridedMemRef<double, 1>* v);
-void _mlir_ciface_stdSortF32(std::uint64_t n, memjit::runtime::StridedMemRef<float, 1>* v);
-
-// ---- mlir_float16_utils (std::cout, unflushed)
-void printF16(std::uint16_t bits);
-void printBF16(std::uint16_t bits);
-
-// ---- mlir_runner_utils: printMemrefShape* (std::cout: the metadata line, unflushed)
+// ---- print_memref.cpp: mlir_runner_utils' printMemrefShape* (std::cout: the metadata line, unflushed)
 void _mlir_ciface_printMemrefShapeI8(memjit::runtime::UnrankedMemRef<std::int8_t>* m);
 void _mlir_ciface_printMemrefShapeI32(memjit::runtime::UnrankedMemRef<std::int32_t>* m);
 void _mlir_ciface_printMemrefShapeI64(memjit::runtime::UnrankedMemRef<std::int64_t>* m);
@@ -122,7 +123,7 @@ void _mlir_ciface_printMemrefShapeInd(memjit::runtime::UnrankedMemRef<memjit::ru
 void _mlir_ciface_printMemrefShapeC32(memjit::runtime::UnrankedMemRef<std::complex<float>>* m);
 void _mlir_ciface_printMemrefShapeC64(memjit::runtime::UnrankedMemRef<std::complex<double>>* m);
 
-// ---- mlir_runner_utils: printMemref* (std::cout, flushed)
+// ---- print_memref.cpp: mlir_runner_utils' printMemref* (std::cout, flushed)
 void _mlir_ciface_printMemrefI8(memjit::runtime::UnrankedMemRef<std::int8_t>* m);
 void _mlir_ciface_printMemrefI16(memjit::runtime::UnrankedMemRef<std::int16_t>* m);
 void _mlir_ciface_printMemrefI32(memjit::runtime::UnrankedMemRef<std::int32_t>* m);
@@ -134,7 +135,6 @@ void _mlir_ciface_printMemrefF64(memjit::runtime::UnrankedMemRef<double>* m);
 void _mlir_ciface_printMemrefInd(memjit::runtime::UnrankedMemRef<memjit::runtime::RunnerIndex>* m);
 void _mlir_ciface_printMemrefC32(memjit::runtime::UnrankedMemRef<std::complex<float>>* m);
 void _mlir_ciface_printMemrefC64(memjit::runtime::UnrankedMemRef<std::complex<double>>* m);
-
 // The same without the C interface: an unranked memref passed as its two fields.
 void printMemrefI32(std::int64_t rank, void* descriptor);
 void printMemrefI64(std::int64_t rank, void* descriptor);
@@ -143,7 +143,6 @@ void printMemrefF64(std::int64_t rank, void* descriptor);
 void printMemrefInd(std::int64_t rank, void* descriptor);
 void printMemrefC32(std::int64_t rank, void* descriptor);
 void printMemrefC64(std::int64_t rank, void* descriptor);
-
 // Ranked forms ("Memref " instead of "Unranked Memref ").
 void _mlir_ciface_printMemref0dF32(memjit::runtime::StridedMemRef<float, 0>* m);
 void _mlir_ciface_printMemref1dF32(memjit::runtime::StridedMemRef<float, 1>* m);
@@ -159,10 +158,7 @@ void _mlir_ciface_printMemref1dC32(memjit::runtime::StridedMemRef<std::complex<f
 void _mlir_ciface_printMemref1dC64(memjit::runtime::StridedMemRef<std::complex<double>, 1>* m);
 void _mlir_ciface_printMemrefVector4x4xf32(memjit::runtime::StridedMemRef<memjit::runtime::Vector4x4F32, 2>* m);
 
-// ---- mlir_runner_utils: nanoTime (std::chrono::system_clock, in nanoseconds)
-std::int64_t _mlir_ciface_nanoTime();
-
-// ---- mlir_runner_utils: verifyMemRef* — the number of elements of `actual`
+// ---- verify.cpp: mlir_runner_utils' verifyMemRef* — the number of elements of `actual`
 // that differ from `expected` (floats: relative error above 1e-6 for f32,
 // 1e-12 for f64, any NaN or inf differs; f16/bf16: different bits; others:
 // !=), describing the first 10 on std::cerr; -1 (and both descriptors'

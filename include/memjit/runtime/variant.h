@@ -25,7 +25,8 @@ namespace memjit::runtime {
 /// A scalar with its element type. Values made from C++ integers are `i64`
 /// (or `ui64`), from double `f64`, from float `f32`, from bool `i1`, from
 /// memjit::f16/bf16 `f16`/`bf16`; the invoker converts them to the parameter's
-/// type when the value is unchanged by it (see README, "Scalar conversions").
+/// type when the value is unchanged by it (see docs/runtime.md, "Half
+/// precision at the boundary, and scalar conversions").
 /// f16 and bf16 scalars hold their bit pattern in `u`, so NaN payloads pass
 /// through unchanged; other floats hold their value in `f`.
 struct Scalar {
