@@ -381,6 +381,8 @@ Value FunctionBuilder::neg(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "neg", a);
   if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return Value(this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, true), *t);
   if (isFloat(*t)) return Value(this, impl_->ir.CreateFNeg(a.llvm()), *t);
   return Value(this, impl_->ir.CreateNeg(a.llvm()), *t);
 }

@@ -113,7 +113,6 @@ MEMJIT_MATH_1(ceil, llvm::Intrinsic::ceil)
 MEMJIT_MATH_1(round, llvm::Intrinsic::round)
 MEMJIT_MATH_1(roundeven, llvm::Intrinsic::roundeven)
 MEMJIT_MATH_1(trunc, llvm::Intrinsic::trunc)
-MEMJIT_MATH_2(copysign, llvm::Intrinsic::copysign)
 MEMJIT_MATH_2(minnumf, llvm::Intrinsic::minnum)
 MEMJIT_MATH_2(maxnumf, llvm::Intrinsic::maxnum)
 #undef MEMJIT_MATH_1
@@ -140,6 +139,15 @@ Value FunctionBuilder::minimumf(const Value& a, const Value& b, std::source_loca
 Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   return nanPropagating(*this, "maximumf", llvm::Intrinsic::maximum, a, b);
+}
+
+Value FunctionBuilder::copysign(const Value& magnitude, const Value& sign, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  auto t = detail::sameFloatScalar(*this, "copysign", {&magnitude, &sign});
+  if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, magnitude.llvm(), sign.llvm(), false), *t);
+  return emitMath(*this, MathFunction{"copysign", llvm::Intrinsic::copysign}, {&magnitude, &sign});
 }
 
 Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::source_location loc) {
@@ -203,6 +211,8 @@ Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "abs", a);
   if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, false), *t);
   if (isFloat(*t)) return emitMath(*this, MathFunction{"abs", llvm::Intrinsic::fabs}, {&a});
   if (isUnsignedInteger(*t)) return a;
   return BuilderOps::make(

@@ -22,6 +22,21 @@ llvm::FastMathFlags toLLVM(FastMath flags) {
   return f;
 }
 
+llvm::Value* halfSignOp(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Value* sign, bool flip) {
+  llvm::Type* bitsType = shapedLike(ir.getInt16Ty(), x->getType());
+  llvm::Value* bits = ir.CreateBitCast(x, bitsType);
+  auto k = [&](std::uint16_t m) { return llvm::ConstantInt::get(bits->getType(), m); };
+  llvm::Value* r;
+  if (flip)
+    r = ir.CreateXor(bits, k(0x8000));
+  else if (sign)  // a select: LLVM 19's x86 back end folds the and/or form wrongly when the sign came from bf16 arithmetic
+    r = ir.CreateSelect(ir.CreateICmpSLT(ir.CreateBitCast(sign, bitsType), k(0)), ir.CreateOr(bits, k(0x8000)),
+                        ir.CreateAnd(bits, k(0x7fff)));
+  else
+    r = ir.CreateAnd(bits, k(0x7fff));
+  return ir.CreateBitCast(r, x->getType());
+}
+
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {
   if (!(x->getType()->isDoubleTy() && to->isBFloatTy()) &&
       !(x->getType()->isVectorTy() && x->getType()->getScalarType()->isDoubleTy() && to->getScalarType()->isBFloatTy()))
