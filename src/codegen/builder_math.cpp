@@ -155,31 +155,59 @@ Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::
   return emitMath(*this, MathFunction{"fma", llvm::Intrinsic::fma, nullptr, true}, {&a, &b, &c});
 }
 
+// Halves compute 1 / sqrt in f64 and round once: both steps are then exact
+// enough that the one rounding to the half type is correct (rounding sqrt to
+// the half type first, as `1 / sqrt(x)` on halves did, gave bf16
+// rsqrt(0x7f7f) = 0x1f81 instead of 0x1f80).
 Value FunctionBuilder::rsqrt(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "rsqrt", {&a});
   if (!t) return {};
-  Value root = sqrt(a);
-  if (!root.valid()) return {};
-  return BuilderOps::make(*this, impl_->ir.CreateFDiv(llvm::ConstantFP::get(a.llvm()->getType(), 1.0), root.llvm()),
-                          *t);
+  auto& ir = impl_->ir;
+  llvm::Type* type = a.llvm()->getType();
+  const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
+  llvm::Type* compute = half ? detail::shapedLike(ir.getDoubleTy(), type) : type;
+  llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), compute) : a.llvm();
+  llvm::Value* r = ir.CreateFDiv(llvm::ConstantFP::get(compute, 1.0), ir.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
+  if (half) r = detail::truncateFloat(ir, r, type);
+  return BuilderOps::make(*this, r, *t);
 }
 
+// math.fpowi: a vector base takes a scalar exponent (for every lane) or a
+// vector of as many lanes; llvm.powi takes a scalar exponent only, so a
+// vector exponent computes lane by lane.
 Value FunctionBuilder::powi(const Value& a, const Value& n, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "powi", {&a});
   if (!t) return {};
-  if (!detail::checkOperands(*this, "powi", {&n})) return {};
+  if (!detail::checkOperands(*this, "powi", {&a, &n}, true)) return {};
   if (!(n.type() == Type(ElementType::I32)) && !(n.type() == Type(ElementType::SI32))) {
     detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'powi': the exponent must be i32 or si32, got " +
                                                            detail::describeOperands({&a, &n})));
+    return {};
+  }
+  if (n.isVector() && n.lanes() != a.lanes()) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch,
+                              "operation 'powi': a vector exponent needs a base of as many lanes, got " +
+                                  detail::describeOperands({&a, &n})));
     return {};
   }
   auto& ir = impl_->ir;
   llvm::Type* type = a.llvm()->getType();
   const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
   llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), detail::shapedLike(ir.getFloatTy(), type)) : a.llvm();
-  llvm::Value* r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
+  llvm::Value* r;
+  if (!n.isVector()) {
+    r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
+  } else {
+    r = llvm::PoisonValue::get(x->getType());
+    llvm::Type* lane = x->getType()->getScalarType();
+    for (std::uint32_t k = 0; k < a.lanes(); ++k) {
+      llvm::Value* p = ir.CreateIntrinsic(llvm::Intrinsic::powi, {lane, ir.getInt32Ty()},
+                                          {ir.CreateExtractElement(x, k), ir.CreateExtractElement(n.llvm(), k)});
+      r = ir.CreateInsertElement(r, p, k);
+    }
+  }
   if (half) r = ir.CreateFPTrunc(r, type);
   return BuilderOps::make(*this, r, *t);
 }

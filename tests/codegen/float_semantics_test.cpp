@@ -146,5 +146,75 @@ TEST(FloatSemantics, HalfCopysignTakesTheSignBitOfItsSecondOperand) {
   }
 }
 
+// --- math functions on halves round once ---
+
+double widen(const std::string& half, std::uint16_t h) {
+  if (half == "f16") return static_cast<double>(std::bit_cast<_Float16>(h));
+  return static_cast<double>(std::bit_cast<float>(std::uint32_t{h} << 16));
+}
+
+// Correct rounding of a double to `half` (a NaN: some quiet NaN).
+std::uint16_t narrow(const std::string& half, double d) {
+  if (half == "f16") return std::bit_cast<std::uint16_t>(static_cast<_Float16>(d));
+  if (std::isnan(d)) return 0x7fc0;
+  // Round to odd into float (no tie can then arise), then to nearest even.
+  float f = static_cast<float>(d);
+  std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
+  if (std::isfinite(f) && static_cast<double>(f) != d) {
+    if (std::fabs(static_cast<double>(f)) > std::fabs(d)) --bits;
+    bits |= 1;
+  }
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+TEST(FloatSemantics, HalfRsqrtRoundsOnce) {
+  const auto all = everyHalf();
+  for (const char* half : kHalves)
+    for (jit::OptLevel level : kLevels) {
+      auto got = run<std::uint16_t, std::uint16_t>(
+          level, half, half, [](FunctionBuilder& f, Value, Value x, Value) { return f.rsqrt(x); }, all, all);
+      int failures = 0;
+      for (std::size_t k = 0; k < all.size() && failures < 5; ++k) {
+        const double expected = 1.0 / std::sqrt(widen(half, all[k]));
+        const bool bothNaN = std::isnan(expected) && std::isnan(widen(half, got[k]));
+        if (!bothNaN && got[k] != narrow(half, expected)) {
+          ++failures;
+          ADD_FAILURE() << "rsqrt on " << half << " at " << jit::optLevelName(level) << ": " << hex(all[k])
+                        << " gave " << hex(got[k]) << ", expected " << hex(narrow(half, expected));
+        }
+      }
+    }
+}
+
+// --- powi on vectors (MLIR's math.fpowi: an exponent per lane) ---
+
+TEST(FloatSemantics, PowiTakesAVectorExponentPerLane) {
+  const std::vector<float> bases = {2.0f, -3.0f, 0.5f, 10.0f, -0.0f, 1.5f, std::numeric_limits<float>::infinity(), 7.0f};
+  const std::vector<std::int32_t> exponents = {3, -2, 10, 0, -1, 5, -3, 1};
+  for (jit::OptLevel level : kLevels) {
+    Module m("powi");
+    {
+      FunctionBuilder f(m, "op", *parseFunctionType("(memref<8xf32>, memref<8xi32>, memref<8xf32>) -> ()"));
+      Value base = f.vectorLoad(f.arg(0), {f.index(0)}, 8);
+      Value n = f.vectorLoad(f.arg(1), {f.index(0)}, 8);
+      f.vectorStore(f.powi(base, n), f.arg(2), {f.index(0)});
+      f.ret();
+      ASSERT_FALSE(f.finish());
+    }
+    auto compiled = test::compileModule(std::move(m), {.optLevel = level});
+    auto* fn = compiled.get<void(Descriptor1D<float>*, Descriptor1D<std::int32_t>*, Descriptor1D<float>*)>("op");
+    std::vector<float> x = bases, r(8);
+    std::vector<std::int32_t> n = exponents;
+    auto dx = describe(x);
+    auto dn = describe(n);
+    auto dr = describe(r);
+    fn(&dx, &dn, &dr);
+    for (std::size_t k = 0; k < 8; ++k)
+      EXPECT_EQ(r[k], static_cast<float>(std::pow(static_cast<double>(bases[k]), exponents[k])))
+          << bases[k] << "^" << exponents[k] << " at " << jit::optLevelName(level);
+  }
+}
+
 }  // namespace
 }  // namespace memjit::codegen
