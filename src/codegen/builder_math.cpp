@@ -95,7 +95,6 @@ MEMJIT_MATH_1(log, llvm::Intrinsic::log, nullptr, false, true)
 MEMJIT_MATH_1(log2, llvm::Intrinsic::log2, nullptr, false, true)
 MEMJIT_MATH_1(log10, llvm::Intrinsic::log10, nullptr, false, true)
 MEMJIT_MATH_1(log1p, kLibm, "log1p", false, true)
-MEMJIT_MATH_2(pow, llvm::Intrinsic::pow, nullptr, false, true)
 MEMJIT_MATH_1(sin, llvm::Intrinsic::sin, nullptr, false, true)
 MEMJIT_MATH_1(cos, llvm::Intrinsic::cos, nullptr, false, true)
 MEMJIT_MATH_1(tan, kLibm, "tan", false, true)
@@ -139,6 +138,21 @@ Value FunctionBuilder::minimumf(const Value& a, const Value& b, std::source_loca
 Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   return nanPropagating(*this, "maximumf", llvm::Intrinsic::maximum, a, b);
+}
+
+// pow(1, y) = 1 and pow(x, +-0) = 1 for every x and y, NaNs included (C's
+// Annex F, IEEE 754's pow): glibc's pow returns NaN when the NaN is
+// signalling, LLVM's constant folding and instcombine return 1, so an
+// explicit test makes every optimisation level agree.
+Value FunctionBuilder::pow(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  Value r = emitMath(*this, MathFunction{"pow", llvm::Intrinsic::pow, nullptr, false, true}, {&a, &b});
+  if (!r.valid()) return r;
+  auto& ir = impl_->ir;
+  llvm::Value* one = llvm::ConstantFP::get(a.llvm()->getType(), 1.0);
+  llvm::Value* exact = ir.CreateOr(ir.CreateFCmpOEQ(a.llvm(), one),
+                                   ir.CreateFCmpOEQ(b.llvm(), llvm::ConstantFP::get(b.llvm()->getType(), 0.0)));
+  return BuilderOps::make(*this, ir.CreateSelect(exact, one, r.llvm()), r.type());
 }
 
 Value FunctionBuilder::copysign(const Value& magnitude, const Value& sign, std::source_location loc) {

@@ -216,5 +216,140 @@ TEST(FloatSemantics, PowiTakesAVectorExponentPerLane) {
   }
 }
 
+// --- NaN through pow and atan2 ---
+
+template <typename T>
+T signallingNaN() {
+  if constexpr (sizeof(T) == 4)
+    return std::bit_cast<T>(std::uint32_t{0x7fb03e6d});
+  else
+    return std::bit_cast<T>(std::uint64_t{0x7ff4000000003e6dULL});
+}
+
+template <typename T>
+void checkPowOfNaN(const std::string& type) {
+  const T nan = std::numeric_limits<T>::quiet_NaN(), snan = signallingNaN<T>();
+  // pow(1, y) = 1 and pow(x, +-0) = 1 for every x and y, NaNs (quiet or
+  // signalling) included, as C's Annex F says; a NaN otherwise gives NaN.
+  const std::vector<T> x = {1, 1, 1, nan, snan, snan, 2, nan, snan, -1};
+  const std::vector<T> y = {nan, snan, -snan, 0, 0, -0.0, nan, 2, 1, snan};
+  const std::vector<T> expected = {1, 1, 1, 1, 1, 1, nan, nan, nan, nan};
+  for (jit::OptLevel level : kLevels) {
+    auto got = run<T, T>(level, type, type, [](FunctionBuilder& f, Value, Value a, Value b) { return f.pow(a, b); }, x, y);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      if (std::isnan(expected[k]))
+        EXPECT_TRUE(std::isnan(got[k])) << "pow(" << x[k] << ", " << y[k] << ") at " << jit::optLevelName(level);
+      else
+        EXPECT_EQ(got[k], expected[k]) << "pow(" << x[k] << ", " << y[k] << ") #" << k << " at "
+                                       << jit::optLevelName(level);
+    }
+  }
+}
+
+TEST(FloatSemantics, PowOfOneOrToTheZeroIsOneEvenForNaN) {
+  checkPowOfNaN<float>("f32");
+  checkPowOfNaN<double>("f64");
+}
+
+template <typename T>
+void checkAtan2OfNaN(const std::string& type) {
+  const T nan = std::numeric_limits<T>::quiet_NaN(), snan = signallingNaN<T>();
+  const T inf = std::numeric_limits<T>::infinity();
+  std::vector<T> x, y;
+  for (T a : {nan, snan, -nan, T(1), inf, T(0)})
+    for (T b : {nan, snan, T(1), inf, T(-2)}) {
+      x.push_back(a);
+      y.push_back(b);
+    }
+  for (jit::OptLevel level : kLevels) {
+    auto got =
+        run<T, T>(level, type, type, [](FunctionBuilder& f, Value, Value a, Value b) { return f.atan2(a, b); }, x, y);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      const T expected = std::atan2(x[k], y[k]);
+      if (std::isnan(x[k]) || std::isnan(y[k])) {
+        EXPECT_TRUE(std::isnan(got[k])) << "atan2(" << x[k] << ", " << y[k] << ") = " << got[k] << " at "
+                                        << jit::optLevelName(level);
+      } else {  // libmvec's vector atan2 (O3) is within an ulp or two
+        EXPECT_NEAR(got[k], expected, 4 * std::numeric_limits<T>::epsilon() * std::fabs(expected))
+            << "atan2(" << x[k] << ", " << y[k] << ") at " << jit::optLevelName(level);
+      }
+    }
+    // atan2(x, x): the same NaN on both sides.
+    got = run<T, T>(level, type, type, [](FunctionBuilder& f, Value, Value a, Value) { return f.atan2(a, a); }, x, y);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      if (!std::isnan(x[k])) continue;
+      EXPECT_TRUE(std::isnan(got[k])) << "atan2(" << x[k] << ", itself) = " << got[k] << " at "
+                                      << jit::optLevelName(level);
+    }
+  }
+}
+
+TEST(FloatSemantics, Atan2OfNaNIsNaN) {
+  checkAtan2OfNaN<float>("f32");
+  checkAtan2OfNaN<double>("f64");
+}
+
+// --- float -> integer casts saturate ---
+
+template <typename From, typename To>
+void checkSaturatingCast(const std::string& from, const std::string& to, ElementType toType) {
+  const From inf = std::numeric_limits<From>::infinity();
+  const std::vector<From> x = {std::numeric_limits<From>::quiet_NaN(), -std::numeric_limits<From>::quiet_NaN(),
+                               signallingNaN<From>(), inf, -inf, From(1e30), From(-1e30), From(2147483648.0),
+                               From(-2147483904.0), From(4294967296.0), From(-1.5), From(-0.0), From(255.9),
+                               From(256), From(-129), From(3.75)};
+  for (jit::OptLevel level : kLevels) {
+    auto got = run<From, To>(
+        level, from, to, [&](FunctionBuilder& f, Value, Value a, Value) { return f.cast(a, toType); }, x, x);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      To expected = 0;
+      const long double v = x[k];
+      if (std::isnan(x[k]))
+        expected = 0;
+      else if (v <= static_cast<long double>(std::numeric_limits<To>::min()))
+        expected = std::numeric_limits<To>::min();
+      else if (v >= static_cast<long double>(std::numeric_limits<To>::max()))
+        expected = std::numeric_limits<To>::max();
+      else
+        expected = static_cast<To>(x[k]);
+      EXPECT_EQ(got[k], expected) << from << " " << x[k] << " to " << to << " at " << jit::optLevelName(level);
+    }
+  }
+}
+
+TEST(FloatSemantics, FloatToIntegerSaturatesAndNaNIsZero) {
+  checkSaturatingCast<float, std::int32_t>("f32", "i32", ElementType::I32);
+  checkSaturatingCast<float, std::uint32_t>("f32", "ui32", ElementType::UI32);
+  checkSaturatingCast<double, std::int64_t>("f64", "si64", ElementType::SI64);
+  checkSaturatingCast<double, std::uint8_t>("f64", "ui8", ElementType::UI8);
+  checkSaturatingCast<double, std::int8_t>("f64", "i8", ElementType::I8);
+  checkSaturatingCast<float, std::int64_t>("f32", "index", ElementType::Index);
+}
+
+TEST(FloatSemantics, FloatToI1IsUnsigned) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (jit::OptLevel level : kLevels) {
+    auto got = run<float, std::uint8_t>(
+        level, "f32", "i8",
+        [](FunctionBuilder& f, Value, Value a, Value) {
+          return f.select(f.cast(a, ElementType::I1), f.constant(ElementType::I8, 1), f.constant(ElementType::I8, 0));
+        },
+        {0.0f, 1.0f, 0.75f, 2.0f, -1.0f, nan, 1e30f}, {0, 0, 0, 0, 0, 0, 0});
+    EXPECT_EQ(got, (std::vector<std::uint8_t>{0, 1, 0, 1, 0, 0, 1})) << jit::optLevelName(level);
+  }
+}
+
+TEST(FloatSemantics, NaNThroughAnIntegerRoundTripIsZero) {
+  // The fuzzer's float -> integer -> float: 2^31 at O3, something else at O0.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (jit::OptLevel level : kLevels) {
+    auto got = run<float, float>(
+        level, "f32", "f32",
+        [](FunctionBuilder& f, Value, Value a, Value) { return f.cast(f.cast(a, ElementType::I32), ElementType::F32); },
+        {nan, -nan, 1e10f, -1e10f}, {nan, nan, nan, nan});
+    EXPECT_EQ(got, (std::vector<float>{0.0f, 0.0f, 2147483648.0f, -2147483648.0f})) << jit::optLevelName(level);
+  }
+}
+
 }  // namespace
 }  // namespace memjit::codegen
