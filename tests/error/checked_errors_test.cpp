@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
@@ -232,6 +233,60 @@ TEST(CheckedErrors, TransferReadOfAMatrixPrintsEveryIndex) {
   ASSERT_TRUE(typed) << typed.error().str();
   expectCheck(typed->call(runtime::makeView<float, 2>(data.data(), {2, 3}), 2, 1).takeError(),
               "kernel 'k': vector.transfer_read of argument #0 (memref<?x?xf32>) at [2, 1] is out of bounds [2, 3]");
+}
+
+// --- the kernel library's shape checks ---
+
+// Runs kernel `name` (added by `add` in checked mode) on `args` through its C
+// interface and expects `message`; `untouched` must keep its contents.
+template <typename... Args>
+void expectKernelShapeCheck(Error (*add)(codegen::Module&, std::string_view, const codegen::KernelOptions&),
+                            const std::string& name, const std::string& message, std::vector<float>& untouched,
+                            Args... args) {
+  codegen::Module m(name + "_module");
+  codegen::KernelOptions o;
+  o.checked = true;
+  ASSERT_FALSE(add(m, name, o));
+  auto jit = test::makeJit();
+  auto loaded = test::valueOrFail(jit.add(std::move(m)), name);
+  auto* fn = reinterpret_cast<void (*)(Args...)>(test::valueOrFail(loaded.symbol("_mlir_ciface_" + name), name));
+  const std::vector<float> before = untouched;
+  fn(args...);
+  expectCheck(runtime::takeCheckFailure(), message);
+  EXPECT_EQ(untouched, before);
+}
+
+TEST(CheckedErrors, KernelsReportMismatchedShapes) {
+  // Every access of each call is in bounds: only the shape check sees it.
+  std::vector<float> a(6, 1), b(12, 1), c(4, 0);
+  Mat A = runtime::makeView<float, 2>(a.data(), {2, 3}), B = runtime::makeView<float, 2>(b.data(), {4, 3}),
+      C = runtime::makeView<float, 2>(c.data(), {2, 2});
+  expectKernelShapeCheck(&codegen::addMatmul, "matmul",
+                         "kernel 'matmul': matmul (A: M x K, B: K x N, C: M x N): mismatched shapes: A is 2x3, B is "
+                         "4x3, C is 2x2",
+                         c, &A, &B, &C);
+  std::vector<float> x(5, 1), y(3, 1);
+  Vec X = runtime::makeView<float, 1>(x.data(), {5}), Y = runtime::makeView<float, 1>(y.data(), {3});
+  expectKernelShapeCheck(&codegen::addSaxpy, "saxpy",
+                         "kernel 'saxpy': saxpy (x, y: as many elements each): mismatched shapes: x is 5, y is 3", y,
+                         2.0f, &X, &Y);
+  expectKernelShapeCheck(&codegen::addElementwiseAdd, "add",
+                         "kernel 'add': elementwise add (a, b, out: as many elements each): mismatched shapes: a is "
+                         "5, b is 5, out is 3",
+                         y, &X, &X, &Y);
+  Mat in = runtime::makeView<float, 2>(b.data(), {4, 3});
+  expectKernelShapeCheck(&codegen::addSoftmax, "softmax",
+                         "kernel 'softmax': softmax (in, out: rows x cols each): mismatched shapes: in is 4x3, out "
+                         "is 2x2",
+                         c, &in, &C);
+  // transpose's full tiles store through raw pointers: without the check a
+  // 16 x 16 input would write 256 floats into this 4 x 4 output.
+  std::vector<float> big(256, 1), small(16, 0);
+  Mat In = runtime::makeView<float, 2>(big.data(), {16, 16}), Out = runtime::makeView<float, 2>(small.data(), {4, 4});
+  expectKernelShapeCheck(&codegen::addTranspose, "transpose",
+                         "kernel 'transpose': transpose (in: rows x cols, out: cols x rows): mismatched shapes: in is "
+                         "16x16, out is 4x4",
+                         small, &In, &Out);
 }
 
 // --- alloc ---
