@@ -444,12 +444,10 @@ Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location
   } else if (intLike(*from) && isFloat(to)) {
     r = detail::integerToFloat(ir, x, !unsignedLike(*from), lt);
   } else if (isFloat(*from) && intLike(to)) {
-    // Saturating (llvm.fpto[su]i.sat): NaN gives 0 and a value beyond the
-    // type its nearest bound, at every level, where fptosi's poison let the
-    // unoptimised code and constant folding disagree.
-    // i1 converts as unsigned (1.0 is true, not out of i1's signed range).
-    r = ir.CreateIntrinsic(unsignedLike(to) ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat,
-                           {lt, x->getType()}, {x});
+    // Saturating: NaN gives 0 and a value beyond the type its nearest bound,
+    // at every level, where fptosi's poison let the unoptimised code and
+    // constant folding disagree. i1 converts as unsigned (1.0 is true).
+    r = detail::floatToInteger(ir, x, unsignedLike(to), lt);
   } else if (isFloat(*from) && isFloat(to)) {
     if (bitWidth(*from) == bitWidth(to))  // f16 <-> bf16
       x = ir.CreateFPExt(x, detail::shapedLike(ir.getFloatTy(), x->getType()));

@@ -38,6 +38,13 @@ llvm::Value* integerToFloat(llvm::IRBuilderBase& ir, llvm::Value* x, bool isSign
 /// flushes bf16 denormals (vcvtneps2bf16) and quiets signalling NaNs.
 llvm::Value* halfSignOp(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Value* sign, bool flip);
 
+/// A float (or vector) `x` to the integer type `to`, saturating: NaN gives 0,
+/// a value beyond the type its nearest bound, anything else truncates. As
+/// selects around fptosi/fptoui (whose poison for out-of-range values the
+/// selects never pick), because LLVM 19's x86 back end turns vector
+/// llvm.fpto[su]i.sat into a scalar conversion per lane.
+llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsigned, llvm::Type* to);
+
 /// LLVM's flags for memjit's.
 llvm::FastMathFlags toLLVM(FastMath flags);
 /// The function attributes clang sets for function-wide fast-math flags

@@ -326,6 +326,23 @@ TEST(FloatSemantics, FloatToIntegerSaturatesAndNaNIsZero) {
   checkSaturatingCast<float, std::int64_t>("f32", "index", ElementType::Index);
 }
 
+TEST(FloatSemantics, HalfToIntegerSaturates) {
+  // f16 65504 (the largest), +inf, -inf, NaN, -1.5; bf16 3.39e38, -3.39e38, 2^31.
+  for (jit::OptLevel level : kLevels) {
+    auto f16 = run<std::uint16_t, std::uint16_t>(
+        level, "f16", "ui16",
+        [](FunctionBuilder& f, Value, Value a, Value) { return f.cast(a, ElementType::UI16); },
+        {0x7bff, 0x7c00, 0xfc00, 0x7e00, 0xbe00}, {0, 0, 0, 0, 0});
+    EXPECT_EQ(f16, (std::vector<std::uint16_t>{65504, 65535, 0, 0, 0})) << jit::optLevelName(level);
+    auto bf16 = run<std::uint16_t, std::int32_t>(
+        level, "bf16", "si32",
+        [](FunctionBuilder& f, Value, Value a, Value) { return f.cast(a, ElementType::SI32); },
+        {0x7f7f, 0xff7f, 0x4f00, 0xcf00}, {0, 0, 0, 0});
+    EXPECT_EQ(bf16, (std::vector<std::int32_t>{INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN}))
+        << jit::optLevelName(level);
+  }
+}
+
 TEST(FloatSemantics, FloatToI1IsUnsigned) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (jit::OptLevel level : kLevels) {
