@@ -1,5 +1,7 @@
 #include "code_emitter.h"
 
+#include "half_registers.h"
+
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
@@ -56,6 +58,7 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
+  passHalvesAsBits(module);
   {
     DiagnosticCapture diagnostics(module.getContext());
     passes_.run(module);

@@ -50,7 +50,7 @@ int main() {
   _mlir_ciface_scale_first(2.0f, &dx, std::int64_t(x.size()) + 1);
   const char* failure = memjit_check_message();
   check(failure && std::string(failure) ==
-                       "kernel 'scale_first': load of memref<?xf32> at [100000] is out of bounds [100000]",
+                       "kernel 'scale_first': load of argument #1 (memref<?xf32>) at [100000] is out of bounds [100000]",
         failure ? failure : "scale_first out of bounds: no failure recorded");
   memjit_check_clear();
 

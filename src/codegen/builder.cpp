@@ -386,6 +386,8 @@ Value FunctionBuilder::neg(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "neg", a);
   if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return Value(this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, true), *t);
   if (isFloat(*t)) return Value(this, impl_->ir.CreateFNeg(a.llvm()), *t);
   return Value(this, impl_->ir.CreateNeg(a.llvm()), *t);
 }
@@ -447,7 +449,10 @@ Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location
   } else if (intLike(*from) && isFloat(to)) {
     r = detail::integerToFloat(ir, x, !unsignedLike(*from), lt);
   } else if (isFloat(*from) && intLike(to)) {
-    r = isUnsignedInteger(to) ? ir.CreateFPToUI(x, lt) : ir.CreateFPToSI(x, lt);
+    // Saturating: NaN gives 0 and a value beyond the type its nearest bound,
+    // at every level, where fptosi's poison let the unoptimised code and
+    // constant folding disagree. i1 converts as unsigned (1.0 is true).
+    r = detail::floatToInteger(ir, x, unsignedLike(to), lt);
   } else if (isFloat(*from) && isFloat(to)) {
     if (bitWidth(*from) == bitWidth(to))  // f16 <-> bf16
       x = ir.CreateFPExt(x, detail::shapedLike(ir.getFloatTy(), x->getType()));

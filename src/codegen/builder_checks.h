@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,9 +40,22 @@ void checkDivision(FunctionBuilder& self, std::string_view op, bool isSigned, bo
 
 // --- memref checks (builder_memref_checks.cpp); all values are index-typed ---
 
-/// load/store: every index within [0, size).
+/// How a report names memref `m`: "argument #1 'b' (memref<?xf32>)" for
+/// an argument of the function (its name from FunctionOptions::
+/// argumentNames, when given), else its type.
+std::string memrefLabel(FunctionBuilder& self, const Value& m);
+
+/// load/store: the first `checkedDims` indices (all by default) within
+/// [0, size); the report prints every index and size.
 void checkIndices(FunctionBuilder& self, std::string_view op, std::string_view type,
-                  const std::vector<llvm::Value*>& indices, const std::vector<llvm::Value*>& sizes);
+                  const std::vector<llvm::Value*>& indices, const std::vector<llvm::Value*>& sizes,
+                  std::size_t checkedDims = SIZE_MAX);
+
+/// Operands of one operation whose sizes must agree (a kernel's matrices):
+/// reports `op` (which says what must agree) with every operand's `names`
+/// and `sizes` (`ranks[i]` sizes each) unless `ok` holds.
+void checkShapes(FunctionBuilder& self, llvm::Value* ok, std::string_view op, const std::vector<std::string>& names,
+                 const std::vector<llvm::Value*>& sizes, const std::vector<std::int64_t>& ranks);
 
 /// subview: per dim, offset, size and stride not negative and, for a
 /// nonempty dim, offset + (size - 1) * stride below the source's size, without

@@ -95,7 +95,6 @@ MEMJIT_MATH_1(log, .intrinsic = llvm::Intrinsic::log, .callsLibrary = true)
 MEMJIT_MATH_1(log2, .intrinsic = llvm::Intrinsic::log2, .callsLibrary = true)
 MEMJIT_MATH_1(log10, .intrinsic = llvm::Intrinsic::log10, .callsLibrary = true)
 MEMJIT_MATH_1(log1p, .libm = "log1p", .callsLibrary = true)
-MEMJIT_MATH_2(pow, .intrinsic = llvm::Intrinsic::pow, .callsLibrary = true)
 MEMJIT_MATH_1(sin, .intrinsic = llvm::Intrinsic::sin, .callsLibrary = true)
 MEMJIT_MATH_1(cos, .intrinsic = llvm::Intrinsic::cos, .callsLibrary = true)
 MEMJIT_MATH_1(tan, .libm = "tan", .callsLibrary = true)
@@ -113,7 +112,6 @@ MEMJIT_MATH_1(ceil, .intrinsic = llvm::Intrinsic::ceil)
 MEMJIT_MATH_1(round, .intrinsic = llvm::Intrinsic::round)
 MEMJIT_MATH_1(roundeven, .intrinsic = llvm::Intrinsic::roundeven)
 MEMJIT_MATH_1(trunc, .intrinsic = llvm::Intrinsic::trunc)
-MEMJIT_MATH_2(copysign, .intrinsic = llvm::Intrinsic::copysign)
 MEMJIT_MATH_2(minnumf, .intrinsic = llvm::Intrinsic::minnum)
 MEMJIT_MATH_2(maxnumf, .intrinsic = llvm::Intrinsic::maxnum)
 #undef MEMJIT_MATH_1
@@ -142,37 +140,89 @@ Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_loca
   return nanPropagating(*this, "maximumf", llvm::Intrinsic::maximum, a, b);
 }
 
+// pow(1, y) = 1 and pow(x, +-0) = 1 for every x and y, NaNs included (C's
+// Annex F, IEEE 754's pow): glibc's pow returns NaN when the NaN is
+// signalling, LLVM's constant folding and instcombine return 1, so an
+// explicit test makes every optimisation level agree.
+Value FunctionBuilder::pow(const Value& a, const Value& b, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  Value r = emitMath(*this, MathFunction{.op = "pow", .intrinsic = llvm::Intrinsic::pow, .callsLibrary = true}, {&a, &b});
+  if (!r.valid()) return r;
+  auto& ir = impl_->ir;
+  llvm::Value* one = llvm::ConstantFP::get(a.llvm()->getType(), 1.0);
+  llvm::Value* exact = ir.CreateOr(ir.CreateFCmpOEQ(a.llvm(), one),
+                                   ir.CreateFCmpOEQ(b.llvm(), llvm::ConstantFP::get(b.llvm()->getType(), 0.0)));
+  return BuilderOps::make(*this, ir.CreateSelect(exact, one, r.llvm()), r.type());
+}
+
+Value FunctionBuilder::copysign(const Value& magnitude, const Value& sign, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  auto t = detail::sameFloatScalar(*this, "copysign", {&magnitude, &sign});
+  if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, magnitude.llvm(), sign.llvm(), false), *t);
+  return emitMath(*this, MathFunction{.op = "copysign", .intrinsic = llvm::Intrinsic::copysign}, {&magnitude, &sign});
+}
+
 Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   const MathFunction fma{.op = "fma", .intrinsic = llvm::Intrinsic::fma, .wideHalf = true};
   return emitMath(*this, fma, {&a, &b, &c});
 }
 
+// Halves compute 1 / sqrt in f64 and round once: both steps are then exact
+// enough that the one rounding to the half type is correct (rounding sqrt to
+// the half type first, as `1 / sqrt(x)` on halves did, gave bf16
+// rsqrt(0x7f7f) = 0x1f81 instead of 0x1f80).
 Value FunctionBuilder::rsqrt(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "rsqrt", {&a});
   if (!t) return {};
-  Value root = sqrt(a);
-  if (!root.valid()) return {};
-  return BuilderOps::make(*this, impl_->ir.CreateFDiv(llvm::ConstantFP::get(a.llvm()->getType(), 1.0), root.llvm()),
-                          *t);
+  auto& ir = impl_->ir;
+  llvm::Type* type = a.llvm()->getType();
+  const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
+  llvm::Type* compute = half ? detail::shapedLike(ir.getDoubleTy(), type) : type;
+  llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), compute) : a.llvm();
+  llvm::Value* r = ir.CreateFDiv(llvm::ConstantFP::get(compute, 1.0), ir.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
+  if (half) r = detail::truncateFloat(ir, r, type);
+  return BuilderOps::make(*this, r, *t);
 }
 
+// math.fpowi: a vector base takes a scalar exponent (for every lane) or a
+// vector of as many lanes; llvm.powi takes a scalar exponent only, so a
+// vector exponent computes lane by lane.
 Value FunctionBuilder::powi(const Value& a, const Value& n, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::sameFloatScalar(*this, "powi", {&a});
   if (!t) return {};
-  if (!detail::checkOperands(*this, "powi", {&n})) return {};
+  if (!detail::checkOperands(*this, "powi", {&a, &n}, true)) return {};
   if (!(n.type() == Type(ElementType::I32)) && !(n.type() == Type(ElementType::SI32))) {
     detail::fail(*this, Error(ErrorCode::TypeMismatch, "operation 'powi': the exponent must be i32 or si32, got " +
                                                            detail::describeOperands({&a, &n})));
+    return {};
+  }
+  if (n.isVector() && n.lanes() != a.lanes()) {
+    detail::fail(*this, Error(ErrorCode::TypeMismatch,
+                              "operation 'powi': a vector exponent needs a base of as many lanes, got " +
+                                  detail::describeOperands({&a, &n})));
     return {};
   }
   auto& ir = impl_->ir;
   llvm::Type* type = a.llvm()->getType();
   const bool half = *t == ElementType::F16 || *t == ElementType::BF16;
   llvm::Value* x = half ? ir.CreateFPExt(a.llvm(), detail::shapedLike(ir.getFloatTy(), type)) : a.llvm();
-  llvm::Value* r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
+  llvm::Value* r;
+  if (!n.isVector()) {
+    r = ir.CreateIntrinsic(llvm::Intrinsic::powi, {x->getType(), ir.getInt32Ty()}, {x, n.llvm()});
+  } else {
+    r = llvm::PoisonValue::get(x->getType());
+    llvm::Type* lane = x->getType()->getScalarType();
+    for (std::uint32_t k = 0; k < a.lanes(); ++k) {
+      llvm::Value* p = ir.CreateIntrinsic(llvm::Intrinsic::powi, {lane, ir.getInt32Ty()},
+                                          {ir.CreateExtractElement(x, k), ir.CreateExtractElement(n.llvm(), k)});
+      r = ir.CreateInsertElement(r, p, k);
+    }
+  }
   if (half) r = ir.CreateFPTrunc(r, type);
   return BuilderOps::make(*this, r, *t);
 }
@@ -204,6 +254,8 @@ Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   auto t = detail::numericScalar(*this, "abs", a);
   if (!t) return {};
+  if (*t == ElementType::F16 || *t == ElementType::BF16)
+    return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, false), *t);
   if (isFloat(*t)) return emitMath(*this, MathFunction{.op = "abs", .intrinsic = llvm::Intrinsic::fabs}, {&a});
   if (isUnsignedInteger(*t)) return a;
   return BuilderOps::make(

@@ -99,11 +99,11 @@ llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Va
   llvm::Value* d = m.llvm();
   if (detail::checking(self)) {
     std::vector<llvm::Value*> at, sizes;
-    for (unsigned i = 0; i < t->rank() - (checkLast ? 0 : 1); ++i) {
+    for (unsigned i = 0; i < t->rank(); ++i) {
       at.push_back(indices[i].llvm());
       sizes.push_back(sizeOf(I, *t, d, i));
     }
-    detail::checkIndices(self, op, toString(m.type()), at, sizes);
+    detail::checkIndices(self, op, detail::memrefLabel(self, m), at, sizes, t->rank() - (checkLast ? 0 : 1));
   }
   llvm::Value* linear = nullptr;
   for (unsigned i = 0; i < t->rank(); ++i) linear = iadd(I, linear, imul(I, strideOf(I, *t, d, i), indices[i].llvm()));
@@ -296,7 +296,7 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
       known[i] = operandStatic(offsets[i]) != kDynamic && operandStatic(sizes[i]) != kDynamic &&
                  operandStatic(strides[i]) != kDynamic && t->dim(i) != kDynamic;
     }
-    detail::checkSubview(*this, toString(m.type()), o, s, st, dims, known);
+    detail::checkSubview(*this, detail::memrefLabel(*this, m), o, s, st, dims, known);
   }
   const auto srcStrides = t->effectiveStrides();
   std::int64_t staticOffset = t->effectiveOffset();
@@ -406,7 +406,7 @@ Value FunctionBuilder::reinterpretCast(const Value& m, const MemRefType& type, I
   }
   if (detail::checking(*this)) {
     const detail::Extent source = extentOf(*this, I, m);
-    detail::checkReinterpretCast(*this, toString(m.type()) + " to " + toString(type), source,
+    detail::checkReinterpretCast(*this, detail::memrefLabel(*this, m) + " to " + toString(type), source,
                                  operandValue(I, offset), sizeV, strideV);
   }
   return Value(this, buildDescriptor(I, type, allocated, aligned, operandValue(I, offset), sizeV, strideV), type);

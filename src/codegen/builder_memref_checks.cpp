@@ -42,14 +42,38 @@ void extendBy(llvm::IRBuilderBase& ir, llvm::Value* size, llvm::Value* stride, E
 
 }  // namespace
 
+std::string memrefLabel(FunctionBuilder& self, const Value& m) {
+  Impl& I = BuilderOps::impl(self);
+  const auto& names = I.lowered.options.argumentNames;
+  for (std::size_t i = 0; i < I.args.size(); ++i) {
+    if (I.args[i].llvm() != m.llvm()) continue;
+    const std::string name = i < names.size() && !names[i].empty() ? " '" + names[i] + "'" : "";
+    return "argument #" + std::to_string(i) + name + " (" + m.typeName() + ")";
+  }
+  return m.typeName();
+}
+
 void checkIndices(FunctionBuilder& self, std::string_view op, std::string_view type,
-                  const std::vector<llvm::Value*>& indices, const std::vector<llvm::Value*>& sizes) {
+                  const std::vector<llvm::Value*>& indices, const std::vector<llvm::Value*>& sizes,
+                  std::size_t checkedDims) {
   if (!checking(self) || indices.empty()) return;
   auto& ir = BuilderOps::impl(self).ir;
   llvm::Value* ok = nullptr;
   // Unsigned: a negative index is a huge one.
-  for (std::size_t i = 0; i < indices.size(); ++i) ok = both(ir, ok, ir.CreateICmpULT(indices[i], sizes[i]));
-  emitCheck(self, ok, MEMJIT_CHECK_INDEX, op, type, indices, sizes);
+  for (std::size_t i = 0; i < indices.size() && i < checkedDims; ++i)
+    ok = both(ir, ok, ir.CreateICmpULT(indices[i], sizes[i]));
+  if (ok) emitCheck(self, ok, MEMJIT_CHECK_INDEX, op, type, indices, sizes);
+}
+
+void checkShapes(FunctionBuilder& self, llvm::Value* ok, std::string_view op, const std::vector<std::string>& names,
+                 const std::vector<llvm::Value*>& sizes, const std::vector<std::int64_t>& ranks) {
+  if (!checking(self)) return;
+  auto& ir = BuilderOps::impl(self).ir;
+  std::string joined;
+  for (const std::string& n : names) joined += (joined.empty() ? "" : "\n") + n;
+  std::vector<llvm::Value*> rankValues;
+  for (std::int64_t r : ranks) rankValues.push_back(ir.getInt64(static_cast<std::uint64_t>(r)));
+  emitCheck(self, ok, MEMJIT_CHECK_SHAPE, op, joined, sizes, rankValues);
 }
 
 void checkSubview(FunctionBuilder& self, std::string_view type, const std::vector<llvm::Value*>& offsets,

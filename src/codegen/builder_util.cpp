@@ -1,5 +1,7 @@
 #include "builder_util.h"
 
+#include <cmath>
+
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/FMF.h>
 #include <llvm/IR/Function.h>
@@ -20,6 +22,48 @@ llvm::FastMathFlags toLLVM(FastMath flags) {
   f.setAllowContract(has(flags, FastMath::AllowContract));
   f.setApproxFunc(has(flags, FastMath::ApproxFunc));
   return f;
+}
+
+llvm::Value* halfSignOp(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Value* sign, bool flip) {
+  llvm::Type* bitsType = shapedLike(ir.getInt16Ty(), x->getType());
+  llvm::Value* bits = ir.CreateBitCast(x, bitsType);
+  auto k = [&](std::uint16_t m) { return llvm::ConstantInt::get(bits->getType(), m); };
+  llvm::Value* r;
+  if (flip)
+    r = ir.CreateXor(bits, k(0x8000));
+  else if (sign)  // a select: LLVM 19's x86 back end folds the and/or form wrongly when the sign came from bf16 arithmetic
+    r = ir.CreateSelect(ir.CreateICmpSLT(ir.CreateBitCast(sign, bitsType), k(0)), ir.CreateOr(bits, k(0x8000)),
+                        ir.CreateAnd(bits, k(0x7fff)));
+  else
+    r = ir.CreateAnd(bits, k(0x7fff));
+  return ir.CreateBitCast(r, x->getType());
+}
+
+llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsigned, llvm::Type* to) {
+  llvm::Type* type = x->getType();
+  const unsigned bits = to->getScalarSizeInBits();
+  // The bounds as floats: powers of two, exact or (beyond a half's range)
+  // infinite, which compares the same way for every finite value.
+  auto bound = [&](int exponent, bool negative) {
+    llvm::APFloat v(std::ldexp(negative ? -1.0 : 1.0, exponent));
+    bool lost = false;
+    v.convert(type->getScalarType()->getFltSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return llvm::ConstantFP::get(type, v);
+  };
+  auto integer = [&](const llvm::APInt& v) { return llvm::ConstantInt::get(to, v); };
+  const int top = static_cast<int>(isUnsigned ? bits : bits - 1);
+  // Below the lowest value: -1 truncates to 0 for unsigned types; for signed
+  // ones values just below -2^(bits-1) truncate to it, what saturating gives.
+  llvm::Value* aboveLow = isUnsigned ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(type, -1.0))
+                                     : ir.CreateFCmpOGE(x, bound(top, true));
+  llvm::Value* belowHigh = ir.CreateFCmpOLT(x, bound(top, false));
+  llvm::Value* converted = isUnsigned ? ir.CreateFPToUI(x, to) : ir.CreateFPToSI(x, to);
+  llvm::Value* max = integer(isUnsigned ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits));
+  llvm::Value* min = integer(isUnsigned ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits));
+  llvm::Value* zero = llvm::Constant::getNullValue(to);
+  llvm::Value* outside = ir.CreateSelect(ir.CreateFCmpOLT(x, llvm::ConstantFP::get(type, 0.0)), min,
+                                         ir.CreateSelect(ir.CreateFCmpUNO(x, x), zero, max));
+  return ir.CreateSelect(ir.CreateAnd(aboveLow, belowHigh), converted, outside);
 }
 
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {

@@ -32,6 +32,19 @@ llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* 
 /// exactly to f64, and narrowed with truncateFloat.
 llvm::Value* integerToFloat(llvm::IRBuilderBase& ir, llvm::Value* x, bool isSigned, llvm::Type* to);
 
+/// abs (`sign` null, `flip` false), neg (`flip`) or copysign (`sign`) of a
+/// half `x` as integer operations on its sign bit. LLVM's x86 back end
+/// computes fabs/fneg/copysign of a half through f32, and narrowing back
+/// flushes bf16 denormals (vcvtneps2bf16) and quiets signalling NaNs.
+llvm::Value* halfSignOp(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Value* sign, bool flip);
+
+/// A float (or vector) `x` to the integer type `to`, saturating: NaN gives 0,
+/// a value beyond the type its nearest bound, anything else truncates. As
+/// selects around fptosi/fptoui (whose poison for out-of-range values the
+/// selects never pick), because LLVM 19's x86 back end turns vector
+/// llvm.fpto[su]i.sat into a scalar conversion per lane.
+llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsigned, llvm::Type* to);
+
 /// LLVM's flags for memjit's.
 llvm::FastMathFlags toLLVM(FastMath flags);
 /// The function attributes clang sets for function-wide fast-math flags

@@ -119,7 +119,7 @@ void checkLanes(FunctionBuilder& self, std::string_view op, const Value& m, cons
       ir.CreateSelect(outside, positions, llvm::Constant::getAllOnesValue(positions->getType())));
   std::vector<llvm::Value*> at = a.indices;
   at.back() = firstBad;
-  detail::emitCheck(self, ir.CreateNot(ir.CreateOrReduce(outside)), MEMJIT_CHECK_INDEX, op, m.typeName(), at,
+  detail::emitCheck(self, ir.CreateNot(ir.CreateOrReduce(outside)), MEMJIT_CHECK_INDEX, op, detail::memrefLabel(self, m), at,
                     a.sizes);
 }
 

@@ -68,7 +68,14 @@ std::vector<std::string> removeFunction(Module& module, std::string_view name,
   // Whatever the function alone brought in is known only before its body goes.
   llvm::SmallPtrSet<llvm::GlobalValue*, 16> referenced;
   for (llvm::Function* f : roots) collectReferences(*f, referenced);
-  for (llvm::Function* f : roots) f->deleteBody();
+  for (llvm::Function* f : roots) {
+    // A block the failure left without a terminator keeps its last debug
+    // records aside, in the context, by the block's address: deleting the
+    // block leaves them there (leaked, naming the removed compile unit) for
+    // the next block allocated at that address to inherit.
+    for (llvm::BasicBlock& block : *f) block.deleteTrailingDbgRecords();
+    f->deleteBody();
+  }
 
   // What other functions still call stays, as a declaration.
   std::set<std::string> callers;

@@ -1,11 +1,15 @@
 #include "memjit/codegen/kernels.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include "builder_checks.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/lowering.h"
 
@@ -32,12 +36,35 @@ FunctionOptions functionOptions(const KernelOptions& o, std::size_t inputs) {
   return f;
 }
 
+// Checked mode: the operands' shapes agree as `what` says. Each access is
+// checked against its own operand only, so a mismatch that keeps every
+// access in bounds (a B with extra rows) would compute silently.
+void checkShapes(FunctionBuilder& b, const KernelOptions& o, std::string_view what,
+                 const std::vector<std::string>& names, const std::vector<Value>& operands,
+                 const std::function<Value(const std::vector<Value>& sizes)>& agree) {
+  if (!o.checked) return;
+  std::vector<Value> sizes;
+  std::vector<llvm::Value*> raw;
+  std::vector<std::int64_t> ranks;
+  for (const Value& m : operands) {
+    const std::int64_t rank = std::get<MemRefType>(m.type()).rank();
+    ranks.push_back(rank);
+    for (std::int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(b.dim(m, static_cast<std::size_t>(d)));
+      raw.push_back(sizes.back().llvm());
+    }
+  }
+  detail::checkShapes(b, agree(sizes).llvm(), what, names, raw, ranks);
+}
+
 }  // namespace
 
 Error addElementwiseAdd(Module& m, std::string_view name, const KernelOptions& o) {
   MEMJIT_TRY(checkElement(name, o));
   FunctionBuilder b(m, std::string(name), FunctionType{{vec(o), vec(o), vec(o)}, {}}, functionOptions(o, 3));
   Value a = b.arg(0), x = b.arg(1), out = b.arg(2);
+  checkShapes(b, o, "elementwise add (a, b, out: as many elements each)", {"a", "b", "out"}, {a, x, out},
+              [](const std::vector<Value>& n) { return (n[0] == n[2]) & (n[1] == n[2]); });
   b.forLoop(b.index(0), b.dim(out, 0), b.index(1),
             [&](Value i) { b.store(b.load(a, {i}) + b.load(x, {i}), out, {i}, {o.nontemporal}); });
   b.ret();
@@ -48,6 +75,8 @@ Error addSaxpy(Module& m, std::string_view name, const KernelOptions& o) {
   MEMJIT_TRY(checkElement(name, o));
   FunctionBuilder b(m, std::string(name), FunctionType{{o.element, vec(o), vec(o)}, {}}, functionOptions(o, 3));
   Value alpha = b.arg(0), x = b.arg(1), y = b.arg(2);
+  checkShapes(b, o, "saxpy (x, y: as many elements each)", {"x", "y"}, {x, y},
+              [](const std::vector<Value>& n) { return n[0] == n[1]; });
   b.forLoop(b.index(0), b.dim(y, 0), b.index(1), [&](Value i) {
     b.store(b.fma(alpha, b.load(x, {i}), b.load(y, {i})), y, {i}, {o.nontemporal});
   });
@@ -59,6 +88,8 @@ Error addMatmul(Module& m, std::string_view name, const KernelOptions& o) {
   MEMJIT_TRY(checkElement(name, o));
   FunctionBuilder b(m, std::string(name), FunctionType{{mat(o), mat(o), mat(o)}, {}}, functionOptions(o, 3));
   Value A = b.arg(0), B = b.arg(1), C = b.arg(2);
+  checkShapes(b, o, "matmul (A: M x K, B: K x N, C: M x N)", {"A", "B", "C"}, {A, B, C},
+              [](const std::vector<Value>& n) { return (n[0] == n[4]) & (n[1] == n[2]) & (n[3] == n[5]); });
   Value zero = b.constant(o.element, 0.0), one = b.index(1), lo = b.index(0);
   b.forLoop(lo, b.dim(C, 0), one, [&](Value i) {
     b.forLoop(lo, b.dim(C, 1), one, [&](Value j) {
@@ -86,6 +117,8 @@ Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o) {
   MEMJIT_TRY(checkElement(name, o));
   FunctionBuilder b(m, std::string(name), FunctionType{{mat(o), mat(o)}, {}}, functionOptions(o, 2));
   Value in = b.arg(0), out = b.arg(1), cols = b.dim(in, 1), zero = b.index(0), one = b.index(1);
+  checkShapes(b, o, "softmax (in, out: rows x cols each)", {"in", "out"}, {in, out},
+              [](const std::vector<Value>& n) { return (n[0] == n[2]) & (n[1] == n[3]); });
   const Value minusInfinity = b.constant(o.element, -std::numeric_limits<double>::infinity());
   b.forLoop(zero, b.dim(in, 0), one, [&](Value r) {
     Value max = b.forLoop(zero, cols, one, {minusInfinity}, [&](Value c, const std::vector<Value>& acc) {
@@ -161,6 +194,10 @@ Error addTranspose(Module& m, std::string_view name, const KernelOptions& o) {
   MEMJIT_TRY(checkElement(name, o));
   FunctionBuilder b(m, std::string(name), FunctionType{{mat(o), mat(o)}, {}}, functionOptions(o, 2));
   Value in = b.arg(0), out = b.arg(1);
+  // The full tiles load and store through raw pointers: unchecked, so the
+  // shapes must be right before them.
+  checkShapes(b, o, "transpose (in: rows x cols, out: cols x rows)", {"in", "out"}, {in, out},
+              [](const std::vector<Value>& n) { return (n[0] == n[3]) & (n[1] == n[2]); });
   const unsigned T = transposeTile(o.element);
   Value rows = b.dim(in, 0), cols = b.dim(in, 1), t = b.index(T), one = b.index(1), zero = b.index(0);
   // Full tiles cover [0, colsFull) x [0, rowsFull); the edges are scalar.

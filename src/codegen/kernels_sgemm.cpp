@@ -16,6 +16,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "builder_checks.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 
@@ -69,6 +70,7 @@ class SgemmKernel {
 
   void build() {
     readOperands();
+    checkShapes();
     zeroCWhenKIsEmpty();
     viewATransposed();
     allocatePackBuffers();
@@ -88,6 +90,18 @@ class SgemmKernel {
     K_ = b_.dim(A_, 1);
     zero_ = b_.constant(t_, 0);
     i0_ = b_.index(0);
+  }
+
+  // Checked mode: A is M x K, B K x N, C M x N. Every access stays within
+  // its own operand, so mismatched shapes would pass the index checks and
+  // compute from the wrong rows.
+  void checkShapes() {
+    if (!o_.checked) return;
+    const std::vector<Value> sizes = {b_.dim(A_, 0), K_, b_.dim(B_, 0), b_.dim(B_, 1), M_, N_};
+    Value ok = (sizes[0] == M_) & (sizes[2] == K_) & (sizes[3] == N_);
+    std::vector<llvm::Value*> raw;
+    for (const Value& v : sizes) raw.push_back(v.llvm());
+    detail::checkShapes(b_, ok.llvm(), "sgemm (A: M x K, B: K x N, C: M x N)", {"A", "B", "C"}, raw, {2, 2, 2});
   }
 
   // K == 0: C = 0 (no panel would write it).

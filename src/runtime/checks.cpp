@@ -60,6 +60,22 @@ std::string reinterpretCastMessage(const std::int64_t* v, std::int32_t n, const 
   return s + ", outside [" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "] of the source";
 }
 
+// "A is 2x3, B is 4x3": the operands named one per line in `names`, their
+// sizes in `v`, `b` sizes each.
+std::string shapesMessage(const char* names, const std::int64_t* v, std::int32_t n, const std::int64_t* b,
+                          std::int32_t nb) {
+  std::string s, all = text(names);
+  std::size_t start = 0;
+  std::int32_t next = 0;
+  for (std::int32_t i = 0; i < nb; ++i) {
+    const std::size_t end = all.find('\n', start);
+    s += (i ? ", " : "") + all.substr(start, end == std::string::npos ? std::string::npos : end - start) + " is ";
+    start = end == std::string::npos ? all.size() : end + 1;
+    for (std::int64_t k = 0; k < b[i]; ++k, ++next) s += (k ? "x" : "") + value(v, n, next);
+  }
+  return s;
+}
+
 std::string describe(const char* function, std::int32_t kind, const char* operation, const char* type,
                      const std::int64_t* v, std::int32_t n, const std::int64_t* b, std::int32_t nb) {
   std::string s = "kernel '" + text(function) + "': " + text(operation);
@@ -80,6 +96,7 @@ std::string describe(const char* function, std::int32_t kind, const char* operat
     }
     case MEMJIT_CHECK_REINTERPRET_CAST:
       return s + " of " + text(type) + " " + reinterpretCastMessage(v, n, b, nb);
+    case MEMJIT_CHECK_SHAPE: return s + ": mismatched shapes: " + shapesMessage(type, v, n, b, nb);
     default: return s + ": check #" + std::to_string(kind) + " failed";
   }
 }

@@ -605,11 +605,11 @@ TEST(VectorChecked, EveryAccessedLaneIsCheckedAndNamed) {
   Error e = runtime::takeCheckFailure();
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), ErrorCode::RuntimeCheckFailed);
-  EXPECT_EQ(e.message(), "kernel 'load': vector.load of memref<?xf32> at [10] is out of bounds [10]");
+  EXPECT_EQ(e.message(), "kernel 'load': vector.load of argument #0 (memref<?xf32>) at [10] is out of bounds [10]");
   load(&v, -1);  // lane 0 at -1
   e = runtime::takeCheckFailure();
   ASSERT_TRUE(e);
-  EXPECT_EQ(e.message(), "kernel 'load': vector.load of memref<?xf32> at [-1] is out of bounds [10]");
+  EXPECT_EQ(e.message(), "kernel 'load': vector.load of argument #0 (memref<?xf32>) at [-1] is out of bounds [10]");
   // The lane at 9 is out of bounds only when the mask lets it through.
   std::vector<float> small(9, 1.0f);
   auto vs = view(small);
@@ -618,7 +618,7 @@ TEST(VectorChecked, EveryAccessedLaneIsCheckedAndNamed) {
   gather(&vs, 4);
   e = runtime::takeCheckFailure();
   ASSERT_TRUE(e);
-  EXPECT_EQ(e.message(), "kernel 'gather': vector.gather of memref<?xf32> at [9] is out of bounds [9]");
+  EXPECT_EQ(e.message(), "kernel 'gather': vector.gather of argument #0 (memref<?xf32>) at [9] is out of bounds [9]");
 }
 
 // --- types (diagnostics: tests/error/vector_errors_test.cpp) ---

@@ -181,7 +181,7 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapes) {
   o.checked = true;
   Gemm<float> g(o);
   ASSERT_NE(g.fn(), nullptr);
-  // A is 4 x 3 but B has only 2 rows: the packing of B reads past it.
+  // A is 4 x 3 but B has only 2 rows (the packing of B would read past it).
   std::vector<float> a(12, 1), bm(2 * 5, 1), c(4 * 5, 0);
   auto va = view(a, 3, 0, 0, 4, 3), vb = view(bm, 5, 0, 0, 2, 5), vc = view(c, 5, 0, 0, 4, 5);
   // A failed check returns at once, past the frees of the packing buffers:
@@ -194,8 +194,26 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapes) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), ErrorCode::RuntimeCheckFailed);
   EXPECT_EQ(e.message(),
-            "kernel 'gemm': vector.transfer_read of memref<?x?xf32, strided<[?, 1], offset: ?>> at [2] is out of "
-            "bounds [2]");
+            "kernel 'gemm': sgemm (A: M x K, B: K x N, C: M x N): mismatched shapes: A is 4x3, B is 2x5, C is 4x5");
+}
+
+TEST(Sgemm, CheckedBuildReportsMismatchedShapesEvenWhenEveryAccessIsInBounds) {
+  SgemmOptions o;
+  o.checked = true;
+  Gemm<float> g(o);
+  ASSERT_NE(g.fn(), nullptr);
+  // A 2 x 3, B 4 x 3, C 2 x 2: B has more rows than A columns and more
+  // columns than C, so every access is in bounds and the unchecked kernel
+  // computes from B's first rows.
+  std::vector<float> a(6, 1), bm(12, 1), c(4, 0);
+  auto va = view(a, 3, 0, 0, 2, 3), vb = view(bm, 3, 0, 0, 4, 3), vc = view(c, 2, 0, 0, 2, 2);
+  g.fn()(&va, &vb, &vc);
+  Error e = runtime::takeCheckFailure();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), ErrorCode::RuntimeCheckFailed);
+  EXPECT_EQ(e.message(),
+            "kernel 'gemm': sgemm (A: M x K, B: K x N, C: M x N): mismatched shapes: A is 2x3, B is 4x3, C is 2x2");
+  EXPECT_EQ(c, std::vector<float>(4, 0));  // nothing computed
 }
 
 TEST(Sgemm, RefusesOtherElementTypes) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
@@ -35,10 +36,12 @@ struct Kernel {
   jit::Function fn;
 };
 
-Kernel compile(const std::string& name, const char* type, const std::function<void(FunctionBuilder&)>& body) {
+Kernel compile(const std::string& name, const char* type, const std::function<void(FunctionBuilder&)>& body,
+               std::vector<std::string> argumentNames = {}) {
   codegen::Module m(name + "_module");
   codegen::FunctionOptions options;
   options.checked = true;
+  options.argumentNames = std::move(argumentNames);
   {
     FunctionBuilder b(m, name, test::functionType(type), options);
     body(b);
@@ -145,7 +148,7 @@ TEST(CheckedErrors, LoadOutOfBounds) {
                      [](FunctionBuilder& b) { b.ret({b.load(b.arg(0), {b.arg(1), b.arg(2)})}); });
   std::vector<float> data(6);
   Mat m = runtime::makeView<float, 2>(data.data(), {2, 3});
-  const std::string message = "kernel 'conv': load of memref<?x?xf32> at [2, 1] is out of bounds [2, 3]";
+  const std::string message = "kernel 'conv': load of argument #0 (memref<?x?xf32>) at [2, 1] is out of bounds [2, 3]";
   auto dynamic = k.fn.invoke({runtime::Variant(m), runtime::Variant(2), runtime::Variant(1)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
@@ -157,7 +160,7 @@ TEST(CheckedErrors, LoadOutOfBounds) {
   expectRawCheck(message);
   // A negative index and the last valid one.
   expectCheck(typed->call(m, 0, -1).takeError(),
-              "kernel 'conv': load of memref<?x?xf32> at [0, -1] is out of bounds [2, 3]");
+              "kernel 'conv': load of argument #0 (memref<?x?xf32>) at [0, -1] is out of bounds [2, 3]");
   data[5] = 7.0f;
   auto last = typed->call(m, 1, 2);
   ASSERT_TRUE(last) << last.error().str();
@@ -170,7 +173,7 @@ TEST(CheckedErrors, StoreOutOfBoundsOfAStridedView) {
   std::vector<float> data(8, 1.0f);
   Vec every2nd{data.data(), data.data(), 1, {4}, {2}};  // elements 1, 3, 5, 7
   const std::string message =
-      "kernel 'k': store of memref<?xf32, strided<[?], offset: ?>> at [4] is out of bounds [4]";
+      "kernel 'k': store of argument #0 (memref<?xf32, strided<[?], offset: ?>>) at [4] is out of bounds [4]";
   auto dynamic = k.fn.invoke({runtime::Variant(every2nd), runtime::Variant(4), runtime::Variant(5.0f)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
@@ -190,7 +193,100 @@ TEST(CheckedErrors, LoadFromAnEmptyMemref) {
   Vec empty{nullptr, nullptr, 0, {0}, {1}};
   auto typed = k.fn.as<float(Vec)>();
   ASSERT_TRUE(typed) << typed.error().str();
-  expectCheck(typed->call(empty).takeError(), "kernel 'k': load of memref<?xf32> at [0] is out of bounds [0]");
+  expectCheck(typed->call(empty).takeError(), "kernel 'k': load of argument #0 (memref<?xf32>) at [0] is out of bounds [0]");
+}
+
+TEST(CheckedErrors, AccessNamesTheArgumentByItsName) {
+  Kernel k = compile(
+      "k", "(memref<?xf32>, memref<?xf32>, index) -> f32",
+      [](FunctionBuilder& b) { b.ret({b.load(b.arg("weights"), {b.arg(2)})}); }, {"input", "weights", "i"});
+  std::vector<float> in(4), w(2);
+  auto typed = k.fn.as<float(Vec, Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView<float, 1>(in.data(), {4}), runtime::makeView<float, 1>(w.data(), {2}), 3)
+                  .takeError(),
+              "kernel 'k': load of argument #1 'weights' (memref<?xf32>) at [3] is out of bounds [2]");
+}
+
+TEST(CheckedErrors, AccessToAViewNamesItsType) {
+  // Not an argument: a subview the kernel made.
+  Kernel k = compile("k", "(memref<?xf32>, index) -> f32", [](FunctionBuilder& b) {
+    Value view = b.subview(b.arg(0), {b.index(1)}, {b.index(2)}, {b.index(1)});
+    b.ret({b.load(view, {b.arg(1)})});
+  });
+  std::vector<float> data(4);
+  auto typed = k.fn.as<float(Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView<float, 1>(data.data(), {4}), 2).takeError(),
+              "kernel 'k': load of memref<2xf32, strided<[1], offset: 1>> at [2] is out of bounds [2]");
+}
+
+TEST(CheckedErrors, TransferReadOfAMatrixPrintsEveryIndex) {
+  // Only the rows are checked (the columns are masked), but a 2-D access
+  // reports both indices and both sizes.
+  Kernel k = compile("k", "(memref<?x?xf32>, index, index) -> f32", [](FunctionBuilder& b) {
+    Value v = b.transferRead(b.arg(0), {b.arg(1), b.arg(2)}, 4, b.f32(0));
+    b.ret({b.extract(v, 0u)});
+  });
+  std::vector<float> data(6);
+  auto typed = k.fn.as<float(Mat, std::int64_t, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView<float, 2>(data.data(), {2, 3}), 2, 1).takeError(),
+              "kernel 'k': vector.transfer_read of argument #0 (memref<?x?xf32>) at [2, 1] is out of bounds [2, 3]");
+}
+
+// --- the kernel library's shape checks ---
+
+// Runs kernel `name` (added by `add` in checked mode) on `args` through its C
+// interface and expects `message`; `untouched` must keep its contents.
+template <typename... Args>
+void expectKernelShapeCheck(Error (*add)(codegen::Module&, std::string_view, const codegen::KernelOptions&),
+                            const std::string& name, const std::string& message, std::vector<float>& untouched,
+                            Args... args) {
+  codegen::Module m(name + "_module");
+  codegen::KernelOptions o;
+  o.checked = true;
+  ASSERT_FALSE(add(m, name, o));
+  auto jit = test::makeJit();
+  auto loaded = test::valueOrFail(jit.add(std::move(m)), name);
+  auto* fn = reinterpret_cast<void (*)(Args...)>(test::valueOrFail(loaded.symbol("_mlir_ciface_" + name), name));
+  const std::vector<float> before = untouched;
+  fn(args...);
+  expectCheck(runtime::takeCheckFailure(), message);
+  EXPECT_EQ(untouched, before);
+}
+
+TEST(CheckedErrors, KernelsReportMismatchedShapes) {
+  // Every access of each call is in bounds: only the shape check sees it.
+  std::vector<float> a(6, 1), b(12, 1), c(4, 0);
+  Mat A = runtime::makeView<float, 2>(a.data(), {2, 3}), B = runtime::makeView<float, 2>(b.data(), {4, 3}),
+      C = runtime::makeView<float, 2>(c.data(), {2, 2});
+  expectKernelShapeCheck(&codegen::addMatmul, "matmul",
+                         "kernel 'matmul': matmul (A: M x K, B: K x N, C: M x N): mismatched shapes: A is 2x3, B is "
+                         "4x3, C is 2x2",
+                         c, &A, &B, &C);
+  std::vector<float> x(5, 1), y(3, 1);
+  Vec X = runtime::makeView<float, 1>(x.data(), {5}), Y = runtime::makeView<float, 1>(y.data(), {3});
+  expectKernelShapeCheck(&codegen::addSaxpy, "saxpy",
+                         "kernel 'saxpy': saxpy (x, y: as many elements each): mismatched shapes: x is 5, y is 3", y,
+                         2.0f, &X, &Y);
+  expectKernelShapeCheck(&codegen::addElementwiseAdd, "add",
+                         "kernel 'add': elementwise add (a, b, out: as many elements each): mismatched shapes: a is "
+                         "5, b is 5, out is 3",
+                         y, &X, &X, &Y);
+  Mat in = runtime::makeView<float, 2>(b.data(), {4, 3});
+  expectKernelShapeCheck(&codegen::addSoftmax, "softmax",
+                         "kernel 'softmax': softmax (in, out: rows x cols each): mismatched shapes: in is 4x3, out "
+                         "is 2x2",
+                         c, &in, &C);
+  // transpose's full tiles store through raw pointers: without the check a
+  // 16 x 16 input would write 256 floats into this 4 x 4 output.
+  std::vector<float> big(256, 1), small(16, 0);
+  Mat In = runtime::makeView<float, 2>(big.data(), {16, 16}), Out = runtime::makeView<float, 2>(small.data(), {4, 4});
+  expectKernelShapeCheck(&codegen::addTranspose, "transpose",
+                         "kernel 'transpose': transpose (in: rows x cols, out: cols x rows): mismatched shapes: in is "
+                         "16x16, out is 4x4",
+                         small, &In, &Out);
 }
 
 // --- alloc ---
@@ -239,7 +335,7 @@ TEST(CheckedErrors, SubviewOutOfBounds) {
   std::vector<float> data(16);
   Mat m = runtime::makeView<float, 2>(data.data(), {4, 4});
   const std::string message =
-      "kernel 'k': subview of memref<?x?xf32> with offsets [3, 0], sizes [2, 2], strides [1, 1] is out of bounds [4, 4]";
+      "kernel 'k': subview of argument #0 (memref<?x?xf32>) with offsets [3, 0], sizes [2, 2], strides [1, 1] is out of bounds [4, 4]";
   auto dynamic = k.fn.invoke({runtime::Variant(m), runtime::Variant(3), runtime::Variant(2)});
   ASSERT_FALSE(dynamic);
   expectCheck(dynamic.error(), message);
@@ -252,7 +348,7 @@ TEST(CheckedErrors, SubviewOutOfBounds) {
   EXPECT_TRUE(typed->call(m, 2, 2));
   EXPECT_TRUE(typed->call(m, 3, 1));
   expectCheck(typed->call(m, -1, 1).takeError(),
-              "kernel 'k': subview of memref<?x?xf32> with offsets [-1, 0], sizes [1, 2], strides [1, 1] is out of "
+              "kernel 'k': subview of argument #0 (memref<?x?xf32>) with offsets [-1, 0], sizes [1, 2], strides [1, 1] is out of "
               "bounds [4, 4]");
 }
 
@@ -264,7 +360,7 @@ TEST(CheckedErrors, ReinterpretCastOutOfBounds) {
   std::vector<float> data(5);
   Vec x = runtime::makeView(std::span<float>(data));
   const std::string message =
-      "kernel 'k': reinterpret_cast of memref<?xf32> to memref<?x2xf32> with offset 0, sizes [3, 2], strides [2, 1] "
+      "kernel 'k': reinterpret_cast of argument #0 (memref<?xf32>) to memref<?x2xf32> with offset 0, sizes [3, 2], strides [2, 1] "
       "reaches elements [0, 5], outside [0, 4] of the source";
   auto dynamic = k.fn.invoke({runtime::Variant(x), runtime::Variant(3)});
   ASSERT_FALSE(dynamic);
@@ -279,7 +375,7 @@ TEST(CheckedErrors, ReinterpretCastOutOfBounds) {
   // An empty result reaches nothing; from an empty source, a nonempty one fails.
   Vec none{data.data(), data.data(), 0, {0}, {1}};
   expectCheck(typed->call(none, 1).takeError(),
-              "kernel 'k': reinterpret_cast of memref<?xf32> to memref<?x2xf32> with offset 0, sizes [1, 2], strides "
+              "kernel 'k': reinterpret_cast of argument #0 (memref<?xf32>) to memref<?x2xf32> with offset 0, sizes [1, 2], strides "
               "[2, 1] reaches elements [0, 1] of an empty source");
 }
 
@@ -298,7 +394,7 @@ TEST(CheckedErrors, ReinterpretCastOfAnUnrankedSourceOutOfBounds) {
   ASSERT_TRUE(inside) << inside.error().str();
   EXPECT_EQ(*inside, 4.0f);
   expectCheck(typed->call(u, 5).takeError(),
-              "kernel 'k': reinterpret_cast of memref<*xf32> to memref<?xf32, strided<[1], offset: ?>> with offset 5, "
+              "kernel 'k': reinterpret_cast of argument #0 (memref<*xf32>) to memref<?xf32, strided<[1], offset: ?>> with offset 5, "
               "sizes [2], strides [1] reaches elements [5, 6], outside [1, 5] of the source");
 }
 
@@ -314,7 +410,7 @@ TEST(CheckedErrors, LoadOutOfBoundsInAParallelLoopStopsTheKernel) {
   });
   std::vector<float> in(99, 2.0f), out(100, 0.0f);
   Vec vin = runtime::makeView(std::span<float>(in)), vout = runtime::makeView(std::span<float>(out));
-  const std::string message = "kernel 'par': load of memref<?xf32> at [99] is out of bounds [99]";
+  const std::string message = "kernel 'par': load of argument #0 (memref<?xf32>) at [99] is out of bounds [99]";
   auto typed = k.fn.as<void(Vec, Vec)>();
   ASSERT_TRUE(typed) << typed.error().str();
   expectCheck(typed->call(vin, vout), message);
@@ -358,7 +454,7 @@ TEST(CheckedErrors, StoreOutOfBoundsInAParallelReduction) {
   auto vm = runtime::makeView(std::span<double>(marks).first(9));
   auto typed = k.fn.as<double(StridedMemRef<double, 1>, StridedMemRef<double, 1>)>();
   ASSERT_TRUE(typed) << typed.error().str();
-  expectCheck(typed->call(vx, vm).takeError(), "kernel 'red': store of memref<?xf64> at [9] is out of bounds [9]");
+  expectCheck(typed->call(vx, vm).takeError(), "kernel 'red': store of argument #1 (memref<?xf64>) at [9] is out of bounds [9]");
   EXPECT_EQ(marks[9], 0.0);
   vm = runtime::makeView(std::span<double>(marks));
   auto sum = typed->call(vx, vm);
@@ -392,7 +488,7 @@ TEST(CheckedErrors, FailureInACalleeStopsTheCaller) {
   auto typed = outer->as<float(Vec, std::int64_t)>();
   ASSERT_TRUE(typed) << typed.error().str();
   expectCheck(typed->call(runtime::makeView(std::span<float>(data)), 3).takeError(),
-              "kernel 'inner': load of memref<?xf32> at [3] is out of bounds [3]");
+              "kernel 'inner': load of argument #0 (memref<?xf32>) at [3] is out of bounds [3]");
   EXPECT_EQ(data[0], 1.0f);
 }
 

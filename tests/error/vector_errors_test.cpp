@@ -26,6 +26,13 @@ TEST(VectorErrors, NamedWithOperationAndTypes) {
                     ErrorCode::TypeMismatch, {"'add'", "(vector<4xf32>, vector<8xf32>)"});
   test::expectError(build([](FunctionBuilder& b) { (void)(b.splat(b.f32(1), 4) + b.f32(2)); }), ErrorCode::TypeMismatch,
                     {"'add'", "(vector<4xf32>, f32)"});
+  test::expectError(build([](FunctionBuilder& b) { (void)b.powi(b.splat(b.f32(2), 4), b.splat(b.i32(2), 8)); }),
+                    ErrorCode::TypeMismatch,
+                    {"'powi'", "vector exponent needs a base of as many lanes", "(vector<4xf32>, vector<8xi32>)"});
+  test::expectError(build([](FunctionBuilder& b) { (void)b.powi(b.f32(2), b.splat(b.i32(2), 4)); }),
+                    ErrorCode::TypeMismatch, {"'powi'", "(f32, vector<4xi32>)"});
+  test::expectError(build([](FunctionBuilder& b) { (void)b.powi(b.splat(b.f32(2), 4), Value()); }),
+                    ErrorCode::InvalidArgument, {"'powi'", "operand #1 is not a value"});
   test::expectError(build([](FunctionBuilder& b) { (void)b.splat(b.f32(1), 0); }), ErrorCode::InvalidArgument,
                     {"'splat'", "0 lanes"});
   test::expectError(build([](FunctionBuilder& b) { (void)b.extract(b.splat(b.f32(1), 4), 4u); }),

@@ -57,6 +57,10 @@ TEST(Checks, MessagePerKind) {
                     "(elements of 8 bytes) overflows the index type");
   report(MEMJIT_CHECK_SUBVIEW, "subview", "memref<8xf32>", {6, 3, 1}, {8});
   EXPECT_EQ(take(), "kernel 'k': subview of memref<8xf32> with offsets [6], sizes [3], strides [1] is out of bounds [8]");
+  report(MEMJIT_CHECK_SHAPE, "matmul (A: M x K, B: K x N)", "A\nB", {2, 3, 4, 5}, {2, 2});
+  EXPECT_EQ(take(), "kernel 'k': matmul (A: M x K, B: K x N): mismatched shapes: A is 2x3, B is 4x5");
+  report(MEMJIT_CHECK_SHAPE, "dot", "x\ny", {7, 8}, {1, 1});
+  EXPECT_EQ(take(), "kernel 'k': dot: mismatched shapes: x is 7, y is 8");
 }
 
 TEST(Checks, ReinterpretCastMessages) {

@@ -51,6 +51,10 @@ enum memjit_check_kind {
   /// reinterpret_cast: values = {offset, sizes..., strides...}, bounds = the
   /// first and last element the source reaches ({0, -1}: the source is empty).
   MEMJIT_CHECK_REINTERPRET_CAST = 7,
+  /// operands whose shapes disagree: `operation` says what must agree,
+  /// `type` names the operands (one per line), values = their sizes, bounds =
+  /// their ranks.
+  MEMJIT_CHECK_SHAPE = 8,
 };
 
 /// Called by generated code when a check fails: records the failure for the

@@ -1,0 +1,23 @@
+// Half precision keeps its bits between blocks. LLVM's x86 back end holds a
+// bf16 (and, without AVX512-FP16, an f16) that one block defines and another
+// uses in an f32 register: the value is widened where it is defined and
+// narrowed where it is used, and the narrowing (vcvtneps2bf16, vcvtps2ph)
+// flushes bf16 denormals to zero and quiets signalling NaNs. A select or a
+// load/store pair moves such values unchanged, an ifElse or loop did not
+// (issue 24). Just before code generation, every half value used in another
+// block is passed there as its i16 bits instead; nothing is left for the
+// optimiser to fold back. Internal to jit/.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace memjit::jit::detail {
+
+/// Rewrites `module` so that no f16/bf16 value (or vector of them) crosses a
+/// block boundary: half phis become i16 phis, and a half used in another
+/// block goes there as a bitcast to i16 made after its definition.
+void passHalvesAsBits(llvm::Module& module);
+
+}  // namespace memjit::jit::detail
