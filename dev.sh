@@ -257,11 +257,15 @@ run_fuzzers() {
     log "fuzzing $name for ${seconds}s"
     # New inputs go to the scratch corpus; the committed seeds stay as they are.
     if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=0 \
+        -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=1 \
         "$work" "$corpus" 2> "build-fuzz/$name.log"; then
       tail -40 "build-fuzz/$name.log" >&2
       log "FAILED: $name (crash input in build-fuzz/artifacts/)"
       failed=1
+    else
+      # libFuzzer's final stats: how much this run exercised (the machine's load shows here too).
+      log "$name: $(awk '/^stat::number_of_executed_units:/ {n = $2} /^stat::average_exec_per_sec:/ {r = $2}
+        END {printf "%d executions, %d exec/s", n, r}' "build-fuzz/$name.log")"
     fi
   done
   return $failed

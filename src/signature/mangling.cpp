@@ -1,5 +1,6 @@
 #include "memjit/signature/mangling.h"
 
+#include <charconv>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,13 @@ std::string describeByte(char c) {
   if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
   static const char* hex = "0123456789abcdef";
   return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
+// Appends the decimal digits of `value` without a temporary string.
+void appendDecimal(std::string& out, std::int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
 }
 
 // Where and why a component is malformed.
@@ -94,7 +102,7 @@ SignatureBuilder& SignatureBuilder::integer(std::int64_t value, char tag) {
     return *this;
   }
   encoded_.push_back(tag);
-  encoded_.append(std::to_string(value));
+  appendDecimal(encoded_, value);
   return *this;
 }
 
@@ -106,7 +114,7 @@ SignatureBuilder& SignatureBuilder::span(std::string_view contents, char tag) {
     return *this;
   }
   encoded_.push_back(tag);
-  encoded_.append(std::to_string(contents.size() + 1));
+  appendDecimal(encoded_, static_cast<std::int64_t>(contents.size() + 1));
   encoded_.push_back('!');
   encoded_.append(contents);
   return *this;

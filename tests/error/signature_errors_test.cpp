@@ -102,6 +102,7 @@ TEST(SignatureErrors, SipAttributeMissing) { expectError(sipFromAttributes({{"si
 
 // V1 reflection
 TEST(SignatureErrors, ReflectionInvalidJson) { expectError(refl("{\"a\":[}"), P, 6, "invalid JSON: syntax error"); }
+TEST(SignatureErrors, ReflectionNumberOverflow) { expectError(refl("{\"a\":[1e999],\"r\":[]}"), P, 6, "invalid JSON: number overflow parsing '1e999'"); }
 TEST(SignatureErrors, ReflectionTooDeep) { expectError(refl(std::string(100, '[')), P, 66, "JSON nests deeper than 64 levels"); }
 TEST(SignatureErrors, ReflectionNotObject) { expectError(refl(" [1]"), P, 1, "reflection must be a JSON object with \"a\" and \"r\", found array"); }
 TEST(SignatureErrors, ReflectionNoArgs) { expectError(refl("{\"r\":[]}"), P, 0, "reflection has no \"a\" array"); }

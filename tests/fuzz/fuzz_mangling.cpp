@@ -14,10 +14,12 @@ using namespace memjit::signature;
 
 namespace {
 
+// A span's bytes are a view into the text being read (the input, or the
+// builder's encoding while it is compared): no copy per component.
 struct Item {
   char tag;
   std::int64_t value;
-  std::string bytes;
+  std::string_view bytes;
   bool operator==(const Item&) const = default;
 };
 
@@ -39,7 +41,7 @@ bool readAll(std::string_view text, std::size_t base, std::vector<Item>& out, un
     } else if (!isIntegerTag(p.tag())) {
       std::abort();
     }
-    out.push_back({p.tag(), p.value(), std::string(p.bytes())});
+    out.push_back({p.tag(), p.value(), p.bytes()});
   }
   return true;
 }
