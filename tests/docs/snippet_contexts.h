@@ -68,6 +68,12 @@ extern Expected<jit::Function> fn;
 extern Mat in, w, out;
 }  // namespace checked
 
+// A module the JIT compiled (docs/jit-and-aot.md).
+namespace compiling {
+using namespace memjit;
+extern Expected<jit::LoadedModule> mod;
+}  // namespace compiling
+
 // Running a program file from C++ (docs/running-programs.md).
 namespace program {
 using memjit::cantFail;
