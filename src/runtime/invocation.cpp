@@ -153,6 +153,10 @@ Error Invocation::packInputs() {
     } else {
       return mismatch(p, r, v.describe());
     }
+    // A default Buffer has no descriptor: its sizes cannot even be read.
+    if (!b->valid())
+      return Error(ErrorCode::InvalidArgument,
+                   p.path + " (raw #" + std::to_string(r) + "): an empty Buffer (default-constructed, no descriptor)");
     // Checked or not, the callee would read through it.
     if (!b->aligned() && b->numElements() != 0)
       return Error(ErrorCode::InvalidArgument, p.path + " (raw #" + std::to_string(r) + "): " + b->describe() +
