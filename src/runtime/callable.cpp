@@ -160,17 +160,14 @@ Error checkTypedSignature(const signature::FunctionSignature& sig, const TypedSl
 // (quick_call.h), else bind -> pack -> destinations -> call -> copy back ->
 // unpack (invocation.h, results.h).
 
-Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs,
-                                 const InvokeOptions& options) const {
-  if (!plan_) return Error(ErrorCode::InvalidArgument, "invoke: empty function handle");
-  const Plan& plan = *plan_;
-  if (plan.quick && kwargs.empty()) {
-    if (detail::QuickCall q = detail::callQuick(plan, args); q.called) {
-      if (q.checkFailed) return takeCheckFailure();
-      if (plan.userType.results.empty()) return Variant();
-      return detail::unpackResults(plan, {.word = q.ret, .block = nullptr, .passed = {}});
-    }
-  }
+namespace {
+
+// Kept out of line: the general way's Invocation needs a frame of about 1.4 KB,
+// which the quick way would otherwise set up (and spill registers into) on
+// every call.
+[[gnu::noinline]] Expected<Variant> invokeGeneral(const detail::Plan& plan, std::span<const Variant> args,
+                                                  std::span<const std::pair<std::string, Variant>> kwargs,
+                                                  const InvokeOptions& options) {
   if (!plan.call->unsupported().empty())
     return Error(ErrorCode::Unsupported, "invoke '" + plan.sig.name + "': " + plan.call->unsupported());
   detail::Invocation call(plan, options);
@@ -182,6 +179,22 @@ Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<cons
   // A checked function stopped at a failed check; its results are zeros.
   if (checkFailed()) return takeCheckFailure();
   return detail::unpackResults(plan, call.returned());
+}
+
+}  // namespace
+
+Expected<Variant> Callable::invoke(std::span<const Variant> args, std::span<const std::pair<std::string, Variant>> kwargs,
+                                 const InvokeOptions& options) const {
+  if (!plan_) return Error(ErrorCode::InvalidArgument, "invoke: empty function handle");
+  const Plan& plan = *plan_;
+  if (plan.quick && kwargs.empty()) {
+    if (detail::QuickCall q = detail::callQuick(plan, args); q.called) {
+      if (q.checkFailed) return takeCheckFailure();
+      if (plan.userType.results.empty()) return Variant();
+      return detail::unpackResults(plan, {.word = q.ret, .block = nullptr, .passed = {}});
+    }
+  }
+  return invokeGeneral(plan, args, kwargs, options);
 }
 
 }  // namespace memjit::runtime

@@ -14,17 +14,11 @@
 
 namespace memjit::runtime::detail {
 
-struct CheckRecord {
-  std::atomic<bool> failed{false};
-  std::mutex mutex;  // parallel chunks on other threads may report concurrently
-  std::string message;
-};
+constinit thread_local CheckRecord* activeCheckRecord = nullptr;
 
 namespace {
 
 thread_local CheckRecord ownRecord;
-// Set while this thread runs a chunk of a loop another thread started.
-thread_local CheckRecord* borrowedRecord = nullptr;
 
 std::string list(const std::int64_t* v, std::int32_t n) {
   std::string s = "[";
@@ -103,21 +97,18 @@ std::string describe(const char* function, std::int32_t kind, const char* operat
 
 }  // namespace
 
-CheckRecord* currentCheckRecord() noexcept { return borrowedRecord ? borrowedRecord : &ownRecord; }
+CheckRecord* adoptOwnCheckRecord() noexcept { return activeCheckRecord = &ownRecord; }
 
-bool hasFailure(const CheckRecord* record) noexcept { return record->failed.load(std::memory_order_acquire); }
-
-CheckRecord* clearedCheckRecord() noexcept {
-  CheckRecord* r = currentCheckRecord();
-  if (!r->failed.load(std::memory_order_acquire)) return r;
+void clearFailedRecord(CheckRecord* r) noexcept {
   std::lock_guard lock(r->mutex);
   r->message.clear();
   r->failed.store(false, std::memory_order_release);
-  return r;
 }
 
-ReportTo::ReportTo(CheckRecord* record) noexcept : saved_(borrowedRecord) { borrowedRecord = record; }
-ReportTo::~ReportTo() { borrowedRecord = saved_; }
+// Saves what the thread reported to (its own record, or null before its first
+// report) and restores it after the chunk.
+ReportTo::ReportTo(CheckRecord* record) noexcept : saved_(activeCheckRecord) { activeCheckRecord = record; }
+ReportTo::~ReportTo() { activeCheckRecord = saved_; }
 
 }  // namespace memjit::runtime::detail
 
