@@ -217,8 +217,9 @@ bool integerFits(ElementType t, unsigned width, std::uint64_t bits, bool negativ
 
 }  // namespace
 
-Value FunctionBuilder::constantFromInteger(ElementType t, std::uint64_t bits, bool negative) {
+Value FunctionBuilder::constantFromInteger(ElementType t, std::uint64_t bits, bool negative, std::source_location loc) {
   if (impl_->error) return {};
+  const detail::OpLocation at(*this, loc);
   llvm::Type* lt = lowerElementType(impl_->ir.getContext(), t, impl_->opts());
   if (isInteger(t) || t == ElementType::Index) {
     const unsigned width = lt->getIntegerBitWidth();
@@ -246,8 +247,9 @@ Value FunctionBuilder::constantFromInteger(ElementType t, std::uint64_t bits, bo
   return {};
 }
 
-Value FunctionBuilder::constantFromFloat(ElementType t, double v, bool exact) {
+Value FunctionBuilder::constantFromFloat(ElementType t, double v, bool exact, std::source_location loc) {
   if (impl_->error) return {};
+  const detail::OpLocation at(*this, loc);
   if (isInteger(t) || t == ElementType::Index) {
     // 2^63 and 2^64 are exact doubles: compare against them, not against
     // INT64_MAX, which rounds up to 2^63.
@@ -256,8 +258,8 @@ Value FunctionBuilder::constantFromFloat(ElementType t, double v, bool exact) {
                                                                 " is not an integer value of " + toString(t)));
       return {};
     }
-    if (v < 0) return constantFromInteger(t, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true);
-    return constantFromInteger(t, static_cast<std::uint64_t>(v), false);
+    if (v < 0) return constantFromInteger(t, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true, loc);
+    return constantFromInteger(t, static_cast<std::uint64_t>(v), false, loc);
   }
   if (isFloat(t)) {
     llvm::APFloat f(v);
@@ -277,7 +279,8 @@ Value FunctionBuilder::constantFromFloat(ElementType t, double v, bool exact) {
   return {};
 }
 
-std::optional<ElementType> FunctionBuilder::literalType(const Value& like) {
+std::optional<ElementType> FunctionBuilder::literalType(const Value& like, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
   auto t = detail::scalarOperand(*this, "constant", like);
   if (!t) return t;
   if (!isInteger(*t) && !isFloat(*t) && *t != ElementType::Index) {
@@ -539,8 +542,8 @@ llvm::IRBuilderBase& FunctionBuilder::ir(std::source_location loc) {
 
 void FunctionBuilder::name(const Value& v, std::string_view name, std::source_location loc) {
   if (!impl_->debug || impl_->error) return;
-  if (!detail::checkOperands(*this, "name", {&v}, true)) return;
   const detail::OpLocation at(*this, loc);
+  if (!detail::checkOperands(*this, "name", {&v}, true)) return;
   impl_->debug->name(impl_->ir, v.llvm(), v.type(), name, loc);
 }
 llvm::Function* FunctionBuilder::function() { return impl_->lowered.function; }

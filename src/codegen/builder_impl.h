@@ -3,6 +3,7 @@
 
 #include <map>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct FunctionBuilder::Impl {
   // being built (operations it builds through others keep its location).
   std::unique_ptr<detail::FunctionDebugInfo> debug;
   bool inOperation = false;
+  // Where the user called the operation being built (null outside one): what
+  // a builder error names, with or without debug info.
+  const std::source_location* operationLoc = nullptr;
 
   explicit Impl(llvm::LLVMContext* ctx)
       : ownedContext(ctx ? nullptr : new llvm::LLVMContext), ir(ctx ? *ctx : *ownedContext) {}
@@ -76,17 +80,21 @@ class OpLocation {
  public:
   OpLocation(FunctionBuilder& b, const std::source_location& loc) {
     BuilderOps::Impl& I = BuilderOps::impl(b);
-    if (!I.debug || I.inOperation) return;
+    if (I.inOperation) return;
     impl_ = &I;
-    saved_ = I.ir.getCurrentDebugLocation();
+    savedLoc_ = I.operationLoc;
+    I.operationLoc = &loc;
     I.inOperation = true;
+    if (!I.debug) return;
+    saved_ = I.ir.getCurrentDebugLocation();
     I.ir.SetCurrentDebugLocation(I.debug->at(loc));
   }
   /// Whether this is the outermost operation, the one the user called.
   bool outermost() const noexcept { return impl_ != nullptr; }
   ~OpLocation() {
     if (!impl_) return;
-    impl_->ir.SetCurrentDebugLocation(saved_);
+    if (impl_->debug) impl_->ir.SetCurrentDebugLocation(saved_);
+    impl_->operationLoc = savedLoc_;
     impl_->inOperation = false;
   }
   OpLocation(const OpLocation&) = delete;
@@ -94,6 +102,7 @@ class OpLocation {
 
  private:
   BuilderOps::Impl* impl_ = nullptr;
+  const std::source_location* savedLoc_ = nullptr;
   llvm::DebugLoc saved_;
 };
 

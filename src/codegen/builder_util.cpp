@@ -123,7 +123,13 @@ void addFastMathAttributes(llvm::Function& f, FastMath flags) {
 
 void fail(FunctionBuilder& self, Error e) {
   auto& I = BuilderOps::impl(self);
-  if (!I.error) I.error = e.withContext("in function '" + I.name + "'");
+  if (I.error) return;
+  // The operation the user called, so that an error in a generated chain of
+  // thousands names its generator's line.
+  std::string where = "in function '" + I.name + "'";
+  if (const std::source_location* loc = I.operationLoc)
+    where += " at " + std::string(loc->file_name()) + ":" + std::to_string(loc->line());
+  I.error = e.withContext(where);
 }
 
 std::string describeOperands(std::initializer_list<const Value*> vs) {

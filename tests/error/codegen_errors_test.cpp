@@ -514,5 +514,80 @@ TEST(CodegenErrors, ArgumentNamesOfTheWrongCount) {
   expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "2 argument names for 1 inputs"});
 }
 
+// Errors name the generator's line: the operation the user called, with or
+// without debug info, inside loop bodies, and for operations built through
+// others.
+
+std::string lineOf(int line) { return "codegen_errors_test.cpp:" + std::to_string(line); }
+
+// One step of a generated chain; step `bad` adds a literal f32 cannot hold.
+Value chainStep(FunctionBuilder& b, const Value& acc, int step, int bad, int& badLine) {
+  if (step != bad) return b.add(acc, b.f32(0.5));
+  badLine = __LINE__ + 1;
+  return b.add(acc, b.constant(ElementType::F32, (1LL << 40) + 1));
+}
+
+class ErrorLocation : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ErrorLocation, AStepOfAGeneratedChainNamesItsLine) {
+  Module m("e");
+  FunctionOptions o;
+  o.debugInfo = GetParam();
+  FunctionBuilder b(m, "f", functionType("(f32) -> f32"), o);
+  Value acc = b.arg(0);
+  int badLine = 0;
+  for (int step = 0; step < 5000; ++step) acc = chainStep(b, acc, step, 4321, badLine);
+  b.ret({acc});
+  const std::string at = lineOf(badLine);
+  expectError(b.finish(), ErrorCode::InvalidArgument,
+              {"in function 'f' at ", at.c_str(), "1099511627777 is not exactly representable in f32"});
+}
+
+TEST_P(ErrorLocation, AnOperationInALoopBodyNamesItsOwnLine) {
+  Module m("e");
+  FunctionOptions o;
+  o.debugInfo = GetParam();
+  FunctionBuilder b(m, "f", functionType("(memref<?xi32>) -> ()"), o);
+  int bodyLine = 0;
+  b.forLoop(b.index(0), b.dim(b.arg(0), 0), b.index(1), [&](Value i) {
+    bodyLine = __LINE__ + 1;
+    b.store(b.f32(1), b.arg(0), {i});
+  });
+  b.ret({});
+  const std::string at = lineOf(bodyLine);
+  expectError(b.finish(), ErrorCode::TypeMismatch, {at.c_str(), "store", "memref<?xi32>"});
+}
+
+TEST_P(ErrorLocation, AnOperationTheLoopBuildsNamesTheLoopsLine) {
+  Module m("e");
+  FunctionOptions o;
+  o.debugInfo = GetParam();
+  FunctionBuilder b(m, "f", functionType("(i64) -> i64"), o);
+  const int line = __LINE__ + 1;
+  auto out = b.forLoop(b.index(0), b.index(4), b.index(1), {b.arg(0)}, [&](Value, std::vector<Value> carried) {
+    return std::vector<Value>{b.f32(1.0f), carried[0]};  // two yields for one carried value
+  });
+  b.ret({b.arg(0)});
+  Error e = b.finish();
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.str().find(lineOf(line)), std::string::npos) << e.str();
+  (void)out;
+}
+
+TEST_P(ErrorLocation, AnOperatorNamesTheLineItIsWrittenOn) {
+  Module m("e");
+  FunctionOptions o;
+  o.debugInfo = GetParam();
+  FunctionBuilder b(m, "f", functionType("(i32, f32) -> i32"), o);
+  const int line = __LINE__ + 1;
+  Value sum = b.arg(0) + b.arg(1);
+  b.ret({sum});
+  const std::string at = lineOf(line);
+  expectError(b.finish(), ErrorCode::TypeMismatch, {at.c_str(), "i32", "f32"});
+}
+
+INSTANTIATE_TEST_SUITE_P(WithAndWithoutDebugInfo, ErrorLocation, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "debug_info" : "no_debug_info"; });
+
 }  // namespace
 }  // namespace memjit::codegen
