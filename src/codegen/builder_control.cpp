@@ -313,13 +313,22 @@ std::vector<Value> FunctionBuilder::call(std::string_view name, const std::vecto
   }
   std::vector<llvm::Value*> raw;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!(args[i].type() == t.inputs[i])) {
+    Value arg = args[i];
+    // A memref of a compatible layout is cast as memref.cast would (checked
+    // where the callee's type promises more), so that library kernels taking
+    // strided memrefs accept identity ones and the reverse.
+    if (!(arg.type() == t.inputs[i]) && isRankedMemRef(arg.type()) && isRankedMemRef(t.inputs[i]) &&
+        detail::memrefCastMismatch(std::get<MemRefType>(arg.type()), std::get<MemRefType>(t.inputs[i])).empty()) {
+      arg = memrefCast(arg, std::get<MemRefType>(t.inputs[i]), loc);
+      if (I.error) return std::vector<Value>(t.results.size());
+    }
+    if (!(arg.type() == t.inputs[i])) {
       fail(*this, Error(ErrorCode::TypeMismatch, "operation '" + op + "': argument #" + std::to_string(i) +
                                                      " is " + toString(args[i].type()) + ", the callee takes " +
                                                      toString(t.inputs[i])));
       return std::vector<Value>(t.results.size());
     }
-    raw.push_back(args[i].llvm());
+    raw.push_back(arg.llvm());
   }
   if (callee->options.lowering.indexBitwidth != I.opts().indexBitwidth) {
     fail(*this, Error(ErrorCode::Unsupported, "operation '" + op + "': the callee uses a different index bitwidth"));

@@ -10,6 +10,7 @@
 #include "memref_access.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/metadata_symbols.h"
+#include "memjit/runtime/checks.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::codegen {
@@ -515,6 +516,93 @@ Value FunctionBuilder::castToRanked(const Value& m, const MemRefType& type, std:
   Impl& I = *impl_;
   llvm::Type* d = descriptorType(I.ir.getContext(), type, I.opts());
   return Value(this, I.ir.CreateLoad(d, I.ir.CreateExtractValue(m.llvm(), {1})), type);
+}
+
+}  // namespace memjit::codegen
+
+namespace memjit::codegen {
+
+namespace detail {
+
+std::string memrefCastMismatch(const MemRefType& from, const MemRefType& to) {
+  if (from.element() != to.element()) return "the element types differ";
+  if (from.memorySpace() != to.memorySpace()) return "the memory spaces differ";
+  if (from.rank() != to.rank()) return "the ranks differ";
+  auto agree = [](std::int64_t a, std::int64_t b) { return a == kDynamic || b == kDynamic || a == b; };
+  for (std::size_t i = 0; i < from.rank(); ++i)
+    if (!agree(from.dim(i), to.dim(i))) return "the sizes of dim " + std::to_string(i) + " differ";
+  if (!agree(from.effectiveOffset(), to.effectiveOffset())) return "the offsets differ";
+  const auto fs = from.effectiveStrides(), ts = to.effectiveStrides();
+  for (std::size_t i = 0; i < from.rank(); ++i)
+    if (!agree(fs[i], ts[i])) return "the strides of dim " + std::to_string(i) + " differ";
+  return {};
+}
+
+}  // namespace detail
+
+namespace {
+
+// Checked mode: the memref keeps every promise `to` makes beyond `from`. A
+// stride the memref cannot observe (its dim has size 1, or it is empty) is
+// not held against it.
+void checkMemrefCast(FunctionBuilder& self, const Value& m, const MemRefType& from, const MemRefType& to) {
+  Impl& I = BuilderOps::impl(self);
+  auto& ir = I.ir;
+  llvm::Value* d = m.llvm();
+  const unsigned rank = static_cast<unsigned>(to.rank());
+  std::vector<llvm::Value*> sizes, strides;
+  llvm::Value* empty = ir.getFalse();
+  for (unsigned i = 0; i < rank; ++i) {
+    sizes.push_back(sizeOf(I, from, d, i));
+    strides.push_back(strideOf(I, from, d, i));
+    empty = ir.CreateOr(empty, ir.CreateICmpEQ(sizes[i], idxConst(I, 0)));
+  }
+  llvm::Value* offset = offsetOf(I, from, d);
+  llvm::Value* ok = ir.getTrue();
+  auto require = [&](llvm::Value* c) { ok = ir.CreateAnd(ok, c); };
+  auto unobservable = [&](unsigned i) { return ir.CreateOr(empty, ir.CreateICmpEQ(sizes[i], idxConst(I, 1))); };
+  const auto fromStrides = from.effectiveStrides(), toStrides = to.effectiveStrides();
+  std::vector<llvm::Value*> bounds{idxConst(I, to.effectiveOffset())};
+  if (to.effectiveOffset() != kDynamic && from.effectiveOffset() == kDynamic)
+    require(ir.CreateICmpEQ(offset, idxConst(I, to.effectiveOffset())));
+  for (unsigned i = 0; i < rank; ++i) {
+    bounds.push_back(idxConst(I, to.dim(i)));
+    if (to.dim(i) != kDynamic && from.dim(i) == kDynamic) require(ir.CreateICmpEQ(sizes[i], idxConst(I, to.dim(i))));
+  }
+  // The identity layout is row-major strides over the run-time sizes, which
+  // its static strides (kDynamic after a dynamic dim) do not all say.
+  const bool identity = to.hasIdentityLayout() && !from.hasIdentityLayout();
+  llvm::Value* rowMajor = idxConst(I, 1);
+  for (unsigned i = rank; i-- > 0;) {
+    llvm::Value* want = identity ? rowMajor : (toStrides[i] != kDynamic && fromStrides[i] == kDynamic)
+                                                  ? idxConst(I, toStrides[i])
+                                                  : nullptr;
+    if (want) require(ir.CreateOr(unobservable(i), ir.CreateICmpEQ(strides[i], want)));
+    rowMajor = ir.CreateMul(rowMajor, sizes[i]);
+  }
+  for (unsigned i = 0; i < rank; ++i) bounds.push_back(idxConst(I, toStrides[i]));
+  bounds.push_back(idxConst(I, to.hasIdentityLayout() ? 1 : 0));
+  std::vector<llvm::Value*> values{offset};
+  values.insert(values.end(), sizes.begin(), sizes.end());
+  values.insert(values.end(), strides.begin(), strides.end());
+  detail::emitCheck(self, ok, MEMJIT_CHECK_MEMREF_CAST, "memref.cast",
+                    detail::memrefLabel(self, m) + " to " + toString(to), values, bounds);
+}
+
+}  // namespace
+
+Value FunctionBuilder::memrefCast(const Value& m, const MemRefType& type, std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  if (!checkOperands(*this, "memref.cast", {&m})) return {};
+  const MemRefType* from = std::get_if<MemRefType>(&m.type());
+  std::string why = from ? detail::memrefCastMismatch(*from, type) : "it is not a ranked memref";
+  if (!why.empty()) {
+    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'memref.cast': cannot cast " + toString(m.type()) + " to " +
+                                                   toString(type) + ": " + why));
+    return {};
+  }
+  if (detail::checking(*this)) checkMemrefCast(*this, m, *from, type);
+  return Value(this, m.llvm(), type);
 }
 
 }  // namespace memjit::codegen

@@ -55,6 +55,10 @@ void addFastMathAttributes(llvm::Function& f, FastMath flags);
 void fail(FunctionBuilder& self, Error e);
 
 /// "(f32, memref<?xi32>)": the operands' types for messages.
+/// Why MLIR's memref.cast cannot go from `from` to `to` (element type, memory
+/// space, rank, or a size, the offset or a stride static and different in
+/// the two), or empty when it can.
+std::string memrefCastMismatch(const MemRefType& from, const MemRefType& to);
 std::string describeOperands(std::initializer_list<const Value*> vs);
 
 /// False (with an error recorded) when an error is pending, an operand is

@@ -54,6 +54,23 @@ std::string reinterpretCastMessage(const std::int64_t* v, std::int32_t n, const 
   return s + ", outside [" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + "] of the source";
 }
 
+// "has offset 3, sizes [5], strides [1]; the type needs offset 0, sizes [4],
+// strides [1]": MEMJIT_CHECK_MEMREF_CAST's arrays (checks.h).
+std::string memrefCastMessage(const std::int64_t* v, std::int32_t n, const std::int64_t* b, std::int32_t nb) {
+  const std::int32_t rank = (n - 1) / 2;
+  if (!v || n != 2 * rank + 1 || !b || nb != n + 1) return "does not fit the type";
+  auto needed = [](const std::int64_t* x, std::int32_t count) {
+    std::string s = "[";
+    for (std::int32_t i = 0; i < count; ++i) s += (i ? ", " : "") + (x[i] == INT64_MIN ? "?" : std::to_string(x[i]));
+    return s + "]";
+  };
+  const bool identity = b[n] != 0;
+  return "has offset " + std::to_string(v[0]) + ", sizes " + list(v + 1, rank) + ", strides " +
+         list(v + 1 + rank, rank) + "; the type needs offset " + (b[0] == INT64_MIN ? "?" : std::to_string(b[0])) +
+         ", sizes " + needed(b + 1, rank) + ", strides " +
+         (identity ? std::string("row-major") : needed(b + 1 + rank, rank));
+}
+
 // "A is 2x3, B is 4x3": the operands named one per line in `names`, their
 // sizes in `v`, `b` sizes each.
 std::string shapesMessage(const char* names, const std::int64_t* v, std::int32_t n, const std::int64_t* b,
@@ -91,6 +108,7 @@ std::string describe(const char* function, std::int32_t kind, const char* operat
     case MEMJIT_CHECK_REINTERPRET_CAST:
       return s + " of " + text(type) + " " + reinterpretCastMessage(v, n, b, nb);
     case MEMJIT_CHECK_SHAPE: return s + ": mismatched shapes: " + shapesMessage(type, v, n, b, nb);
+    case MEMJIT_CHECK_MEMREF_CAST: return s + " of " + text(type) + " " + memrefCastMessage(v, n, b, nb);
     default: return s + ": check #" + std::to_string(kind) + " failed";
   }
 }

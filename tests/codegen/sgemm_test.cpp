@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/checks.h"
@@ -121,6 +122,30 @@ TEST(Sgemm, StridedSubviews) {
   ASSERT_NE(g.fn(), nullptr);
   check(g.fn(), {33, 47, 21}, 3, 5);
   check(g.fn(), {64, 64, 64}, 1, 6);
+}
+
+// Library kernels compose: a function whose memrefs have the identity layout
+// calls the strided sgemm with no cast written (call casts as memref.cast).
+TEST(Sgemm, IdentityLayoutCallerCallsItWithNoCast) {
+  Module m("compose");
+  ASSERT_FALSE(addSgemm(m, "gemm"));
+  {
+    const MemRefType mat(ElementType::F32, {kDynamic, kDynamic});
+    FunctionBuilder b(m, "mm", FunctionType{{mat, mat, mat}, {}});
+    b.call("gemm", {b.arg(0), b.arg(1), b.arg(2)});
+    b.ret({});
+    Error e = b.finish();
+    ASSERT_FALSE(e) << e.str();
+  }
+  auto j = jit::Jit::create();
+  ASSERT_TRUE(j) << j.error().str();
+  auto mod = j->add(std::move(m));
+  ASSERT_TRUE(mod) << mod.error().str();
+  auto f = mod->symbol("_mlir_ciface_mm");
+  ASSERT_TRUE(f) << f.error().str();
+  auto mm = reinterpret_cast<void (*)(View<float>*, View<float>*, View<float>*)>(*f);
+  check(mm, {33, 47, 21}, 0, 11);
+  check(mm, {1, 1, 1}, 0, 12);
 }
 
 TEST(Sgemm, SmallBlocksExerciseEveryEdge) {

@@ -379,6 +379,57 @@ TEST(CheckedErrors, ReinterpretCastOutOfBounds) {
               "[2, 1] reaches elements [0, 1] of an empty source");
 }
 
+TEST(CheckedErrors, MemrefCastToAStaticSizeTheMemrefDoesNotHave) {
+  Kernel k = compile("k", "(memref<?xf32>) -> f32", [](FunctionBuilder& b) {
+    Value v = b.memrefCast(b.arg(0), MemRefType(ElementType::F32, {4}));
+    b.ret({b.load(v, {b.index(3)})});
+  });
+  std::vector<float> data{1, 2, 3, 4, 5};
+  Vec five = runtime::makeView(std::span<float>(data));
+  const std::string message =
+      "kernel 'k': memref.cast of argument #0 (memref<?xf32>) to memref<4xf32> has offset 0, sizes [5], strides [1]; "
+      "the type needs offset 0, sizes [4], strides row-major";
+  auto dynamic = k.fn.invoke({runtime::Variant(five)});
+  ASSERT_FALSE(dynamic);
+  expectCheck(dynamic.error(), message);
+  memjit_check_clear();
+  k.fn.cInterfaceAs<float(Vec*)>()(&five);
+  expectRawCheck(message);
+  Vec four = runtime::makeView(std::span<float>(data).first(4));
+  auto typed = k.fn.as<float(Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  auto fits = typed->call(four);
+  ASSERT_TRUE(fits) << fits.error().str();
+  EXPECT_EQ(*fits, 4.0f);
+}
+
+TEST(CheckedErrors, MemrefCastOfAStridedViewToTheIdentityLayout) {
+  Kernel k = compile("k", "(memref<?x?xf32, strided<[?, ?], offset: ?>>) -> f32", [](FunctionBuilder& b) {
+    Value v = b.memrefCast(b.arg(0), MemRefType(ElementType::F32, {kDynamic, kDynamic}));
+    b.ret({b.load(v, {b.index(0), b.index(1)})});
+  });
+  auto typed = k.fn.as<float(Mat)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  std::vector<float> data{0, 1, 2, 3, 4, 5};
+  Mat offset{data.data(), data.data(), 1, {2, 2}, {3, 1}};
+  expectCheck(typed->call(offset).takeError(),
+              "kernel 'k': memref.cast of argument #0 (memref<?x?xf32, strided<[?, ?], offset: ?>>) to memref<?x?xf32> "
+              "has offset 1, sizes [2, 2], strides [3, 1]; the type needs offset 0, sizes [?, ?], strides row-major");
+  Mat columns{data.data(), data.data(), 0, {2, 2}, {1, 2}};  // a transposed view
+  expectCheck(typed->call(columns).takeError(),
+              "kernel 'k': memref.cast of argument #0 (memref<?x?xf32, strided<[?, ?], offset: ?>>) to memref<?x?xf32> "
+              "has offset 0, sizes [2, 2], strides [1, 2]; the type needs offset 0, sizes [?, ?], strides row-major");
+  Mat packed{data.data(), data.data(), 0, {2, 3}, {3, 1}};
+  auto r = typed->call(packed);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(*r, 1.0f);
+  // A stride no index can reach (its dim has size 1) is not held against the view.
+  Mat oneRow{data.data(), data.data(), 0, {1, 3}, {99, 1}};
+  r = typed->call(oneRow);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(*r, 1.0f);
+}
+
 TEST(CheckedErrors, ReinterpretCastOfAnUnrankedSourceOutOfBounds) {
   Kernel k = compile("k", "(memref<*xf32>, index) -> f32", [](FunctionBuilder& b) {
     Value v = b.reinterpretCast(b.arg(0), MemRefType(ElementType::F32, {kDynamic}, StridedLayout{kDynamic, {1}}),

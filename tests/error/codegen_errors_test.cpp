@@ -514,6 +514,43 @@ TEST(CodegenErrors, ArgumentNamesOfTheWrongCount) {
   expectError(b.finish(), ErrorCode::InvalidArgument, {"function 'f'", "2 argument names for 1 inputs"});
 }
 
+TEST(CodegenErrors, MemrefCastBetweenIncompatibleTypes) {
+  struct Case {
+    const char* from;
+    MemRefType to;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"(memref<4xf32>) -> ()", MemRefType(ElementType::F32, {5}), "the sizes of dim 0 differ"},
+      {"(memref<4xf32>) -> ()", MemRefType(ElementType::I32, {4}), "the element types differ"},
+      {"(memref<4xf32>) -> ()", MemRefType(ElementType::F32, {4, 1}), "the ranks differ"},
+      {"(memref<?x4xf32>) -> ()", MemRefType(ElementType::F32, {kDynamic, 4}, StridedLayout{0, {8, 1}}),
+       "the strides of dim 0 differ"},
+      {"(memref<4xf32, strided<[1], offset: 2>>) -> ()", MemRefType(ElementType::F32, {4}), "the offsets differ"},
+      {"(memref<*xf32>) -> ()", MemRefType(ElementType::F32, {4}), "it is not a ranked memref"},
+  };
+  for (const Case& c : cases) {
+    Module m("e");
+    FunctionBuilder b(m, "f", functionType(c.from));
+    b.memrefCast(b.arg(0), c.to);
+    b.ret({});
+    expectError(b.finish(), ErrorCode::TypeMismatch, {"operation 'memref.cast': cannot cast", c.why});
+  }
+}
+
+TEST(CodegenErrors, CallWithAnIncompatibleMemrefNamesTheArgument) {
+  Module m("e");
+  {
+    FunctionBuilder callee(m, "callee", functionType("(memref<?x?xf32, strided<[?, 1], offset: ?>>) -> ()"));
+    callee.ret({});
+    ASSERT_FALSE(callee.finish());
+  }
+  FunctionBuilder b(m, "f", functionType("(memref<?x?xf32, strided<[?, 2]>>) -> ()"));
+  b.call("callee", {b.arg(0)});
+  b.ret({});
+  expectError(b.finish(), ErrorCode::TypeMismatch, {"call @callee", "argument #0", "the callee takes"});
+}
+
 // Errors name the generator's line: the operation the user called, with or
 // without debug info, inside loop bodies, and for operations built through
 // others.

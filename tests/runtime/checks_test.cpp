@@ -63,6 +63,20 @@ TEST(Checks, MessagePerKind) {
   EXPECT_EQ(take(), "kernel 'k': dot: mismatched shapes: x is 7, y is 8");
 }
 
+TEST(Checks, MemrefCastMessages) {
+  clearCheckFailure();
+  const char* types = "memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<4x?xf32, strided<[?, 1], offset: ?>>";
+  report(MEMJIT_CHECK_MEMREF_CAST, "memref.cast", types, {3, 5, 2, 8, 2}, {INT64_MIN, 4, INT64_MIN, INT64_MIN, 1, 0});
+  EXPECT_EQ(take(), std::string("kernel 'k': memref.cast of ") + types +
+                        " has offset 3, sizes [5, 2], strides [8, 2]; the type needs offset ?, sizes [4, ?], strides [?, 1]");
+  report(MEMJIT_CHECK_MEMREF_CAST, "memref.cast", "A to B", {1, 2, 2, 3, 1}, {0, INT64_MIN, INT64_MIN, INT64_MIN, 1, 1});
+  EXPECT_EQ(take(), "kernel 'k': memref.cast of A to B has offset 1, sizes [2, 2], strides [3, 1]; the type needs "
+                    "offset 0, sizes [?, ?], strides row-major");
+  // Arrays of another length (not what memjit emits) still give a message.
+  report(MEMJIT_CHECK_MEMREF_CAST, "memref.cast", "A to B", {1, 2}, {0});
+  EXPECT_EQ(take(), "kernel 'k': memref.cast of A to B does not fit the type");
+}
+
 TEST(Checks, ReinterpretCastMessages) {
   clearCheckFailure();
   const char* types = "memref<?xf32> to memref<?x?xf32>";

@@ -399,6 +399,12 @@ class FunctionBuilder {
   Value reinterpretCast(const Value& m, const MemRefType& type, IndexOperand offset,
                         const std::vector<IndexOperand>& sizes, const std::vector<IndexOperand>& strides,
                         Loc loc = Loc::current());
+  /// `memref.cast` to `type`: the same buffer and descriptor under a type of the same element, memory space and
+  /// rank whose every size, offset and stride equals `m`'s or is dynamic in one of the two (an identity layout is
+  /// offset 0 and row-major strides). Where `type` promises what `m`'s type leaves open (a static size, offset or
+  /// stride, the identity layout), a memref that breaks the promise is undefined, and in checked mode an error.
+  /// `call` casts memref arguments this way by itself.
+  Value memrefCast(const Value& m, const MemRefType& type, Loc loc = Loc::current());
   /// A fresh identity-layout buffer from malloc, its aligned pointer rounded up to `alignment` bytes;
   /// `free(allocated)` releases it. One size per dynamic dim.
   Value alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes = {}, unsigned alignment = 64,

@@ -55,6 +55,11 @@ enum memjit_check_kind {
   /// `type` names the operands (one per line), values = their sizes, bounds =
   /// their ranks.
   MEMJIT_CHECK_SHAPE = 8,
+  /// memref.cast to a type the memref does not fit: values = the memref's
+  /// {offset, sizes..., strides...}, bounds = what the type needs, in the
+  /// same order (INT64_MIN where it needs nothing), then 1 for an identity
+  /// layout (row-major strides) or 0.
+  MEMJIT_CHECK_MEMREF_CAST = 9,
 };
 
 /// Called by generated code when a check fails: records the failure for the
