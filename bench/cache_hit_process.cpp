@@ -1,12 +1,17 @@
 // The process bench_compile's CacheHit/<kernel>/fresh_process spawns: a new
 // process that makes a Jit over an on-disk object cache, builds the kernel,
 // adds it (a cache hit once the cache is filled), looks it up and calls it
-// once. Usage: memjit_cache_hit_process <cache-dir> <add|matmul>.
+// once. Usage: memjit_cache_hit_process <cache-dir> <add|matmul> [<adds>].
+// With <adds>, it then adds the same module that many times more (each
+// looked up and removed again, the first staying loaded): a harness for
+// counting the instructions of warm hits (callgrind cannot run bench_compile,
+// which is built for the host's AVX-512).
 // Prints "<in-process ns> <create ns> <build ns> <add ns> <lookup+call ns>"
 // and exits 0 on a cache hit, 2 on a miss (the object is compiled and
 // stored), 1 on an error or a wrong result.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -52,8 +57,8 @@ bool callOnce(const memjit::jit::Function& fn, bool matmul) {
 
 int main(int argc, char** argv) {
   const auto started = Clock::now();
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s <cache-dir> <add|matmul>\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: %s <cache-dir> <add|matmul> [<adds>]\n", argv[0]);
     return 1;
   }
   const bool matmul = std::string_view(argv[2]) == "matmul";
@@ -79,5 +84,16 @@ int main(int argc, char** argv) {
   const auto called = Clock::now();
   std::printf("%lld %lld %lld %lld %lld\n", nanos(started, called), nanos(started, created), nanos(created, built),
               nanos(built, added), nanos(added, called));
+  for (int i = 0, adds = argc == 4 ? std::atoi(argv[3]) : 0; i < adds; ++i) {
+    memjit::codegen::Module again("bench");
+    if (auto e = matmul ? memjit::codegen::addMatmul(again, "kernel")
+                        : memjit::codegen::addElementwiseAdd(again, "kernel"))
+      return fail(e);
+    auto twin = jit->add(std::move(again));
+    if (!twin) return fail(twin.error());
+    auto twinFn = twin->function("kernel");
+    if (!twinFn) return fail(twinFn.error());
+    if (auto e = jit->remove(*twin)) return fail(e);
+  }
   return loaded->fromCache() ? 0 : 2;
 }

@@ -26,7 +26,7 @@ Expected<void*> ModuleState::lookupDeferred(const std::string& symbol) const {
 }
 
 ModuleState::~ModuleState() {
-  if (dylib) {
+  if (dylib && !codeOwner) {
     // Nothing can be reported from a destructor; ORC only fails here when
     // a plugin refuses to release, and the memory is gone either way.
     llvm::consumeError(core->lljit->getExecutionSession().removeJITDylib(*dylib));

@@ -18,7 +18,7 @@ struct CompileStats {
   /// Preparing the IR for the target: lowering global constructors, setting
   /// triple, data layout and CPU attributes, listing the defined symbols.
   Duration prepare{0};
-  /// Computing the object cache key (a bitcode serialisation and a SHA-256 of
+  /// Computing the object cache key (a bitcode serialisation and a BLAKE3 of
   /// it) and asking the cache; zero without JitOptions::cache.
   Duration cacheLookup{0};
   /// The IR pass pipeline at the module's optimisation level.
@@ -28,7 +28,8 @@ struct CompileStats {
   Duration codegen{0};
   /// JIT only: creating the module's symbol table, linking the object into
   /// memory (JITLink: relocations, memory protection) and resolving every
-  /// symbol it defines.
+  /// symbol it defines. Zero when the module shares the code of an identical
+  /// one already loaded in the Jit (a cache hit that links nothing).
   Duration link{0};
   /// From the start of the add (or of compileAhead) to the module being
   /// usable; more than the phases' sum by what no phase covers (reading the

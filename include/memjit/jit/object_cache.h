@@ -7,7 +7,7 @@
 // object per engine), one cache serves any number of modules, Jits and threads.
 //
 // On disk each entry is `<dir>/<key>.mjo`: a header (magic, format version,
-// payload size, SHA-256 of the payload, the key) and the object. An entry
+// payload size, BLAKE3 of the payload, the key) and the object. An entry
 // whose header, size or checksum does not match is reported as corrupt,
 // deleted and treated as a miss, so a truncated or damaged file is recompiled
 // and never loaded. Files are written to a temporary name and renamed, so
@@ -40,7 +40,7 @@ struct CacheKeyParts {
   std::string_view pipeline;
 };
 
-/// 64 hex digits of SHA-256 over the parts (each length-prefixed, so moving
+/// 64 hex digits of BLAKE3 (256 bits) over the parts (each length-prefixed, so moving
 /// bytes from one part to the next changes the key).
 std::string cacheKey(const CacheKeyParts& parts);
 
