@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "global_structors.h"
 #include "link_module.h"
+#include "module_hash.h"
 #include "llvm_error.h"
 #include "phase_timer.h"
 #include "memjit/codegen/module.h"
@@ -81,7 +82,13 @@ std::string objectCacheKey(const JitCore& core, const llvm::Module& module, cons
   if (defersExpanded) pipeline += "/expanded-on-first-use";
   if (!options.runIRPasses) pipeline += "/no-ir-passes";
   if (levels.codegen != levels.ir) pipeline += std::string("/codegen-") + optLevelName(levels.codegen);
-  return cacheKey({detail::writeBitcode(module), host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
+  // The structural digest where it covers the module, else the bitcode.
+  std::string contents;
+  if (auto digest = detail::structuralDigest(module))
+    contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
+  else
+    contents = detail::writeBitcode(module);
+  return cacheKey({contents, host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
                    MEMJIT_VERSION, pipeline});
 }
 
