@@ -74,7 +74,9 @@ std::vector<std::string> definedNames(const llvm::Module& module) {
 // The key of the module as handed over (before memjit's own deterministic
 // rewrites: deferring expanded entries, lowering constructors), so that a hit
 // in the same Jit can skip them; every option that changes the object is in it.
-std::string objectCacheKey(const JitCore& core, const llvm::Module& module, const AddOptions& options,
+// `contents` is the module's structural digest or, where that does not cover
+// it, its bitcode.
+std::string objectCacheKey(const JitCore& core, std::string_view contents, const AddOptions& options,
                            Levels levels, bool defersExpanded) {
   const TargetSpec& host = TargetSpec::host();
   std::string pipeline = core.options.vectorMath ? "vector-math" : "no-vector-math";
@@ -82,12 +84,6 @@ std::string objectCacheKey(const JitCore& core, const llvm::Module& module, cons
   if (defersExpanded) pipeline += "/expanded-on-first-use";
   if (!options.runIRPasses) pipeline += "/no-ir-passes";
   if (levels.codegen != levels.ir) pipeline += std::string("/codegen-") + optLevelName(levels.codegen);
-  // The structural digest where it covers the module, else the bitcode.
-  std::string contents;
-  if (auto digest = detail::structuralDigest(module))
-    contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
-  else
-    contents = detail::writeBitcode(module);
   return cacheKey({contents, host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
                    MEMJIT_VERSION, pipeline});
 }
@@ -212,17 +208,28 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   object.started = std::chrono::steady_clock::now();
   object.name = handed.getModuleIdentifier();
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));
+  const Levels levels = levelsFor(*core_, options);
+  bool digested = false;
+  if (core_->options.cache) {
+    detail::PhaseTimer timer(object.stats.cacheLookup);
+    if (auto digest = detail::structuralDigest(handed)) {
+      const std::string contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
+      object.cacheKey = objectCacheKey(*core_, contents, options, levels, defersExpanded);
+      digested = true;
+    }
+  }
+  // The same module already linked in this Jit: share its code (no link).
+  // It was verified when it was added, and this one is identical to it.
+  if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
   {
-    // Before the key: LLVM's bitcode writer may crash on IR the verifier rejects.
     detail::PhaseTimer timer(object.stats.verify);
     MEMJIT_TRY(detail::verify(handed));
   }
-  if (core_->options.cache) {
+  if (core_->options.cache && !digested) {
+    // After verifying: LLVM's bitcode writer may crash on IR the verifier rejects.
     detail::PhaseTimer timer(object.stats.cacheLookup);
-    object.cacheKey = objectCacheKey(*core_, handed, options, levelsFor(*core_, options), defersExpanded);
+    object.cacheKey = objectCacheKey(*core_, detail::writeBitcode(handed), options, levels, defersExpanded);
   }
-  // The same module already linked in this Jit: share its code (no link).
-  if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
   detail::DeferredEntries deferred;
   if (builder) {
     if (defersExpanded) {

@@ -76,7 +76,8 @@ struct ModuleState {
   llvm::orc::JITDylib* dylib = nullptr;
   /// For a module sharing the code of an identical one linked before
   /// (link_module.h, shareLinkedTwin): that module, kept alive (its JITDylib
-  /// with it) while this one is; null when the module owns its code.
+  /// with it) while this one is, and whose `functions` serve this one too;
+  /// null when the module owns its code.
   std::shared_ptr<ModuleState> codeOwner;
   std::uint64_t serial = 0;  // order of adding, for messages that list modules
   std::string name;

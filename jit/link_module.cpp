@@ -241,12 +241,7 @@ std::optional<LoadedModule> shareLinkedTwin(const std::shared_ptr<JitCore>& core
   state->dylib = owner->dylib;
   state->symbols = owner->symbols;
   state->deferred = owner->deferred;
-  {
-    // The functions already resolved (signature parsed, invoker built) are the same.
-    std::lock_guard<std::mutex> lock(owner->mutex);
-    state->functions = owner->functions;
-  }
-  state->codeOwner = std::move(owner);
+  state->codeOwner = std::move(owner);  // whose resolved functions LoadedModule::function reuses
   object.stats.objectBytes = state->codeOwner->stats.objectBytes;
   object.stats.codeBytes = state->codeOwner->stats.codeBytes;
   object.stats.cacheHit = true;

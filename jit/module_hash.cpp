@@ -246,7 +246,7 @@ class Walker {
     u64(i.getNumOperands());
     for (const Value* operand : i.operands()) value(operand);
     if (const auto* phi = dyn_cast<PHINode>(&i)) {
-      for (const BasicBlock* block : phi->blocks()) u64(locals_.at(block));
+      for (const BasicBlock* block : phi->blocks()) value(block);
     } else if (const auto* cmp = dyn_cast<CmpInst>(&i)) {
       u64(cmp->getPredicate());
     } else if (const auto* alloca = dyn_cast<AllocaInst>(&i)) {
@@ -298,7 +298,9 @@ class Walker {
   }
 
   void value(const llvm::Value* v) {
-    if (auto it = locals_.find(v); it != locals_.end()) {
+    if (!v) {
+      ok = false;  // IR under construction; the verifier rejects it
+    } else if (auto it = locals_.find(v); it != locals_.end()) {
       u64(kLocal);
       u64(it->second);
     } else if (const auto* c = llvm::dyn_cast<llvm::Constant>(v)) {

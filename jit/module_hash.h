@@ -21,7 +21,9 @@ namespace memjit::jit::detail {
 /// never reach the object. nullopt when the module holds anything the walk
 /// does not fully cover (debug info, comdats, aliases, personality
 /// functions, invokes, inline asm operands, operand bundles, ...): the caller
-/// then hashes bitcode, so the key stays complete either way.
+/// then hashes bitcode, so the key stays complete either way. Safe on IR the
+/// verifier would reject (it only reads; what it cannot follow is nullopt),
+/// so it may run before verification.
 std::optional<std::array<std::uint8_t, 32>> structuralDigest(const llvm::Module& module);
 
 }  // namespace memjit::jit::detail

@@ -9,6 +9,11 @@
 #include <fstream>
 #include <vector>
 
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
@@ -314,4 +319,22 @@ TEST(ObjectCache, EveryOptionThatChangesTheObjectChangesTheKey) {
       EXPECT_FALSE(hit) << what;
     }
   }
+}
+
+TEST(ObjectCache, AnInvalidModuleIsRejectedWithACacheToo) {
+  // The key is computed before verifying (so that a shared hit skips it);
+  // a module the verifier rejects must still be an error, not a crash.
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  LoadedModule valid = test::valueOrFail(jit.addIR(test::constantIR("k", 1), "m"), "addIR");
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("m", *context);
+  auto* type = llvm::FunctionType::get(llvm::Type::getInt64Ty(*context), false);
+  auto* function = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "k", *module);
+  llvm::BasicBlock::Create(*context, "entry", function);  // no terminator
+  auto added = jit.add(std::move(context), std::move(module));
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.error().code(), ErrorCode::CompileError);
+  EXPECT_NE(added.error().message().find("invalid module 'm'"), std::string::npos) << added.error().message();
+  EXPECT_EQ(callConstant(valid, "k"), 1);
 }
