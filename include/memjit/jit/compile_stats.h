@@ -13,13 +13,15 @@ namespace memjit::jit {
 struct CompileStats {
   using Duration = std::chrono::nanoseconds;
 
-  /// llvm::verifyModule on the module as handed over.
+  /// llvm::verifyModule on the module as handed over (zero when a loaded
+  /// identical module's code is shared: that one was verified).
   Duration verify{0};
   /// Preparing the IR for the target: lowering global constructors, setting
   /// triple, data layout and CPU attributes, listing the defined symbols.
   Duration prepare{0};
-  /// Computing the object cache key (a bitcode serialisation and a BLAKE3 of
-  /// it) and asking the cache; zero without JitOptions::cache.
+  /// Computing the object cache key (a structural digest of the module, or
+  /// its bitcode where the digest does not cover it, and a BLAKE3) and asking
+  /// the cache; zero without JitOptions::cache.
   Duration cacheLookup{0};
   /// The IR pass pipeline at the module's optimisation level.
   Duration optimize{0};

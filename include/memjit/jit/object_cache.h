@@ -1,7 +1,7 @@
 // A cache of compiled object files, in memory and optionally on disk.
 //
 // Keys are cryptographic hashes of everything that determines the object: the
-// module's bitcode, the target triple, CPU and features, the optimisation
+// module's contents (a structural digest, or its bitcode), the target triple, CPU and features, the optimisation
 // level and memjit's version (see cacheKey), so a hit is always safe to load
 // and any change of a part misses. Unlike MLIR's ExecutionEngine cache (one
 // object per engine), one cache serves any number of modules, Jits and threads.
@@ -30,6 +30,7 @@ namespace memjit::jit {
 
 /// What was hashed into a key, in a fixed order.
 struct CacheKeyParts {
+  /// The module's contents: its structural digest, or its bitcode.
   std::string_view moduleBitcode;
   std::string_view triple;
   std::string_view cpu;
