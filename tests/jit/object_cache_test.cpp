@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include <llvm/IR/BasicBlock.h>
@@ -337,4 +339,41 @@ TEST(ObjectCache, AnInvalidModuleIsRejectedWithACacheToo) {
   EXPECT_EQ(added.error().code(), ErrorCode::CompileError);
   EXPECT_NE(added.error().message().find("invalid module 'm'"), std::string::npos) << added.error().message();
   EXPECT_EQ(callConstant(valid, "k"), 1);
+}
+
+TEST(ObjectCache, ThreadsAddingAndRemovingTheSameModuleShareCodeSafely) {
+  // Twins come and go on several threads: a module is shared while its
+  // owner is being removed, and every call runs live code.
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0}, failed{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        codegen::Module module("sums");
+        if (codegen::addSum(module, "total")) {
+          ++failed;
+          return;
+        }
+        auto loaded = jit.add(std::move(module));
+        if (!loaded) {
+          ++failed;
+          return;
+        }
+        auto total = loaded->function("total");
+        if (!total) {
+          ++failed;
+          return;
+        }
+        auto typed = total->as<float(runtime::StridedMemRef<float, 1>)>();
+        std::vector<float> values{float(t), float(i), 0.5f};
+        if (!typed || (*typed)(runtime::makeView(values)) != float(t) + float(i) + 0.5f) ++wrong;
+        if (jit.remove(*loaded)) ++failed;
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(jit.moduleCount(), 0u);
 }
