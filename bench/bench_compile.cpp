@@ -3,7 +3,20 @@
 //   Compile/<kernel>/memjit/<O0|O2|O3>     build the IR with memjit's kernel builder,
 //                                          optimise, generate code, link, look up
 //   Compile/<kernel>/memjit/O2_new_jit     O2 with a new Jit (LLJIT, TargetMachine) each time
-//   Compile/<kernel>/memjit/O2_cache_hit   O2 with the object already cached
+//   Compile/<kernel>/memjit/O2_cache_hit   O2 with the object already cached (its
+//                                          linked code unloaded: the hit links it again)
+//   CacheHit/<kernel>/warm                 Jit::add of a module whose object is cached and
+//                                          whose twin is loaded in the same Jit, plus the
+//                                          first function lookup (manual time: building the
+//                                          IR, a cost every path pays, is the build_ms counter)
+//   CacheHit/<kernel>/fresh_process        a new process (bench/cache_hit_process.cpp, LLVM
+//                                          linked statically as in the memjit CLI) that
+//                                          makes a Jit over a filled disk cache, builds, adds,
+//                                          looks up and calls the kernel once: the whole
+//                                          process's wall time; the in-process part (from
+//                                          main to the call's return) and its phases are
+//                                          counters
+//   CacheHit/<kernel>/fresh_process_shared_llvm  the same, linked to the shared libLLVM
 //   Compile/<kernel>/mlir/<O0|O2|O3>       MLIR's ExecutionEngine end to end: parse the
 //                                          MLIR text (bench/mlir/add.mlir, matmul_naive.mlir,
 //                                          read before timing), lower to the LLVM dialect,
@@ -23,7 +36,15 @@
 // times too.
 #include <benchmark/benchmark.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include "memjit/codegen/kernels.h"
@@ -83,6 +104,12 @@ struct Phases {
     state.counters["code_bytes"] = static_cast<double>(codeBytes);
   }
 };
+
+double threadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 // One add+lookup+remove; false (with the error on `state`) on failure.
 bool compileOnce(benchmark::State& state, Jit& jit, Kernel kernel, OptLevel level, Phases* phases = nullptr) {
@@ -148,6 +175,118 @@ void memjitCacheHit(benchmark::State& state, Kernel kernel, OptLevel level) {
   state.counters["hits"] = static_cast<double>(cache->stats().hits);
 }
 
+void cacheHitWarm(benchmark::State& state, Kernel kernel) {
+  auto cache = memjit::jit::ObjectCache::inMemory();
+  auto jit = Jit::create({.cache = cache});
+  if (!jit) {
+    state.SkipWithError(jit.error().str().c_str());
+    return;
+  }
+  memjit::codegen::Module first("bench");
+  if (auto e = buildKernel(first, kernel)) {
+    state.SkipWithError(e.str().c_str());
+    return;
+  }
+  auto twin = jit->add(std::move(first));  // fills the cache and stays loaded
+  if (!twin) {
+    state.SkipWithError(twin.error().str().c_str());
+    return;
+  }
+  Clock::duration build{};
+  Phases phases;
+  double cpuSeconds = 0;  // of the add and lookup, this thread's: the machine is shared
+  for (auto _ : state) {
+    const auto started = Clock::now();
+    memjit::codegen::Module module("bench");
+    if (auto e = buildKernel(module, kernel)) {
+      state.SkipWithError(e.str().c_str());
+      return;
+    }
+    const auto built = Clock::now();
+    const double cpuBefore = threadCpuSeconds();
+    auto loaded = jit->add(std::move(module));
+    if (!loaded) {
+      state.SkipWithError(loaded.error().str().c_str());
+      return;
+    }
+    const auto added = Clock::now();
+    auto fn = loaded->function("kernel");
+    if (!fn) {
+      state.SkipWithError(fn.error().str().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(fn->cInterface());
+    const auto looked = Clock::now();
+    cpuSeconds += threadCpuSeconds() - cpuBefore;
+    state.SetIterationTime(std::chrono::duration<double>(looked - built).count());
+    phases.add(built - started, looked - added, loaded->compileStats());
+    if (!loaded->compileStats().cacheHit) {
+      state.SkipWithError("not a cache hit");
+      return;
+    }
+    (void)jit->remove(*loaded);
+  }
+  phases.report(state);
+  state.counters["cpu_us"] = benchmark::Counter(cpuSeconds * 1e6, benchmark::Counter::kAvgIterations);
+}
+
+// Runs bench/cache_hit_process.cpp; its exit status (0 hit, 2 miss) and the
+// numbers it prints, or -1 when it could not run.
+int runCacheHitProcess(const std::string& program, const std::string& dir, const char* kernel,
+                       std::string& printed) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(dir.c_str()), const_cast<char*>(kernel),
+                  nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  printed.clear();
+  char chunk[256];
+  for (ssize_t n; spawned == 0 && (n = read(fds[0], chunk, sizeof chunk)) > 0;) printed.append(chunk, n);
+  close(fds[0]);
+  if (spawned != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+void cacheHitFreshProcess(benchmark::State& state, const char* kernel, const std::string& program) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("memjit-bench-cache-hit-" + std::to_string(getpid()))).string();
+  std::filesystem::remove_all(dir);
+  std::string printed;
+  if (runCacheHitProcess(program, dir, kernel, printed) != 2) {  // compiles and fills the cache
+    state.SkipWithError("the cache-filling process failed");
+    return;
+  }
+  double inProcess = 0, create = 0, build = 0, add = 0, call = 0;
+  for (auto _ : state) {
+    if (runCacheHitProcess(program, dir, kernel, printed) != 0) {
+      state.SkipWithError(("the process missed the cache or failed: " + printed).c_str());
+      break;
+    }
+    std::istringstream numbers(printed);
+    double phase[5] = {};
+    for (double& value : phase) numbers >> value;
+    inProcess += phase[0], create += phase[1], build += phase[2], add += phase[3], call += phase[4];
+  }
+  std::filesystem::remove_all(dir);
+  auto ms = [&](double ns) {
+    return benchmark::Counter(ns / 1e6, benchmark::Counter::kAvgIterations);
+  };
+  state.counters["in_process_ms"] = ms(inProcess);
+  state.counters["create_ms"] = ms(create);
+  state.counters["build_ms"] = ms(build);
+  state.counters["add_ms"] = ms(add);
+  state.counters["lookup_call_ms"] = ms(call);
+}
+
 #ifdef MEMJIT_HAVE_MLIR
 // The peer kernel bench/mlir/<file>.mlir defines the function <file>.
 const char* mlirPeer(Kernel kernel) { return kernel == Kernel::Add ? "add" : "matmul_naive"; }
@@ -211,6 +350,17 @@ int registerAll() {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((prefix + "/memjit/O2_cache_hit").c_str(), memjitCacheHit, kernel,
                                  OptLevel::O2)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("CacheHit/") + kname + "/warm").c_str(), cacheHitWarm, kernel)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("CacheHit/") + kname + "/fresh_process").c_str(),
+                                 cacheHitFreshProcess, kname, std::string(MEMJIT_CACHE_HIT_PROCESS_STATIC))
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("CacheHit/") + kname + "/fresh_process_shared_llvm").c_str(),
+                                 cacheHitFreshProcess, kname, std::string(MEMJIT_CACHE_HIT_PROCESS_SHARED))
+        ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
   return 0;

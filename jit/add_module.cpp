@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string_view>
+#include <tuple>
 
 #include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
 #include <llvm/IR/LLVMContext.h>
@@ -16,6 +17,7 @@
 #include "engine.h"
 #include "global_structors.h"
 #include "link_module.h"
+#include "module_hash.h"
 #include "llvm_error.h"
 #include "phase_timer.h"
 #include "memjit/codegen/module.h"
@@ -69,13 +71,20 @@ std::vector<std::string> definedNames(const llvm::Module& module) {
   return defined;
 }
 
-std::string objectCacheKey(const JitCore& core, const llvm::Module& module, const AddOptions& options,
-                           Levels levels) {
+// The key of the module as handed over (before memjit's own deterministic
+// rewrites: deferring expanded entries, lowering constructors), so that a hit
+// in the same Jit can skip them; every option that changes the object is in it.
+// `contents` is the module's structural digest or, where that does not cover
+// it, its bitcode.
+std::string objectCacheKey(const JitCore& core, std::string_view contents, const AddOptions& options,
+                           Levels levels, bool defersExpanded) {
   const TargetSpec& host = TargetSpec::host();
   std::string pipeline = core.options.vectorMath ? "vector-math" : "no-vector-math";
+  if (!core.options.skipVectorEpilogue) pipeline += "/vector-epilogue";
+  if (defersExpanded) pipeline += "/expanded-on-first-use";
   if (!options.runIRPasses) pipeline += "/no-ir-passes";
   if (levels.codegen != levels.ir) pipeline += std::string("/codegen-") + optLevelName(levels.codegen);
-  return cacheKey({detail::writeBitcode(module), host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
+  return cacheKey({contents, host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
                    MEMJIT_VERSION, pipeline});
 }
 
@@ -137,15 +146,15 @@ struct ModuleObject {
   bool fromCache = false;
 };
 
-// The object from JitOptions::cache when it holds one for this module,
-// options and host; else compiled (and put in the cache).
-Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options,
+// The object from JitOptions::cache when it holds one under `key` (empty
+// without a cache); else compiled (and put in the cache).
+Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options, std::string key,
                                       CompileStats& stats) {
   const Levels levels = levelsFor(core, options);
   ModuleObject object;
+  object.cacheKey = std::move(key);
   if (core.options.cache) {
     detail::PhaseTimer timer(stats.cacheLookup);
-    object.cacheKey = objectCacheKey(core, *ir.module, options, levels);
     if (auto hit = core.options.cache->get(object.cacheKey)) {
       object.bytes = *hit;
       object.fromCache = true;
@@ -180,43 +189,67 @@ Expected<LoadedModule> Jit::add(std::unique_ptr<llvm::LLVMContext> context,
     module.reset();  // before its context, whichever parameter is destroyed first
     return detail::movedFromJit("add");
   }
+  if (!context || !module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
   return addModule(std::move(context), std::move(module), options, nullptr);
 }
 
 Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
   if (!core_) return detail::movedFromJit("add");
-  detail::DeferredEntries deferred;
-  if (this->options().compileExpandedOnFirstUse) {
-    MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(module));
-  }
-  auto [context, llvmModule] = std::move(module).release();
-  return addModule(std::move(context), std::move(llvmModule), options, &deferred);
+  return addModule(nullptr, nullptr, options, &module);
 }
 
 Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context,
                                       std::unique_ptr<llvm::Module> module, AddOptions options,
-                                      detail::DeferredEntries* deferred) {
+                                      codegen::Module* builder) {
   ModuleIR ir{std::move(context), std::move(module)};
-  if (!ir.context || !ir.module) return Error(ErrorCode::InvalidArgument, "null LLVM module or context");
+  const llvm::Module& handed = builder ? builder->llvm() : *ir.module;
+  const bool defersExpanded = builder && core_->options.compileExpandedOnFirstUse;
   detail::ObjectToLink object;
   object.started = std::chrono::steady_clock::now();
-  object.name = ir.module->getModuleIdentifier();
-  object.deferred = deferred;
+  object.name = handed.getModuleIdentifier();
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));
+  const Levels levels = levelsFor(*core_, options);
+  bool digested = false;
+  if (core_->options.cache) {
+    detail::PhaseTimer timer(object.stats.cacheLookup);
+    if (auto digest = detail::structuralDigest(handed)) {
+      const std::string contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
+      object.cacheKey = objectCacheKey(*core_, contents, options, levels, defersExpanded);
+      digested = true;
+    }
+  }
+  // The same module already linked in this Jit: share its code (no link).
+  // It was verified when it was added, and this one is identical to it.
+  if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
   {
     detail::PhaseTimer timer(object.stats.verify);
-    MEMJIT_TRY(detail::verify(*ir.module));
+    MEMJIT_TRY(detail::verify(handed));
+  }
+  if (core_->options.cache && !digested) {
+    // After verifying: LLVM's bitcode writer may crash on IR the verifier rejects.
+    detail::PhaseTimer timer(object.stats.cacheLookup);
+    object.cacheKey = objectCacheKey(*core_, detail::writeBitcode(handed), options, levels, defersExpanded);
+  }
+  detail::DeferredEntries deferred;
+  if (builder) {
+    if (defersExpanded) {
+      MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(*builder));
+      object.deferred = &deferred;
+    }
+    std::tie(ir.context, ir.module) = std::move(*builder).release();
   }
   {
     detail::PhaseTimer timer(object.stats.prepare);
     detail::lowerGlobalStructors(*ir.module);
     object.defined = definedNames(*ir.module);
   }
-  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, object.stats));
+  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled,
+                          compileOrFetch(*core_, ir, options, std::move(object.cacheKey), object.stats));
   ir.reset();
   object.bytes = *compiled.bytes;
   object.cacheKey = std::move(compiled.cacheKey);
   object.fromCache = compiled.fromCache;
+  object.shareable = links.modules.empty() && links.tables.empty();
   return detail::linkObject(core_, std::move(object), std::move(links));
 }
 

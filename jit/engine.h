@@ -59,6 +59,10 @@ struct JitCore {
   std::unordered_map<std::string, std::vector<ModuleState*>> owners;
   std::vector<RegisteredSymbol> registered;
   std::uint64_t modulesAdded = 0;  // numbers the modules' JITDylibs and orders `owners`
+  /// Cache key -> the module linked from it whose code later adds of the same
+  /// key share (only modules without writable data or links of their own);
+  /// expired entries are swept as the map grows (under `mutex`).
+  std::unordered_map<std::string, std::weak_ptr<ModuleState>> linkedByKey;
 };
 
 struct ModuleState {
@@ -67,8 +71,14 @@ struct ModuleState {
   std::shared_ptr<JitCore> core;  // first: destroyed last, after the JITDylib is removed
   /// Modules this one links against, kept loaded while it is.
   std::vector<std::shared_ptr<ModuleState>> links;
-  /// The module's own symbol namespace; removed (code and data freed) with the state.
+  /// The module's own symbol namespace; removed (code and data freed) with the
+  /// state, unless the code is `codeOwner`'s.
   llvm::orc::JITDylib* dylib = nullptr;
+  /// For a module sharing the code of an identical one linked before
+  /// (link_module.h, shareLinkedTwin): that module, kept alive (its JITDylib
+  /// with it) while this one is, and whose `functions` serve this one too;
+  /// null when the module owns its code.
+  std::shared_ptr<ModuleState> codeOwner;
   std::uint64_t serial = 0;  // order of adding, for messages that list modules
   std::string name;
   std::string cacheKey;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELFObjectFile.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -118,19 +120,47 @@ void recordAddresses(ModuleState& state, const std::vector<std::string>& defined
   }
 }
 
-// Bytes of machine code: the sizes of the object's executable sections.
-std::size_t codeBytes(std::string_view object) {
+struct ObjectFacts {
+  std::size_t codeBytes = 0;  ///< the sizes of the executable sections
+  /// Whether loading it makes memory the code may write (data, bss, TLS,
+  /// constructor arrays, common symbols): such code cannot be shared by two
+  /// modules, each of which must see its own globals. True when unsure.
+  bool writable = true;
+};
+
+ObjectFacts readObjectFacts(std::string_view object) {
+  ObjectFacts facts;
   auto file = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(
       llvm::StringRef(object.data(), object.size()), "object"));
   if (!file) {
     // The linker has read it already; an object this cannot read has no code worth counting.
     llvm::consumeError(file.takeError());
-    return 0;
+    return facts;
   }
-  std::size_t bytes = 0;
   for (const llvm::object::SectionRef& section : (*file)->sections())
-    if (section.isText()) bytes += section.getSize();
-  return bytes;
+    if (section.isText()) facts.codeBytes += section.getSize();
+  if (!llvm::isa<llvm::object::ELFObjectFileBase>(**file)) return facts;
+  facts.writable = false;
+  for (const llvm::object::ELFSectionRef section : (*file)->sections()) {
+    const std::uint64_t flags = section.getFlags();
+    if ((flags & llvm::ELF::SHF_ALLOC) && (flags & llvm::ELF::SHF_WRITE) && section.getSize() > 0)
+      facts.writable = true;
+  }
+  for (const llvm::object::SymbolRef& symbol : (*file)->symbols()) {
+    auto flags = symbol.getFlags();
+    if (!flags || (*flags & llvm::object::SymbolRef::SF_Common)) facts.writable = true;
+    if (!flags) llvm::consumeError(flags.takeError());
+  }
+  return facts;
+}
+
+// Offers the module's code to later adds of the same key (shareLinkedTwin).
+void offerForSharing(JitCore& core, const std::shared_ptr<ModuleState>& state) {
+  // Caller holds core.mutex. Sweeping when the map outgrows the loaded
+  // modules keeps it small without a hook in ~ModuleState.
+  if (core.linkedByKey.size() > 2 * core.modules.size() + 16)
+    std::erase_if(core.linkedByKey, [](const auto& entry) { return entry.second.expired(); });
+  core.linkedByKey[state->cacheKey] = state;
 }
 
 }  // namespace
@@ -177,9 +207,44 @@ Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectTo
     MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
     recordAddresses(*state, object.defined, addresses);
   }
+  const ObjectFacts facts = readObjectFacts(object.bytes);
   object.stats.objectBytes = object.bytes.size();
-  object.stats.codeBytes = codeBytes(object.bytes);
+  object.stats.codeBytes = facts.codeBytes;
   object.stats.cacheHit = object.fromCache;
+  object.stats.total =
+      std::chrono::duration_cast<CompileStats::Duration>(std::chrono::steady_clock::now() - object.started);
+  state->stats = object.stats;
+  {
+    std::lock_guard<std::mutex> lock(core->mutex);
+    core->addLocked(state);
+    if (object.shareable && !facts.writable && !state->cacheKey.empty()) offerForSharing(*core, state);
+  }
+  return LoadedModule(std::move(state));
+}
+
+std::optional<LoadedModule> shareLinkedTwin(const std::shared_ptr<JitCore>& core, ObjectToLink& object,
+                                            ModuleLinks& links) {
+  if (object.cacheKey.empty() || !links.modules.empty() || !links.tables.empty()) return std::nullopt;
+  std::shared_ptr<ModuleState> owner;
+  {
+    std::lock_guard<std::mutex> lock(core->mutex);
+    auto it = core->linkedByKey.find(object.cacheKey);
+    if (it == core->linkedByKey.end()) return std::nullopt;
+    owner = it->second.lock();
+    if (!owner) {
+      core->linkedByKey.erase(it);
+      return std::nullopt;
+    }
+  }
+  object.fromCache = true;
+  std::shared_ptr<ModuleState> state = newModuleState(core, object, links);
+  state->dylib = owner->dylib;
+  state->symbols = owner->symbols;
+  state->deferred = owner->deferred;
+  state->codeOwner = std::move(owner);  // whose resolved functions LoadedModule::function reuses
+  object.stats.objectBytes = state->codeOwner->stats.objectBytes;
+  object.stats.codeBytes = state->codeOwner->stats.codeBytes;
+  object.stats.cacheHit = true;
   object.stats.total =
       std::chrono::duration_cast<CompileStats::Duration>(std::chrono::steady_clock::now() - object.started);
   state->stats = object.stats;

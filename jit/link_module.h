@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,12 +34,22 @@ struct ObjectToLink {
   std::vector<std::string> defined;  ///< the symbols it defines, to resolve now
   std::string cacheKey;              ///< empty when the Jit has no cache
   bool fromCache = false;
+  /// Later adds of the same key may share the linked code (no links of its
+  /// own; linkObject also checks the object has no writable data).
+  bool shareable = false;
   DeferredEntries* deferred = nullptr;  ///< expanded entries compiled on first use, or null
   /// The phases so far and when the add began; linkObject adds the link
   /// phase, the total and the sizes, and keeps them as the module's.
   CompileStats stats;
   std::chrono::steady_clock::time_point started;
 };
+
+/// When a module linked from `object.cacheKey` is still alive in this Jit and
+/// shares its code (see JitCore::linkedByKey) and this add links against
+/// nothing of its own: a new module using that code, with `object`'s name and
+/// the stats of a cache hit that linked nothing. Else nullopt.
+std::optional<LoadedModule> shareLinkedTwin(const std::shared_ptr<JitCore>& core, ObjectToLink& object,
+                                            ModuleLinks& links);
 
 /// Links `object` into a new module namespace and resolves the symbols it
 /// defines now, so that a missing external or a duplicate definition is

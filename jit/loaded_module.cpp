@@ -26,7 +26,7 @@ Expected<void*> ModuleState::lookupDeferred(const std::string& symbol) const {
 }
 
 ModuleState::~ModuleState() {
-  if (dylib) {
+  if (dylib && !codeOwner) {
     // Nothing can be reported from a destructor; ORC only fails here when
     // a plugin refuses to release, and the memory is gone either way.
     llvm::consumeError(core->lljit->getExecutionSession().removeJITDylib(*dylib));
@@ -93,23 +93,26 @@ const CompileStats& LoadedModule::compileStats() const {
 
 Expected<Function> LoadedModule::function(std::string_view name) const {
   if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  auto it = state_->functions.find(std::string(name));
-  if (it == state_->functions.end()) {
-    MEMJIT_ASSIGN_OR_RETURN(auto record, detail::readFunction(state_->name, state_->symbols, name));
-    if (!record.expanded && state_->defers(name)) {
+  // A module sharing another's code shares its resolved functions too.
+  detail::ModuleState& table = state_->codeOwner ? *state_->codeOwner : *state_;
+  std::lock_guard<std::mutex> lock(table.mutex);
+  auto it = table.functions.find(std::string(name));
+  if (it == table.functions.end()) {
+    MEMJIT_ASSIGN_OR_RETURN(auto record, detail::readFunction(table.name, table.symbols, name));
+    if (!record.expanded && table.defers(name)) {
       record.lazyExpanded = std::make_shared<detail::LazyAddress>();
       // The record lives in the module's state, which this pointer outlives never.
-      record.lazyExpanded->resolve = [state = state_.get(), symbol = std::string(name)]() -> void* {
+      record.lazyExpanded->resolve = [state = &table, symbol = std::string(name)]() -> void* {
         auto address = state->lookupDeferred(symbol);
         return address ? *address : nullptr;
       };
     }
-    it = state_->functions
+    it = table.functions
              .emplace(std::string(name), std::make_shared<detail::FunctionRecord>(std::move(record)))
              .first;
   }
-  // Aliasing: the handle points at the record but owns the whole module.
+  // Aliasing: the handle points at the record but owns the whole module
+  // (and, through it, the code's owner).
   return Function(std::shared_ptr<const detail::FunctionRecord>(state_, it->second.get()));
 }
 

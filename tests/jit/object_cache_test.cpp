@@ -1,13 +1,25 @@
 // Tests of memjit::jit::ObjectCache and its use by the Jit: keys, hits that
-// skip compilation, misses on any key change, corrupt disk entries.
+// skip compilation, misses on any key change, corrupt disk entries, and a
+// loaded module's code shared by a second add of the same module.
 #include "memjit/jit/object_cache.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
+#include "memjit/runtime/memref.h"
 #include "support/ir_snippets.h"
 #include "support/jit.h"
 
@@ -194,4 +206,174 @@ TEST(ObjectCache, MemoryLayerCanBeClearedToReachTheDisk) {
   std::filesystem::copy_file((*cache)->pathFor("k1"), (*cache)->pathFor("k2"));
   EXPECT_FALSE((*cache)->get("k2").has_value());
   EXPECT_EQ((*cache)->stats().corrupt, 1u);
+}
+
+namespace {
+
+// A counter in a mutable global: two modules made from this IR must not share it.
+std::string counterIR(const std::string& name) {
+  return "@count = internal global i64 0\n"
+         "define i64 @" + name + "() {\n  %v = load i64, ptr @count\n  %n = add i64 %v, 1\n"
+         "  store i64 %n, ptr @count\n  ret i64 %n\n}\n" +
+         "define i64 @_mlir_ciface_" + name + "() {\n  %r = call i64 @" + name + "()\n  ret i64 %r\n}\n" +
+         test::metadataIR(name, "() -> i64");
+}
+
+// `i64 <name>()` returning the external `i64 k()`.
+std::string callsK(const std::string& name) {
+  return "declare i64 @k()\ndefine i64 @" + name + "() {\n  %r = call i64 @k()\n  ret i64 %r\n}\n" +
+         "define i64 @_mlir_ciface_" + name + "() {\n  %r = call i64 @" + name + "()\n  ret i64 %r\n}\n" +
+         test::metadataIR(name, "() -> i64");
+}
+
+LoadedModule addSum(Jit& jit, const std::string& moduleName, AddOptions options = {}) {
+  codegen::Module module(moduleName);
+  EXPECT_FALSE(codegen::addSum(module, "total"));
+  return test::valueOrFail(jit.add(std::move(module), options), "add");
+}
+
+float callSum(const LoadedModule& mod, std::vector<float> values) {
+  auto total = test::valueOrFail(mod.function("total"), "total").as<float(runtime::StridedMemRef<float, 1>)>();
+  EXPECT_TRUE(total.ok());
+  return (*total)(runtime::makeView(values));
+}
+
+}  // namespace
+
+TEST(ObjectCache, ASecondAddOfALoadedModuleSharesItsCodeUntilBothAreRemoved) {
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  LoadedModule first = addSum(jit, "sums");
+  EXPECT_FALSE(first.fromCache());
+  LoadedModule second = addSum(jit, "sums");
+  EXPECT_TRUE(second.fromCache());
+  EXPECT_TRUE(second.compileStats().cacheHit);
+  EXPECT_EQ(second.compileStats().link.count(), 0);  // nothing linked: the code is first's
+  EXPECT_EQ(second.name(), "sums");
+  EXPECT_EQ(second.cacheKey(), first.cacheKey());
+  EXPECT_EQ(second.compileStats().codeBytes, first.compileStats().codeBytes);
+  EXPECT_EQ(test::valueOrFail(second.function("total"), "total").cInterface(),
+            test::valueOrFail(first.function("total"), "total").cInterface());
+  EXPECT_EQ(jit.moduleCount(), 2u);
+  // The expanded entry is compiled on first use, once, for both.
+  EXPECT_EQ(test::valueOrFail(second.symbol("total"), "total"), test::valueOrFail(first.symbol("total"), "total"));
+
+  ASSERT_FALSE(jit.remove(first));
+  EXPECT_EQ(callSum(second, {1.5f, 2.5f, -1.0f}), 3.0f);  // first's code stays while second uses it
+  LoadedModule third = addSum(jit, "sums");        // still shared: the code is alive
+  EXPECT_EQ(third.compileStats().link.count(), 0);
+  ASSERT_FALSE(jit.remove(second));
+  ASSERT_FALSE(jit.remove(third));
+  LoadedModule fourth = addSum(jit, "sums");  // all gone: linked again from the cached object
+  EXPECT_TRUE(fourth.fromCache());
+  EXPECT_GT(fourth.compileStats().link.count(), 0);
+  EXPECT_EQ(callSum(fourth, {2.0f, 3.0f}), 5.0f);
+}
+
+TEST(ObjectCache, ModulesWithWritableGlobalsOrLinksOfTheirOwnAreNeverShared) {
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  LoadedModule a = test::valueOrFail(jit.addIR(counterIR("tick"), "counter"), "addIR");
+  LoadedModule b = test::valueOrFail(jit.addIR(counterIR("tick"), "counter"), "addIR");
+  EXPECT_TRUE(b.fromCache());                     // the object is cached ...
+  EXPECT_GT(b.compileStats().link.count(), 0);    // ... but linked again: b has a counter of its own
+  EXPECT_EQ(callConstant(a, "tick"), 1);
+  EXPECT_EQ(callConstant(a, "tick"), 2);
+  EXPECT_EQ(callConstant(b, "tick"), 1);
+
+  LoadedModule plain = test::valueOrFail(jit.addIR(test::constantIR("k", 3), "three"), "addIR");
+  LoadedModule linked =
+      test::valueOrFail(jit.addIR(test::constantIR("k", 3), "three", {.runnerUtilities = true}), "addIR");
+  EXPECT_TRUE(linked.fromCache());
+  EXPECT_GT(linked.compileStats().link.count(), 0);  // other symbol tables: its own link
+  LoadedModule user =
+      test::valueOrFail(jit.addIR(callsK("user"), "user", {.linkAgainst = {plain}}), "addIR");
+  LoadedModule user2 =
+      test::valueOrFail(jit.addIR(callsK("user"), "user", {.linkAgainst = {linked}}), "addIR");
+  EXPECT_GT(user2.compileStats().link.count(), 0);
+  EXPECT_EQ(callConstant(user2, "user"), 3);
+}
+
+TEST(ObjectCache, EveryOptionThatChangesTheObjectChangesTheKey) {
+  auto cache = ObjectCache::inMemory();
+  auto keyFor = [&](JitOptions jitOptions, AddOptions addOptions, bool viaBuilder) {
+    jitOptions.cache = cache;
+    Jit jit = makeJit(jitOptions);
+    LoadedModule mod = viaBuilder ? addSum(jit, "m", addOptions)
+                                  : test::valueOrFail(jit.addIR(test::constantIR("k", 1), "m", addOptions), "addIR");
+    return std::make_pair(mod.cacheKey(), mod.fromCache());
+  };
+  for (bool viaBuilder : {false, true}) {
+    const auto [base, baseHit] = keyFor({}, {}, viaBuilder);
+    EXPECT_EQ(keyFor({}, {}, viaBuilder).first, base);
+    std::vector<std::pair<const char*, std::pair<JitOptions, AddOptions>>> changes = {
+        {"optLevel", {{.optLevel = OptLevel::O3}, {}}},
+        {"AddOptions::optLevel", {{}, {.optLevel = OptLevel::O1}}},
+        {"codegenLevel", {{}, {.codegenLevel = OptLevel::O0}}},
+        {"runIRPasses", {{}, {.runIRPasses = false}}},
+        {"vectorMath", {{.vectorMath = false}, {}}},
+        {"skipVectorEpilogue", {{.skipVectorEpilogue = false}, {}}},
+    };
+    if (viaBuilder) changes.push_back({"compileExpandedOnFirstUse", {{.compileExpandedOnFirstUse = false}, {}}});
+    for (const auto& [what, options] : changes) {
+      const auto [key, hit] = keyFor(options.first, options.second, viaBuilder);
+      EXPECT_NE(key, base) << what;
+      EXPECT_FALSE(hit) << what;
+    }
+  }
+}
+
+TEST(ObjectCache, AnInvalidModuleIsRejectedWithACacheToo) {
+  // The key is computed before verifying (so that a shared hit skips it);
+  // a module the verifier rejects must still be an error, not a crash.
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  LoadedModule valid = test::valueOrFail(jit.addIR(test::constantIR("k", 1), "m"), "addIR");
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("m", *context);
+  auto* type = llvm::FunctionType::get(llvm::Type::getInt64Ty(*context), false);
+  auto* function = llvm::Function::Create(type, llvm::Function::ExternalLinkage, "k", *module);
+  llvm::BasicBlock::Create(*context, "entry", function);  // no terminator
+  auto added = jit.add(std::move(context), std::move(module));
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.error().code(), ErrorCode::CompileError);
+  EXPECT_NE(added.error().message().find("invalid module 'm'"), std::string::npos) << added.error().message();
+  EXPECT_EQ(callConstant(valid, "k"), 1);
+}
+
+TEST(ObjectCache, ThreadsAddingAndRemovingTheSameModuleShareCodeSafely) {
+  // Twins come and go on several threads: a module is shared while its
+  // owner is being removed, and every call runs live code.
+  auto cache = ObjectCache::inMemory();
+  Jit jit = makeJit({.cache = cache});
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0}, failed{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        codegen::Module module("sums");
+        if (codegen::addSum(module, "total")) {
+          ++failed;
+          return;
+        }
+        auto loaded = jit.add(std::move(module));
+        if (!loaded) {
+          ++failed;
+          return;
+        }
+        auto total = loaded->function("total");
+        if (!total) {
+          ++failed;
+          return;
+        }
+        auto typed = total->as<float(runtime::StridedMemRef<float, 1>)>();
+        std::vector<float> values{float(t), float(i), 0.5f};
+        if (!typed || (*typed)(runtime::makeView(values)) != float(t) + float(i) + 0.5f) ++wrong;
+        if (jit.remove(*loaded)) ++failed;
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(jit.moduleCount(), 0u);
 }

@@ -13,13 +13,15 @@ namespace memjit::jit {
 struct CompileStats {
   using Duration = std::chrono::nanoseconds;
 
-  /// llvm::verifyModule on the module as handed over.
+  /// llvm::verifyModule on the module as handed over (zero when a loaded
+  /// identical module's code is shared: that one was verified).
   Duration verify{0};
   /// Preparing the IR for the target: lowering global constructors, setting
   /// triple, data layout and CPU attributes, listing the defined symbols.
   Duration prepare{0};
-  /// Computing the object cache key (a bitcode serialisation and a SHA-256 of
-  /// it) and asking the cache; zero without JitOptions::cache.
+  /// Computing the object cache key (a structural digest of the module, or
+  /// its bitcode where the digest does not cover it, and a BLAKE3) and asking
+  /// the cache; zero without JitOptions::cache.
   Duration cacheLookup{0};
   /// The IR pass pipeline at the module's optimisation level.
   Duration optimize{0};
@@ -28,7 +30,8 @@ struct CompileStats {
   Duration codegen{0};
   /// JIT only: creating the module's symbol table, linking the object into
   /// memory (JITLink: relocations, memory protection) and resolving every
-  /// symbol it defines.
+  /// symbol it defines. Zero when the module shares the code of an identical
+  /// one already loaded in the Jit (a cache hit that links nothing).
   Duration link{0};
   /// From the start of the add (or of compileAhead) to the module being
   /// usable; more than the phases' sum by what no phase covers (reading the

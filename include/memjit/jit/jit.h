@@ -52,7 +52,6 @@ namespace memjit::jit {
 
 namespace detail {
 struct JitCore;
-struct DeferredEntries;
 }
 
 /// Per-module overrides of JitOptions.
@@ -157,10 +156,11 @@ class Jit {
 
  private:
   explicit Jit(std::shared_ptr<detail::JitCore> core) noexcept;
-  // add() for a module whose expanded entries (if any) are compiled on first use.
+  // add() for an LLVM module (context and module), or for a codegen module
+  // (`builder`, whose expanded entries may then be compiled on first use).
   Expected<LoadedModule> addModule(std::unique_ptr<llvm::LLVMContext> context,
                                    std::unique_ptr<llvm::Module> module, AddOptions options,
-                                   detail::DeferredEntries* deferred);
+                                   codegen::Module* builder);
   std::shared_ptr<detail::JitCore> core_;
 };
 

@@ -1,13 +1,13 @@
 // A cache of compiled object files, in memory and optionally on disk.
 //
 // Keys are cryptographic hashes of everything that determines the object: the
-// module's bitcode, the target triple, CPU and features, the optimisation
+// module's contents (a structural digest, or its bitcode), the target triple, CPU and features, the optimisation
 // level and memjit's version (see cacheKey), so a hit is always safe to load
 // and any change of a part misses. Unlike MLIR's ExecutionEngine cache (one
 // object per engine), one cache serves any number of modules, Jits and threads.
 //
 // On disk each entry is `<dir>/<key>.mjo`: a header (magic, format version,
-// payload size, SHA-256 of the payload, the key) and the object. An entry
+// payload size, BLAKE3 of the payload, the key) and the object. An entry
 // whose header, size or checksum does not match is reported as corrupt,
 // deleted and treated as a miss, so a truncated or damaged file is recompiled
 // and never loaded. Files are written to a temporary name and renamed, so
@@ -30,6 +30,7 @@ namespace memjit::jit {
 
 /// What was hashed into a key, in a fixed order.
 struct CacheKeyParts {
+  /// The module's contents: its structural digest, or its bitcode.
   std::string_view moduleBitcode;
   std::string_view triple;
   std::string_view cpu;
@@ -40,7 +41,7 @@ struct CacheKeyParts {
   std::string_view pipeline;
 };
 
-/// 64 hex digits of SHA-256 over the parts (each length-prefixed, so moving
+/// 64 hex digits of BLAKE3 (256 bits) over the parts (each length-prefixed, so moving
 /// bytes from one part to the next changes the key).
 std::string cacheKey(const CacheKeyParts& parts);
 
