@@ -23,6 +23,8 @@
 namespace memjit::jit::detail {
 
 struct ModuleState;
+class TierUpWorker;
+class TieredModule;
 
 struct JitCore {
   explicit JitCore(JitOptions o) : options(std::move(o)), machines(MachinePool::host()) {}
@@ -59,6 +61,9 @@ struct JitCore {
   std::unordered_map<std::string, std::vector<ModuleState*>> owners;
   std::vector<RegisteredSymbol> registered;
   std::uint64_t modulesAdded = 0;  // numbers the modules' JITDylibs and orders `owners`
+  /// Compiles tier-ups (tiering.h); made on first use (under `mutex`). Last:
+  /// stopped before anything else of the core goes.
+  std::shared_ptr<TierUpWorker> tierUp;
 };
 
 struct ModuleState {
@@ -83,6 +88,9 @@ struct ModuleState {
 
   mutable std::mutex mutex;
   mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;
+  /// Set when the module was compiled in tiers (tiering.h); last, so its
+  /// optimised code and stubs go after the first tier's namespace.
+  std::shared_ptr<TieredModule> tiered;
 };
 
 /// What a Jit method called on a moved-from Jit returns: InvalidArgument

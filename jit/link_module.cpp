@@ -176,6 +176,7 @@ Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectTo
     MEMJIT_ASSIGN_OR_RETURN(llvm::orc::SymbolMap addresses, addAndResolve(*state, object));
     MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
     recordAddresses(*state, object.defined, addresses);
+    if (object.beforePublish) MEMJIT_TRY(object.beforePublish(state));
   }
   object.stats.objectBytes = object.bytes.size();
   object.stats.codeBytes = codeBytes(object.bytes);
