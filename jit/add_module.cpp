@@ -155,12 +155,15 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
     }
   }
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
+  AddOptions firstTier;
   if (!object.bytes && tiered) {
     MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, *ir.module, options, object.cacheKey));
     levels = {detail::firstTierLevel(core), detail::firstTierLevel(core)};
+    firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps, stats));
+    MEMJIT_ASSIGN_OR_RETURN(std::string code,
+                            compileObject(core, ir, tiered && *tiered ? firstTier : options, levels, dumps, stats));
     if (core.options.cache && !(tiered && *tiered)) core.options.cache->put(object.cacheKey, code);
     object.bytes = std::make_shared<const std::string>(std::move(code));
   }

@@ -24,8 +24,9 @@ const char* optLevelName(OptLevel level) noexcept;
 struct TieringOptions {
   /// Off by default; AddOptions::tiered overrides it per module.
   bool enabled = false;
-  /// The fast tier: IR pipeline and code generator level (O0 selects
-  /// instructions with FastISel).
+  /// The fast tier: IR pipeline and code generator level. O0 runs no IR
+  /// pass at all (memjit emits nothing O0's pipeline would change) and
+  /// selects instructions with FastISel.
   OptLevel firstTier = OptLevel::O0;
   /// The tier-up starts once the module's C interfaces were called this many
   /// times in all (counted by the first tier's code); 0 starts it when the
