@@ -36,7 +36,7 @@ struct JitCore;
 struct ModuleState;
 
 /// The Jit's background thread: runs tier-up jobs one at a time, in the
-/// order posted, none before its time.
+/// order posted, none before its time, at a lower priority (nice + 10).
 class TierUpWorker {
  public:
   TierUpWorker();
