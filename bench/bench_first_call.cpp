@@ -235,24 +235,15 @@ void mlirFirstCall(benchmark::State& state, Case c) {
       state.SkipWithError("MLIR's lowering failed");
       return;
     }
-    mlir::ExecutionEngineOptions options;
-    auto transformer = mlir::makeOptimizingTransformer(2, 0, nullptr);
-    options.transformer = transformer;
-    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
-    auto engine = mlir::ExecutionEngine::create(*module, options);
+    auto engine = memjit::bench::peerEngine(*module, 2, entry);
     if (!engine) {
       state.SkipWithError(llvm::toString(engine.takeError()).c_str());
       return;
     }
-    auto fn = (*engine)->lookup(entry);
-    if (!fn) {
-      state.SkipWithError(llvm::toString(fn.takeError()).c_str());
-      return;
-    }
-    data.call(c.kernel, *fn);
+    data.call(c.kernel, engine->entry);
     benchmark::DoNotOptimize(data.c.data());
     state.PauseTiming();
-    engine->reset();
+    engine->engine.reset();
     module = {};
     state.ResumeTiming();
   }
