@@ -149,9 +149,12 @@ thread_sanitizer_pass() {
     -DCMAKE_C_COMPILER="clang-$LLVM_MAJOR" -DCMAKE_CXX_COMPILER="clang++-$LLVM_MAJOR" \
     -DLLVM_DIR="/usr/lib/llvm-$LLVM_MAJOR/lib/cmake/llvm" \
     -DMEMJIT_SANITIZE=thread -DMEMJIT_BUILD_BENCH=OFF -DMEMJIT_BUILD_EXAMPLES=OFF
-  cmake --build build-tsan -j "$JOBS" --target jit_concurrency_test
+  cmake --build build-tsan -j "$JOBS" --target jit_concurrency_test jit_tiering_test
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
     ./build-tsan/tests/jit/jit_concurrency_test
+  # Tier-ups swapped in while several threads call, modules unloaded mid-tier-up.
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
+    ./build-tsan/tests/jit/jit_tiering_test
   # Parallel loops: 8 host threads calling parallel kernels, and nested loops.
   # libgomp is not TSan-instrumented (its barriers look like races), so these
   # cases run on a scheduler of plain std::threads that the tests install;

@@ -310,23 +310,12 @@ void mlirEndToEnd(benchmark::State& state, Kernel kernel, unsigned level) {
       state.SkipWithError("MLIR's lowering failed");
       return;
     }
-    mlir::ExecutionEngineOptions options;
-    auto transformer = mlir::makeOptimizingTransformer(level, 0, nullptr);
-    options.transformer = transformer;
-    options.jitCodeGenOptLevel = level == 0   ? llvm::CodeGenOptLevel::None
-                                 : level == 3 ? llvm::CodeGenOptLevel::Aggressive
-                                              : llvm::CodeGenOptLevel::Default;
-    auto engine = mlir::ExecutionEngine::create(*module, options);
+    auto engine = memjit::bench::peerEngine(*module, level, entry);
     if (!engine) {
       state.SkipWithError(llvm::toString(engine.takeError()).c_str());
       return;
     }
-    auto fn = (*engine)->lookup(entry);
-    if (!fn) {
-      state.SkipWithError(llvm::toString(fn.takeError()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(*fn);
+    benchmark::DoNotOptimize(engine->entry);
   }
 }
 #endif

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <string>
 
 #include <llvm/Support/Error.h>
@@ -91,6 +92,27 @@ inline llvm::Expected<std::string> peerSource(std::initializer_list<const char*>
 /// Whether `source` uses the math dialect, so its lowering needs
 /// --convert-math-to-llvm (lowerToLLVMDialect's convertMath).
 inline bool usesMath(const std::string& source) { return source.find("math.") != std::string::npos; }
+
+/// An ExecutionEngine made from `module` (lowered to the LLVM dialect) at
+/// -O`level` (MLIR's makeOptimizingTransformer and the code generator level
+/// that matches), and the address of `entry` in it.
+struct PeerEngine {
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void* entry = nullptr;
+};
+inline llvm::Expected<PeerEngine> peerEngine(mlir::ModuleOp module, unsigned level, const std::string& entry) {
+  mlir::ExecutionEngineOptions options;
+  auto transformer = mlir::makeOptimizingTransformer(level, 0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = level == 0   ? llvm::CodeGenOptLevel::None
+                               : level == 3 ? llvm::CodeGenOptLevel::Aggressive
+                                            : llvm::CodeGenOptLevel::Default;
+  auto engine = mlir::ExecutionEngine::create(module, options);
+  if (!engine) return engine.takeError();
+  auto fn = (*engine)->lookup(entry);
+  if (!fn) return fn.takeError();
+  return PeerEngine{std::move(*engine), *fn};
+}
 
 /// The peer kernels `names` parsed into one module and lowered to the LLVM
 /// dialect, ready for an ExecutionEngine.

@@ -20,6 +20,7 @@
 #include "module_hash.h"
 #include "llvm_error.h"
 #include "phase_timer.h"
+#include "tiering.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
@@ -147,10 +148,12 @@ struct ModuleObject {
 };
 
 // The object from JitOptions::cache when it holds one under `key` (empty
-// without a cache); else compiled (and put in the cache).
+// without a cache); else compiled (and put in the cache). With `tiered`, a
+// miss compiles the first tier instead (tiering.h), which stays out of the
+// cache: a hit skips tiering.
 Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options, std::string key,
-                                      CompileStats& stats) {
-  const Levels levels = levelsFor(core, options);
+                                      CompileStats& stats, std::shared_ptr<detail::TieredModule>* tiered = nullptr) {
+  Levels levels = levelsFor(core, options);
   ModuleObject object;
   object.cacheKey = std::move(key);
   if (core.options.cache) {
@@ -161,9 +164,16 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
     }
   }
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
+  AddOptions firstTier;
+  if (!object.bytes && tiered) {
+    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, *ir.module, options, object.cacheKey));
+    levels = {detail::firstTierLevel(core), detail::firstTierLevel(core)};
+    firstTier.runIRPasses = levels.ir != OptLevel::O0;
+  }
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps, stats));
-    if (core.options.cache) core.options.cache->put(object.cacheKey, code);
+    MEMJIT_ASSIGN_OR_RETURN(std::string code,
+                            compileObject(core, ir, tiered && *tiered ? firstTier : options, levels, dumps, stats));
+    if (core.options.cache && !(tiered && *tiered)) core.options.cache->put(object.cacheKey, code);
     object.bytes = std::make_shared<const std::string>(std::move(code));
   }
   if (!dumps.empty()) writeDump(dumps + ".o", *object.bytes);
@@ -171,6 +181,24 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
 }
 
 }  // namespace
+
+Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& core, const TieredModule& tiered,
+                                                                      const std::string& moduleName,
+                                                                      CompileStats& stats) {
+  // Under the key the add computed: bitcode read back need not write back to the same bytes.
+  if (core.options.cache && !tiered.cacheKey.empty())
+    if (auto hit = core.options.cache->get(tiered.cacheKey)) return *hit;
+  ModuleIR ir{std::make_unique<llvm::LLVMContext>(), nullptr};
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(tiered.bitcode.data(), tiered.bitcode.size()),
+                                                 moduleName, false);
+  MEMJIT_ASSIGN_OR_RETURN(ir.module, detail::parseIR(buffer->getMemBufferRef(), *ir.context, "the tier-up's bitcode"));
+  ir.module->setModuleIdentifier(moduleName);
+  const std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
+  MEMJIT_ASSIGN_OR_RETURN(std::string code,
+                          compileObject(core, ir, tiered.options, levelsFor(core, tiered.options), dumps, stats));
+  if (core.options.cache && !tiered.cacheKey.empty()) core.options.cache->put(tiered.cacheKey, code);
+  return std::make_shared<const std::string>(std::move(code));
+}
 
 Expected<LoadedModule> Jit::addIR(std::string_view irText, std::string_view moduleName, AddOptions options) {
   if (!core_) return detail::movedFromJit("addIR");
@@ -243,13 +271,23 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     detail::lowerGlobalStructors(*ir.module);
     object.defined = definedNames(*ir.module);
   }
-  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled,
-                          compileOrFetch(*core_, ir, options, std::move(object.cacheKey), object.stats));
+  std::shared_ptr<detail::TieredModule> tiered;
+  const bool tiering = detail::tieringApplies(*core_, *ir.module, options);
+  MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
+                                                                object.stats, tiering ? &tiered : nullptr));
+  if (tiered) {
+    detail::renameDefined(*tiered, object.defined);
+    object.beforePublish = [tiered](const std::shared_ptr<detail::ModuleState>& state) {
+      return detail::publishFirstTier(state, tiered);
+    };
+  }
   ir.reset();
   object.bytes = *compiled.bytes;
   object.cacheKey = std::move(compiled.cacheKey);
   object.fromCache = compiled.fromCache;
-  object.shareable = links.modules.empty() && links.tables.empty();
+  // A first tier's code is about to be replaced: later adds link their own
+  // (or share the optimised object's once a hit skips tiering).
+  object.shareable = links.modules.empty() && links.tables.empty() && !tiered;
   return detail::linkObject(core_, std::move(object), std::move(links));
 }
 

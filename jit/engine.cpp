@@ -17,6 +17,7 @@
 #include "pool_compiler.h"
 #include "runtime_symbols.h"
 #include "session_errors.h"
+#include "tiering.h"
 #include "vector_math.h"
 
 namespace memjit::jit::detail {

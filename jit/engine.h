@@ -23,6 +23,8 @@
 namespace memjit::jit::detail {
 
 struct ModuleState;
+class TierUpWorker;
+class TieredModule;
 
 struct JitCore {
   explicit JitCore(JitOptions o) : options(std::move(o)), machines(MachinePool::host()) {}
@@ -63,6 +65,9 @@ struct JitCore {
   /// key share (only modules without writable data or links of their own);
   /// expired entries are swept as the map grows (under `mutex`).
   std::unordered_map<std::string, std::weak_ptr<ModuleState>> linkedByKey;
+  /// Compiles tier-ups (tiering.h); made on first use (under `mutex`). Last:
+  /// stopped before anything else of the core goes.
+  std::shared_ptr<TierUpWorker> tierUp;
 };
 
 struct ModuleState {
@@ -93,6 +98,9 @@ struct ModuleState {
 
   mutable std::mutex mutex;
   mutable std::unordered_map<std::string, std::shared_ptr<FunctionRecord>> functions;
+  /// Set when the module was compiled in tiers (tiering.h); last, so its
+  /// optimised code and stubs go after the first tier's namespace.
+  std::shared_ptr<TieredModule> tiered;
 };
 
 /// What a Jit method called on a moved-from Jit returns: InvalidArgument

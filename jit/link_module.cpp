@@ -206,6 +206,7 @@ Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectTo
     MEMJIT_ASSIGN_OR_RETURN(llvm::orc::SymbolMap addresses, addAndResolve(*state, object));
     MEMJIT_TRY(claimDeferredEntries(*state, object.deferred));
     recordAddresses(*state, object.defined, addresses);
+    if (object.beforePublish) MEMJIT_TRY(object.beforePublish(state));
   }
   const ObjectFacts facts = readObjectFacts(object.bytes);
   object.stats.objectBytes = object.bytes.size();

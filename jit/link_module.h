@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ struct ObjectToLink {
   /// phase, the total and the sizes, and keeps them as the module's.
   CompileStats stats;
   std::chrono::steady_clock::time_point started;
+  /// Called once linked, before the module is findable (tiering.h's stubs).
+  std::function<Error(const std::shared_ptr<ModuleState>&)> beforePublish;
 };
 
 /// When a module linked from `object.cacheKey` is still alive in this Jit and

@@ -18,6 +18,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/jit/loaded_module.h"
 #include "memjit/jit/program.h"
+#include "memjit/jit/tiering.h"
 #include "memjit/runtime/buffer.h"
 #include "memjit/runtime/callable.h"
 #include "memjit/runtime/half.h"
@@ -73,6 +74,13 @@ namespace compiling {
 using namespace memjit;
 extern Expected<jit::LoadedModule> mod;
 }  // namespace compiling
+
+// A kernel module about to be handed to a tiered Jit (docs/jit-and-aot.md).
+namespace tiering {
+using namespace memjit;
+extern codegen::Module module;
+extern runtime::StridedMemRef<float, 1> a, b, out;
+}  // namespace tiering
 
 // Running a program file from C++ (docs/running-programs.md).
 namespace program {

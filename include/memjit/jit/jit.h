@@ -79,6 +79,9 @@ struct AddOptions {
   /// The code generator's level, when it should differ from optLevel (which
   /// then sets only the IR pipeline). Ignored by addObject.
   std::optional<OptLevel> codegenLevel{};
+  /// Compile this module in tiers (JitOptions::tiering) or not; default:
+  /// JitOptions::tiering.enabled.
+  std::optional<bool> tiered{};
 };
 
 /// A C or C++ function registered for kernels to call.

@@ -2,6 +2,8 @@
 // profiler support, and dumps of what each compilation produced.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -14,6 +16,25 @@ enum class OptLevel : int { O0 = 0, O1 = 1, O2 = 2, O3 = 3 };
 
 /// "O0".."O3".
 const char* optLevelName(OptLevel level) noexcept;
+
+/// Tiered compilation (docs/jit-and-aot.md, "Tiered compilation"): a module is
+/// compiled first at `firstTier` and is callable at once; its requested level
+/// is compiled on the Jit's background thread and swapped in under the same
+/// handles. See memjit/jit/tiering.h.
+struct TieringOptions {
+  /// Off by default; AddOptions::tiered overrides it per module.
+  bool enabled = false;
+  /// The fast tier: IR pipeline and code generator level. O0 runs no IR
+  /// pass at all (memjit emits nothing O0's pipeline would change) and
+  /// selects instructions with FastISel.
+  OptLevel firstTier = OptLevel::O0;
+  /// The tier-up starts once the module's C interfaces were called this many
+  /// times in all (counted by the first tier's code); 0 starts it when the
+  /// module is added.
+  std::uint32_t callThreshold = 0;
+  /// ... and no earlier than this long after the module was added.
+  std::chrono::milliseconds delay{0};
+};
 
 /// What `memjit::jit::Jit` does with every module it compiles.
 struct JitOptions {
@@ -75,6 +96,8 @@ struct JitOptions {
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
   /// `.after.ll` and `.o` in this directory (created if missing).
   std::string dumpDirectory{};
+  /// Compile modules in two tiers (off by default).
+  TieringOptions tiering{};
 };
 
 }  // namespace memjit::jit
