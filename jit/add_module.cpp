@@ -97,7 +97,7 @@ void writeDump(const std::string& path, std::string_view data) {
 // the object with a leased machine; under JitOptions::recoverFromLlvmCrashes
 // a crash in LLVM becomes an Error.
 Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOptions& options, Levels levels,
-                                    const std::string& dumps, CompileStats& stats) {
+                                    const std::string& dumps, CompileStats& stats, std::vector<Remark>& remarks) {
   MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(levels.codegen));
   llvm::Module& module = *ir.module;
   std::string code;
@@ -109,7 +109,9 @@ Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOption
     if (!dumps.empty()) writeDump(dumps + ".before.ll", detail::printIR(module));
     if (options.runIRPasses) {
       detail::PhaseTimer timer(stats.optimize);
-      detail::optimize(module, *lease, {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath});
+      detail::optimize(module, *lease,
+                       {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath,
+                        options.remarks ? &remarks : nullptr});
     }
     if (!dumps.empty()) writeDump(dumps + ".after.ll", detail::printIR(module));
     detail::PhaseTimer timer(stats.codegen);
@@ -135,6 +137,7 @@ struct ModuleObject {
   std::shared_ptr<const std::string> bytes;
   std::string cacheKey;  // empty without a cache
   bool fromCache = false;
+  std::vector<Remark> remarks;  // AddOptions::remarks
 };
 
 // The object from JitOptions::cache when it holds one for this module,
@@ -146,14 +149,17 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   if (core.options.cache) {
     detail::PhaseTimer timer(stats.cacheLookup);
     object.cacheKey = objectCacheKey(core, *ir.module, options, levels);
-    if (auto hit = core.options.cache->get(object.cacheKey)) {
+    // Remarks come from optimising, which a cached object skips.
+    std::optional<std::shared_ptr<const std::string>> hit;
+    if (!options.remarks) hit = core.options.cache->get(object.cacheKey);
+    if (hit) {
       object.bytes = *hit;
       object.fromCache = true;
     }
   }
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps, stats));
+    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, options, levels, dumps, stats, object.remarks));
     if (core.options.cache) core.options.cache->put(object.cacheKey, code);
     object.bytes = std::make_shared<const std::string>(std::move(code));
   }
@@ -215,6 +221,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, object.stats));
   ir.reset();
   object.bytes = *compiled.bytes;
+  object.owner = compiled.bytes;
+  object.remarks = std::move(compiled.remarks);
   object.cacheKey = std::move(compiled.cacheKey);
   object.fromCache = compiled.fromCache;
   return detail::linkObject(core_, std::move(object), std::move(links));

@@ -1,11 +1,13 @@
 #include "compile.h"
 #include "large_functions.h"
+#include "remark_collector.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -208,6 +210,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
 
+  // Only when asked: without a collecting handler LLVM builds no remark at all.
+  std::optional<RemarkCollector> remarks;
+  if (options.remarks) remarks.emplace(module.getContext(), *options.remarks);
   llvm::ModulePassManager passes;
   switch (level) {
     case OptLevel::O0: passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;

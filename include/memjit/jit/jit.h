@@ -80,6 +80,11 @@ struct AddOptions {
   /// The code generator's level, when it should differ from optLevel (which
   /// then sets only the IR pipeline). Ignored by addObject.
   std::optional<OptLevel> codegenLevel{};
+  /// Collect the loop vectoriser's remarks while optimising, for
+  /// LoadedModule::remarks() (remarks.h). A cached object has none, so with
+  /// this set the object cache is not read (the compiled object is still
+  /// stored). Off, it costs nothing. Ignored by addObject.
+  bool remarks = false;
 };
 
 /// A C or C++ function registered for kernels to call.
