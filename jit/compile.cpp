@@ -1,5 +1,6 @@
 #include "compile.h"
 #include "large_functions.h"
+#include "narrow_type_width.h"
 #include "remark_collector.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
@@ -199,6 +200,12 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       });
+  // Loops converting narrow elements get the width of the target's vector
+  // register for the narrowest one (narrow_type_width.h).
+  if (vectorize)
+    builder.registerVectorizerStartEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(NarrowTypeWidthPass());
+    });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.
   llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());

@@ -44,6 +44,7 @@ struct HostDisassembler {
   std::unique_ptr<llvm::MCContext> context;
   std::unique_ptr<llvm::MCDisassembler> disassembler;
   std::unique_ptr<llvm::MCInstPrinter> printer;
+  bool x86 = false;
 };
 
 Expected<std::unique_ptr<HostDisassembler>> makeHostDisassembler() {
@@ -71,6 +72,7 @@ Expected<std::unique_ptr<HostDisassembler>> makeHostDisassembler() {
     return Error(ErrorCode::Unsupported, "LLVM has no disassembler for '" + host.triple + "'");
   // Branch targets as offsets in the function, like the offsets printed at each line.
   d->printer->setPrintBranchImmAsAddress(true);
+  d->x86 = triple.isX86();
   return d;
 }
 
@@ -214,7 +216,8 @@ Expected<std::string> disassembleFunction(std::string_view object, std::string_v
     }
     std::string printed;
     llvm::raw_string_ostream line(printed);
-    host->printer->printInst(&instruction, at, "", *host->subtarget, line);
+    // x86 branch displacements count from the next instruction; others' from this one.
+    host->printer->printInst(&instruction, host->x86 ? at + size : at, "", *host->subtarget, line);
     line.flush();
     os << llvm::StringRef(printed).ltrim();
     auto relocation = relocations.lower_bound(function.offset + at);

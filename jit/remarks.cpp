@@ -112,6 +112,12 @@ std::vector<LoopVectorization> loopVectorization(const std::vector<Remark>& rema
   bool open = false;
   for (const Remark& r : remarks) {
     if (r.pass != kLoopVectorize.str()) continue;
+    // Emitted after the verdict on the loop it describes, at a conversion's location, not the loop's.
+    if (r.name == "VectorMixedPrecision" && !loops.empty() && loops.back().function == r.function) {
+      if (loops.back().notes.find(r.message) == std::string::npos)
+        loops.back().notes += (loops.back().notes.empty() ? "" : "; ") + r.message;
+      continue;
+    }
     const bool sameLoop = open && loops.back().function == r.function && loops.back().file == r.file &&
                           loops.back().line == r.line && loops.back().column == r.column;
     if (!sameLoop) {
@@ -144,11 +150,12 @@ std::string describe(const LoopVectorization& loop) {
   if (loop.vectorized) {
     text += "vectorised, width " + std::string(loop.scalable ? "vscale x " : "") + std::to_string(loop.width);
     if (loop.interleave) text += ", interleave " + std::to_string(loop.interleave);
-    return text;
+  } else {
+    text += "not vectorised";
+    if (loop.interleave > 1) text += " (interleaved " + std::to_string(loop.interleave) + "x)";
+    if (!loop.reason.empty()) text += ": " + loop.reason;
   }
-  text += "not vectorised";
-  if (loop.interleave > 1) text += " (interleaved " + std::to_string(loop.interleave) + "x)";
-  if (!loop.reason.empty()) text += ": " + loop.reason;
+  if (!loop.notes.empty()) text += " (note: " + loop.notes + ")";
   return text;
 }
 

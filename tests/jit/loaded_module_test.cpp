@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,19 @@ TEST(LoadedModule, AssemblyShowsTheFunctionsInstructions) {
   EXPECT_TRUE(contains(*text, "ret")) << *text;
   EXPECT_TRUE(hasPackedFloatArithmetic(*text)) << *text;
   EXPECT_FALSE(contains(*text, ".byte")) << *text;  // every byte decoded
+  // Every branch lands on an instruction of the function, printed at its offset.
+  std::size_t branches = 0;
+  for (std::size_t at = text->find(":  j"); at != std::string::npos; at = text->find(":  j", at + 1)) {
+    const std::size_t target = text->find("0x", at);
+    ASSERT_NE(target, std::string::npos);
+    const std::size_t digits = text->find_first_not_of("0123456789abcdef", target + 2) - target - 2;
+    const unsigned long offset = std::stoul(text->substr(target + 2, digits), nullptr, 16);
+    char label[16];
+    std::snprintf(label, sizeof label, "\n  %04lx:  ", offset);
+    EXPECT_TRUE(contains(*text, label)) << "branch to " << label << " in:\n" << *text;
+    ++branches;
+  }
+  EXPECT_GT(branches, 0u);  // the loop's back edge at least
   // The interface only unpacks descriptors and calls the kernel (a relocation naming it).
   auto wrapper = mod->assembly("_mlir_ciface_axpy");
   ASSERT_TRUE(wrapper.ok()) << wrapper.error().message();

@@ -168,6 +168,8 @@ TEST(Remarks, SummaryGroupsByLocationAndKeepsOnlyTheVectoriser) {
              {{"InterleaveCount", "2"}}),
       remark(RemarkKind::Passed, "Vectorized", 9, "vectorized loop (vectorization width: vscale x 4, ...)",
              {{"VectorizationFactor", "vscale x 4"}, {"InterleaveCount", "1"}}),
+      // After the verdict, at the conversion's line: a note on loop 9, not a loop of its own.
+      remark(RemarkKind::Analysis, "VectorMixedPrecision", 10, "floating point conversion changes vector width."),
   };
   const auto loops = loopVectorization(remarks);
   ASSERT_EQ(loops.size(), 3u);
@@ -183,7 +185,9 @@ TEST(Remarks, SummaryGroupsByLocationAndKeepsOnlyTheVectoriser) {
   EXPECT_TRUE(loops[2].vectorized);
   EXPECT_TRUE(loops[2].scalable);
   EXPECT_EQ(loops[2].width, 4u);
-  EXPECT_EQ(describe(loops[2]), "k.cpp:9:0: in 'f': vectorised, width vscale x 4, interleave 1");
+  EXPECT_EQ(loops[2].notes, "floating point conversion changes vector width.");
+  EXPECT_EQ(describe(loops[2]), "k.cpp:9:0: in 'f': vectorised, width vscale x 4, interleave 1 (note: floating "
+                                "point conversion changes vector width.)");
   EXPECT_STREQ(remarkKindName(RemarkKind::Analysis), "analysis");
 }
 

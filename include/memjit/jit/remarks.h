@@ -64,6 +64,9 @@ struct LoopVectorization {
   unsigned interleave = 0;
   /// LLVM's reasons when not vectorised, joined with "; ".
   std::string reason;
+  /// What LLVM remarked on the loop besides its verdict (e.g. that a vectorised
+  /// loop converts between float widths), joined with "; ".
+  std::string notes;
 };
 
 /// Groups the loop vectoriser's remarks per loop, in the order LLVM visited
@@ -71,7 +74,8 @@ struct LoopVectorization {
 std::vector<LoopVectorization> loopVectorization(const std::vector<Remark>& remarks);
 
 /// One line: "file:line:col: in 'f': vectorised, width 16, interleave 4" or
-/// "in 'f': not vectorised: <reason>" (without the location when unknown).
+/// "in 'f': not vectorised: <reason>" (without the location when unknown),
+/// then " (note: <notes>)" when there are notes.
 std::string describe(const LoopVectorization& loop);
 
 }  // namespace memjit::jit
