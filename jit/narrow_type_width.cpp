@@ -62,6 +62,22 @@ unsigned narrowestConvertedBits(const llvm::Loop& loop) {
   return narrowest;
 }
 
+// A width hint is also LLVM's permission to reorder the loop's floating-point
+// operations (LoopVectorizeHints::allowReordering, as clang's `#pragma clang
+// loop vectorize_width`), so a loop carrying a float value through operations
+// without `reassoc` (an exact sum) keeps LLVM's own choice: a hint would
+// reassociate it.
+bool carriesExactFloat(const llvm::Loop& loop) {
+  bool carriesFloat = false;
+  for (llvm::PHINode& phi : loop.getHeader()->phis()) carriesFloat |= phi.getType()->isFPOrFPVectorTy();
+  if (!carriesFloat) return false;
+  for (llvm::BasicBlock* block : loop.blocks())
+    for (llvm::Instruction& inst : *block)
+      if (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst))
+        if (llvm::isa<llvm::FPMathOperator>(inst) && !inst.hasAllowReassoc()) return true;
+  return false;
+}
+
 bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop) {
   for (llvm::BasicBlock* block : loop.blocks())
     for (llvm::Instruction& inst : *block) {
@@ -86,7 +102,7 @@ llvm::PreservedAnalyses NarrowTypeWidthPass::run(llvm::Function& function, llvm:
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || hasVectorizeHint(*loop)) continue;
     const unsigned narrowest = narrowestConvertedBits(*loop);
-    if (narrowest == 0 || registerBits / narrowest < 2) continue;
+    if (narrowest == 0 || registerBits / narrowest < 2 || carriesExactFloat(*loop)) continue;
     // Scalar evolution only for loops that convert: most functions have none.
     if (!accessesAreUnitStride(analyses.getResult<llvm::ScalarEvolutionAnalysis>(function), *loop)) continue;
     llvm::addStringMetadataToLoop(loop, "llvm.loop.vectorize.width", registerBits / narrowest);

@@ -9,7 +9,10 @@
 // lanes, 32 i8 lanes), as `llvm.loop.vectorize.width`. It leaves alone every
 // loop that carries a width or vectorisation hint of its own (LoopOptions,
 // `#pragma clang loop`), loops with a memory access that is not unit-stride
-// (gathers are the cost model's call) and loops without such a conversion.
+// (gathers are the cost model's call), loops without such a conversion, and
+// loops carrying a float value through operations without `reassoc`: to LLVM
+// a width hint also permits reordering floating-point operations, which would
+// reassociate an exact sum.
 // Internal to jit/.
 #pragma once
 

@@ -74,6 +74,13 @@ using namespace memjit;
 extern Expected<jit::LoadedModule> mod;
 }  // namespace compiling
 
+// Looking at what the compiler made of a module (docs/slow-kernels.md).
+namespace inspecting {
+using namespace memjit;
+extern jit::Jit& engine;
+extern codegen::Module module;
+}  // namespace inspecting
+
 // Running a program file from C++ (docs/running-programs.md).
 namespace program {
 using memjit::cantFail;

@@ -79,6 +79,39 @@ TEST(NarrowTypeWidth, NarrowingStoresCountToo) {
   EXPECT_EQ(widthOf(loops, "to_bf16"), 2 * widthOf(loops, "f32"));
 }
 
+// f16 products summed into an f32: the exact sum must stay in order (a width
+// hint would let LLVM reassociate it), the reassoc one gets the full width.
+void addDot(codegen::Module& m, const std::string& name, codegen::FastMath fastMath) {
+  codegen::FunctionOptions options;
+  options.noalias = true;
+  options.fastMath = fastMath;
+  FunctionBuilder b(m, name, *parseFunctionType("(memref<?xf16>, memref<?xf16>) -> f32"), options);
+  Value x = b.arg(0), y = b.arg(1);
+  Value sum = b.forLoop(b.index(0), b.dim(x, 0), b.index(1), {b.f32(0)}, [&](Value i, const std::vector<Value>& acc) {
+    Value product = b.cast(b.load(x, {i}), ElementType::F32) * b.cast(b.load(y, {i}), ElementType::F32);
+    return std::vector<Value>{acc[0] + product};
+  })[0];
+  b.ret({sum});
+  ASSERT_FALSE(b.finish());
+}
+
+TEST(NarrowTypeWidth, AnExactFloatSumIsNotReassociated) {
+  codegen::Module m("dots");
+  addAxpy(m, "f32", "f32", "f32");
+  addDot(m, "exact", codegen::FastMath::None);
+  addDot(m, "reassoc", codegen::FastMath::Reassoc);
+  const auto loops = compile(std::move(m));
+  bool sawExact = false;
+  for (const LoopVectorization& loop : loops)
+    if (loop.function.find("exact") != std::string::npos) {
+      sawExact = true;
+      EXPECT_FALSE(loop.vectorized) << describe(loop);
+      EXPECT_NE(loop.reason.find("floating-point"), std::string::npos) << describe(loop);
+    }
+  EXPECT_TRUE(sawExact);
+  EXPECT_EQ(widthOf(loops, "reassoc"), 2 * widthOf(loops, "f32"));
+}
+
 TEST(NarrowTypeWidth, TheLoopsOwnHintWins) {
   codegen::Module m("hinted");
   addAxpy(m, "four", "bf16", "f32", {.vectorWidth = 4});
