@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -58,9 +59,9 @@ Expected<std::unique_ptr<HostDisassembler>> makeHostDisassembler() {
   auto d = std::make_unique<HostDisassembler>();
   const llvm::Triple triple(host.triple);
   llvm::MCTargetOptions options;
-  d->registers.reset(target->createMCRegInfo(host.triple));
-  if (d->registers) d->asmInfo.reset(target->createMCAsmInfo(*d->registers, host.triple, options));
-  d->subtarget.reset(target->createMCSubtargetInfo(host.triple, host.cpu, host.features));
+  d->registers.reset(llvm_compat::createMCRegInfo(*target, triple));
+  if (d->registers) d->asmInfo.reset(llvm_compat::createMCAsmInfo(*target, *d->registers, triple, options));
+  d->subtarget.reset(llvm_compat::createMCSubtargetInfo(*target, triple, host.cpu, host.features));
   d->instructions.reset(target->createMCInstrInfo());
   if (!d->registers || !d->asmInfo || !d->subtarget || !d->instructions)
     return Error(ErrorCode::Unsupported, "LLVM has no machine-code layer for '" + host.triple + "'");
@@ -155,6 +156,10 @@ class SourceLines {
   std::unordered_map<std::string, std::vector<std::string>> files_;
 };
 
+// LLVM 22 answers "no line" with nullopt, 19 with an empty DILineInfo.
+[[maybe_unused]] const llvm::DILineInfo* lineInfo(const llvm::DILineInfo& info) { return &info; }
+[[maybe_unused]] const llvm::DILineInfo* lineInfo(const std::optional<llvm::DILineInfo>& info) { return info ? &*info : nullptr; }
+
 std::string hex(std::uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
@@ -194,14 +199,15 @@ Expected<std::string> disassembleFunction(std::string_view object, std::string_v
                                         llvm::DILineInfoSpecifier::FunctionNameKind::None);
   for (std::uint64_t at = 0; at < bytes.size();) {
     if (dwarf) {
-      llvm::DILineInfo info = dwarf->getLineInfoForAddress({function.offset + at, function.section.getIndex()}, lines);
-      if (info.Line != 0 && (info.Line != lastLine || info.FileName != lastFile)) {
-        os << "; " << info.FileName << ":" << info.Line;
-        const std::string& source = sources.line(info.FileName, info.Line);
+      const auto found = dwarf->getLineInfoForAddress({function.offset + at, function.section.getIndex()}, lines);
+      const llvm::DILineInfo* info = lineInfo(found);
+      if (info && info->Line != 0 && (info->Line != lastLine || info->FileName != lastFile)) {
+        os << "; " << info->FileName << ":" << info->Line;
+        const std::string& source = sources.line(info->FileName, info->Line);
         if (!source.empty()) os << ":  " << llvm::StringRef(source).trim();
         os << "\n";
-        lastFile = info.FileName;
-        lastLine = info.Line;
+        lastFile = info->FileName;
+        lastLine = info->Line;
       }
     }
     llvm::MCInst instruction;

@@ -8,6 +8,7 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 namespace memjit::jit::detail {
