@@ -1,6 +1,7 @@
 // The kernel language against the C++ compiler on kernels users write:
 // softmax, layernorm, GELU (tanh and erf forms), an xorshift+popcount hash
-// over ui32 and ui64, an f16 dot product accumulating in f32, and a float sum.
+// over ui32 and ui64, an f16 dot product accumulating in f32, a float sum, and
+// a bf16 GEMV (y = x^T W, W in bf16; memjit and native only).
 // Each is built once with the kernel builder (softmax is the kernel
 // library's codegen::addSoftmax) and compiled by memjit::jit at O3 twice:
 // exact IEEE (`memjit`) and with FastMath::Fast (`memjit_fast`);
@@ -14,6 +15,7 @@
 // Every memjit result is checked against its native twin once per run.
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -105,6 +107,19 @@ std::vector<KernelSource> kernelSources() {
          b.ret({reduceSum(b, b.dim(x, 0), b.f32(0), [&](Value i) {
            return b.cast(b.load(x, {i}), ElementType::F32) * b.cast(b.load(y, {i}), ElementType::F32);
          })});
+       }},
+      // y = x^T W over a bf16 matrix, rows in order (the axpy form: exact and vectorisable).
+      {"gemv_bf16", "(memref<?x?xbf16>, memref<?xf32>, memref<?xf32>) -> ()",
+       [](FunctionBuilder& b) {
+         Value w = b.arg(0), x = b.arg(1), y = b.arg(2), cols = b.dim(w, 1);
+         b.forLoop(b.index(0), cols, b.index(1), [&](Value c) { b.store(b.f32(0), y, {c}); });
+         b.forLoop(b.index(0), b.dim(w, 0), b.index(1), [&](Value r) {
+           Value xr = b.load(x, {r});
+           b.forLoop(b.index(0), cols, b.index(1), [&](Value c) {
+             b.store(b.load(y, {c}) + xr * b.cast(b.load(w, {r, c}), ElementType::F32), y, {c});
+           });
+         });
+         b.ret();
        }},
       {"sum", "(memref<?xf32>) -> f32",
        [](FunctionBuilder& b) {
@@ -342,11 +357,38 @@ void benchSum(benchmark::State& state, const char*, System s, const Size& size) 
   timed(state, 1.0 * n * sizeof(float), run);
 }
 
-// Registers every system of one kernel at every size, twins side by side.
+void benchGemvBf16(benchmark::State& state, const char*, System s, const Size& size) {
+  const std::int64_t rows = size[0], cols = size[1];
+  Buffer<std::uint16_t> w(rows * cols);
+  Buffer<float> x(rows), y(cols), ref(cols);
+  // bf16 values in [-1, 1]: the high halves of floats.
+  fill(w, [](auto& r) {
+    return static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(std::uniform_real_distribution<float>(-1, 1)(r)) >> 16);
+  });
+  fill(x, [](auto& r) { return std::uniform_real_distribution<float>(-1, 1)(r); });
+  auto a = w.mat(rows, cols);
+  auto xv = x.vec(), yv = y.vec();
+  std::function<void()> run;
+  if (memjitSystem(s)) {
+    auto* f = Kernels::get().function<void(decltype(a)*, decltype(xv)*, decltype(yv)*)>(kernelName("gemv_bf16", s));
+    run = [&, f] { f(&a, &xv, &yv); };
+  } else {
+    run = [&] { native::gemvBf16(w.data, x.data, y.data, rows, cols); };
+  }
+  run();
+  native::gemvBf16(w.data, x.data, ref.data, rows, cols);
+  // g++ contracts x * w + y into one fma, memjit's exact build does not: last bits differ.
+  if (!allClose(y, ref, 1e-3)) state.SkipWithError("result differs from the native loop");
+  timed(state, 2.0 * rows * cols, run);
+}
+
+// Registers the given systems of one kernel at every size, twins side by side.
 template <typename F>
-void registerKernel(const char* kernel, const std::vector<Size>& sizes, F bench) {
+void registerKernel(const char* kernel, const std::vector<Size>& sizes, F bench,
+                    std::vector<System> systems = {System::Memjit, System::Native, System::MemjitFast,
+                                                   System::NativeFast}) {
   for (const auto& size : sizes)
-    for (System s : {System::Memjit, System::Native, System::MemjitFast, System::NativeFast}) {
+    for (System s : systems) {
       std::string label;
       for (std::int64_t v : size) label += (label.empty() ? "" : "x") + std::to_string(v);
       // The size goes in the name only (Args would append it a second time).
@@ -368,6 +410,8 @@ const int kRegistered = [] {
   registerKernel("hash_i64", flatSizes, benchHash<std::uint64_t>);
   registerKernel("dot_f16", flatSizes, benchDotF16);
   registerKernel("sum", flatSizes, benchSum);
+  // No fast-math pair: the exact loop needs no reassociation to vectorise.
+  registerKernel("gemv_bf16", {{4096, 4096}, {11008, 4096}}, benchGemvBf16, {System::Memjit, System::Native});
   return 0;
 }();
 

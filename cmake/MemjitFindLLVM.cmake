@@ -53,8 +53,9 @@ option(MEMJIT_LLVM_STATIC "Link LLVM's static libraries instead of the shared li
 # The components memjit uses; all targets, since ahead-of-time compilation
 # cross-compiles. The linker takes only the archive members that are used.
 llvm_map_components_to_libnames(MEMJIT_LLVM_STATIC_LIBRARIES
-  AllTargetsCodeGens AllTargetsAsmParsers AllTargetsDescs AllTargetsInfos
-  orcjit orcdebugging jitlink orctargetprocess passes irreader bitreader bitwriter object)
+  AllTargetsCodeGens AllTargetsAsmParsers AllTargetsDescs AllTargetsInfos AllTargetsDisassemblers
+  orcjit orcdebugging jitlink orctargetprocess passes irreader bitreader bitwriter object
+  mcdisassembler debuginfodwarf)
 # Some LLVM packages ship no static libraries (or only their CMake targets).
 set(MEMJIT_LLVM_STATIC_AVAILABLE OFF)
 if(TARGET LLVMSupport)

@@ -107,7 +107,7 @@ void writeDump(const std::string& path, std::string_view data) {
 // the object with a leased machine; under JitOptions::recoverFromLlvmCrashes
 // a crash in LLVM becomes an Error.
 Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOptions& options, Levels levels,
-                                    const std::string& dumps, CompileStats& stats) {
+                                    const std::string& dumps, CompileStats& stats, std::vector<Remark>& remarks) {
   MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(levels.codegen));
   llvm::Module& module = *ir.module;
   std::string code;
@@ -119,7 +119,9 @@ Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOption
     if (!dumps.empty()) writeDump(dumps + ".before.ll", detail::printIR(module));
     if (options.runIRPasses) {
       detail::PhaseTimer timer(stats.optimize);
-      detail::optimize(module, *lease, {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath});
+      detail::optimize(module, *lease,
+                       {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath,
+                        options.remarks ? &remarks : nullptr});
     }
     if (!dumps.empty()) writeDump(dumps + ".after.ll", detail::printIR(module));
     detail::PhaseTimer timer(stats.codegen);
@@ -145,6 +147,7 @@ struct ModuleObject {
   std::shared_ptr<const std::string> bytes;
   std::string cacheKey;  // empty without a cache
   bool fromCache = false;
+  std::vector<Remark> remarks;  // AddOptions::remarks
 };
 
 // The object from JitOptions::cache when it holds one under `key` (empty
@@ -158,7 +161,10 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   object.cacheKey = std::move(key);
   if (core.options.cache) {
     detail::PhaseTimer timer(stats.cacheLookup);
-    if (auto hit = core.options.cache->get(object.cacheKey)) {
+    // Remarks come from optimising, which a cached object skips.
+    std::optional<std::shared_ptr<const std::string>> hit;
+    if (!options.remarks) hit = core.options.cache->get(object.cacheKey);
+    if (hit) {
       object.bytes = *hit;
       object.fromCache = true;
     }
@@ -171,8 +177,8 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
     firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code,
-                            compileObject(core, ir, tiered && *tiered ? firstTier : options, levels, dumps, stats));
+    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, tiered && *tiered ? firstTier : options, levels,
+                                                            dumps, stats, object.remarks));
     if (core.options.cache && !(tiered && *tiered)) core.options.cache->put(object.cacheKey, code);
     object.bytes = std::make_shared<const std::string>(std::move(code));
   }
@@ -194,8 +200,9 @@ Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& c
   MEMJIT_ASSIGN_OR_RETURN(ir.module, detail::parseIR(buffer->getMemBufferRef(), *ir.context, "the tier-up's bitcode"));
   ir.module->setModuleIdentifier(moduleName);
   const std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
-  MEMJIT_ASSIGN_OR_RETURN(std::string code,
-                          compileObject(core, ir, tiered.options, levelsFor(core, tiered.options), dumps, stats));
+  std::vector<Remark> remarks;  // none: a tiered module was added without AddOptions::remarks
+  MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, tiered.options, levelsFor(core, tiered.options),
+                                                          dumps, stats, remarks));
   if (core.options.cache && !tiered.cacheKey.empty()) core.options.cache->put(tiered.cacheKey, code);
   return std::make_shared<const std::string>(std::move(code));
 }
@@ -248,7 +255,9 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   }
   // The same module already linked in this Jit: share its code (no link).
   // It was verified when it was added, and this one is identical to it.
-  if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
+  // Not when remarks are asked for: they come from optimising this module.
+  if (!options.remarks)
+    if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
   {
     detail::PhaseTimer timer(object.stats.verify);
     MEMJIT_TRY(detail::verify(handed));
@@ -272,7 +281,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     object.defined = definedNames(*ir.module);
   }
   std::shared_ptr<detail::TieredModule> tiered;
-  const bool tiering = detail::tieringApplies(*core_, *ir.module, options);
+  // Remarks describe the requested level's optimisation, which a first tier skips.
+  const bool tiering = !options.remarks && detail::tieringApplies(*core_, *ir.module, options);
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
                                                                 object.stats, tiering ? &tiered : nullptr));
   if (tiered) {
@@ -283,6 +293,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   }
   ir.reset();
   object.bytes = *compiled.bytes;
+  object.owner = compiled.bytes;
+  object.remarks = std::move(compiled.remarks);
   object.cacheKey = std::move(compiled.cacheKey);
   object.fromCache = compiled.fromCache;
   // A first tier's code is about to be replaced: later adds link their own

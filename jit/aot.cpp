@@ -49,7 +49,9 @@ Error compileAndWrite(llvm::Module& module, llvm::TargetMachine& machine, const 
   }
   {
     detail::PhaseTimer timer(stats ? &stats->optimize : nullptr);
-    detail::optimize(module, machine, {options.optLevel, options.skipVectorEpilogue, options.vectorMath});
+    if (options.remarks) options.remarks->clear();
+    detail::optimize(module, machine,
+                     {options.optLevel, options.skipVectorEpilogue, options.vectorMath, options.remarks});
   }
   const std::string header = withLinkNote(headerText, module);
   if (!outputs.ir.empty()) MEMJIT_TRY(writeFile(outputs.ir, detail::printIR(module), "IR"));

@@ -1,11 +1,14 @@
 #include "compile.h"
 #include "large_functions.h"
+#include "narrow_type_width.h"
+#include "remark_collector.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -197,6 +200,12 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       });
+  // Loops converting narrow elements get the width of the target's vector
+  // register for the narrowest one (narrow_type_width.h).
+  if (vectorize)
+    builder.registerVectorizerStartEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(NarrowTypeWidthPass());
+    });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.
   llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
@@ -208,6 +217,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
 
+  // Only when asked: without a collecting handler LLVM builds no remark at all.
+  std::optional<RemarkCollector> remarks;
+  if (options.remarks) remarks.emplace(module.getContext(), *options.remarks);
   llvm::ModulePassManager passes;
   switch (level) {
     case OptLevel::O0: passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0); break;

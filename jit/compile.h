@@ -6,12 +6,14 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <llvm/Support/CodeGen.h>
 
 #include "code_emitter.h"
 #include "memjit/error.h"
 #include "memjit/jit/options.h"
+#include "memjit/jit/remarks.h"
 #include "memjit/jit/target.h"
 
 namespace llvm {
@@ -44,6 +46,8 @@ struct PipelineOptions {
   OptLevel level = OptLevel::O2;
   bool skipVectorEpilogue = true;  ///< as JitOptions::skipVectorEpilogue
   bool vectorMath = true;          ///< as JitOptions::vectorMath
+  /// When set, the loop vectoriser's remarks are appended here (remarks.h).
+  std::vector<Remark>* remarks = nullptr;
 };
 /// Runs the default O0..O3 module pipeline with the machine's TTI and
 /// memjit's TargetLibraryInfo (vector math library, see vector_math.h).

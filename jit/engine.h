@@ -19,6 +19,7 @@
 #include "machine_pool.h"
 #include "memjit/jit/compile_stats.h"
 #include "memjit/jit/jit.h"
+#include "memjit/jit/remarks.h"
 
 namespace memjit::jit::detail {
 
@@ -89,6 +90,9 @@ struct ModuleState {
   std::string cacheKey;
   bool fromCache = false;
   CompileStats stats;  // of the add that made the module
+  /// The object as linked, for LoadedModule::assembly.
+  std::shared_ptr<const std::string> object;
+  std::vector<Remark> remarks;  // AddOptions::remarks
   std::map<std::string, void*> symbols;
   /// Expanded entries compiled on first lookup (not in `symbols` until then).
   std::vector<std::string> deferred;

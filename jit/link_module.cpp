@@ -48,6 +48,8 @@ std::shared_ptr<ModuleState> newModuleState(const std::shared_ptr<JitCore>& core
   state->name = object.name;
   state->cacheKey = std::move(object.cacheKey);
   state->fromCache = object.fromCache;
+  state->object = object.owner ? std::move(object.owner) : std::make_shared<const std::string>(object.bytes);
+  state->remarks = std::move(object.remarks);
   std::lock_guard<std::mutex> lock(core->mutex);
   state->serial = core->modulesAdded++;
   return state;

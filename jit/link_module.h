@@ -14,6 +14,7 @@
 #include "deferred_entries.h"
 #include "engine.h"
 #include "memjit/jit/compile_stats.h"
+#include "memjit/jit/remarks.h"
 
 namespace memjit::jit::detail {
 
@@ -32,6 +33,9 @@ struct ModuleLinks {
 struct ObjectToLink {
   std::string name;
   std::string_view bytes;            ///< copied by linkObject
+  /// The bytes' owner when shared (kept for LoadedModule::assembly); else linkObject keeps a copy.
+  std::shared_ptr<const std::string> owner;
+  std::vector<Remark> remarks;  ///< AddOptions::remarks' collection
   std::vector<std::string> defined;  ///< the symbols it defines, to resolve now
   std::string cacheKey;              ///< empty when the Jit has no cache
   bool fromCache = false;

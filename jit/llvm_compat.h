@@ -48,6 +48,32 @@ llvm::TargetMachine* createTargetMachine(const Target& target, const std::string
     return target.createTargetMachine(triple, cpu, features, options, relocation, std::nullopt, level);
 }
 
+/// The MC layer's objects for a triple: LLVM 21 added the llvm::Triple
+/// overloads, 22 deprecates the string ones.
+template <class Target = llvm::Target>
+llvm::MCRegisterInfo* createMCRegInfo(const Target& target, const llvm::Triple& triple) {
+  if constexpr (requires { target.createMCRegInfo(triple); })
+    return target.createMCRegInfo(triple);
+  else
+    return target.createMCRegInfo(triple.str());
+}
+template <class Target = llvm::Target>
+llvm::MCAsmInfo* createMCAsmInfo(const Target& target, const llvm::MCRegisterInfo& registers,
+                                 const llvm::Triple& triple, const llvm::MCTargetOptions& options) {
+  if constexpr (requires { target.createMCAsmInfo(registers, triple, options); })
+    return target.createMCAsmInfo(registers, triple, options);
+  else
+    return target.createMCAsmInfo(registers, triple.str(), options);
+}
+template <class Target = llvm::Target>
+llvm::MCSubtargetInfo* createMCSubtargetInfo(const Target& target, const llvm::Triple& triple, llvm::StringRef cpu,
+                                             llvm::StringRef features) {
+  if constexpr (requires { target.createMCSubtargetInfo(triple, cpu, features); })
+    return target.createMCSubtargetInfo(triple, cpu, features);
+  else
+    return target.createMCSubtargetInfo(triple.str(), cpu, features);
+}
+
 /// Sets the module's triple. LLVM 21's Module stores an llvm::Triple.
 template <class Module = llvm::Module>
 void setTargetTriple(Module& module, const llvm::Triple& triple) {

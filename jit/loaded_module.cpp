@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "disassembly.h"
 #include "engine.h"
 #include "llvm_error.h"
 #include "memjit/jit/embedded_metadata.h"
@@ -89,6 +90,31 @@ const std::string& LoadedModule::cacheKey() const { return state_ ? state_->cach
 const CompileStats& LoadedModule::compileStats() const {
   static const CompileStats kNone;
   return state_ ? state_->stats : kNone;
+}
+
+const std::vector<Remark>& LoadedModule::remarks() const {
+  static const std::vector<Remark> kNone;
+  return state_ ? state_->remarks : kNone;
+}
+
+Expected<std::string> LoadedModule::assembly(std::string_view name) const {
+  if (!state_) return Error(ErrorCode::InvalidArgument, "empty module handle");
+  const std::string where = "module '" + state_->name + "'";
+  std::string symbol(name);
+  auto address = state_->symbols.find(symbol);
+  std::string note;
+  if (address == state_->symbols.end() || state_->defers(name)) {
+    // The body of a function compiled with a deferred expanded entry.
+    const std::string cInterface = metadata::symbolName(metadata::kCInterfacePrefix, symbol);
+    address = state_->symbols.find(cInterface);
+    if (address == state_->symbols.end())
+      return Error(ErrorCode::NotFound, where + " defines no function '" + symbol + "'");
+    note = "# '" + symbol + "' is compiled on first use as a stub calling " + cInterface + ", which holds its body\n";
+    symbol = cInterface;
+  }
+  auto text = detail::disassembleFunction(*state_->object, symbol, address->second);
+  if (!text) return text.error().withContext(where);
+  return note + *text;
 }
 
 Expected<Function> LoadedModule::function(std::string_view name) const {

@@ -1,4 +1,6 @@
 // The kernel builder: loops, branches, calls and return.
+#include <algorithm>
+
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
@@ -187,6 +189,14 @@ void closeLoop(FunctionBuilder& self, const LoopBlocks& loop, const Value& step,
   // not interleaving, as g++ does). The user's own hint wins.
   LoopOptions hints = options;
   if (scope.callsMath && hints.interleave == 0) hints.interleave = 1;
+  // LLVM takes a width hint as permission to reorder float operations
+  // (LoopVectorizeHints::allowReordering): on a loop carrying a float scalar
+  // it would reassociate an exact sum. Without reassoc the width is dropped.
+  const bool carriesFloat = std::any_of(loop.phis.begin(), loop.phis.end(),
+                                        [](const llvm::PHINode* phi) { return phi->getType()->isFloatingPointTy(); });
+  if (hints.vectorWidth > 1 && carriesFloat &&
+      (BuilderOps::impl(self).fastMath & FastMath::Reassoc) == FastMath::None)
+    hints.vectorWidth = 0;
   if (llvm::MDNode* node = loopHints(ir.getContext(), hints)) backEdge->setMetadata(llvm::LLVMContext::MD_loop, node);
   loop.iv->addIncoming(ivNext, latch);
   for (std::size_t i = 0; i < loop.phis.size(); ++i) loop.phis[i]->addIncoming(next[i].llvm(), latch);

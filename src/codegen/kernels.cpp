@@ -124,11 +124,24 @@ Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o) {
     Value max = b.forLoop(zero, cols, one, {minusInfinity}, [&](Value c, const std::vector<Value>& acc) {
       return std::vector<Value>{b.maxnumf(acc[0], b.load(in, {r, c}))};
     })[0];
-    Value sum = b.forLoop(zero, cols, one, {b.constant(o.element, 0.0)}, [&](Value c, const std::vector<Value>& acc) {
-      Value e = b.exp(b.load(in, {r, c}) - max);
-      b.store(e, out, {r, c});
-      return std::vector<Value>{acc[0] + e};
-    })[0];
+    Value sum;
+    if ((o.fastMath & FastMath::Reassoc) != FastMath::None) {
+      // One pass: with reassoc the sum vectorises along with the exp.
+      sum = b.forLoop(zero, cols, one, {b.constant(o.element, 0.0)}, [&](Value c, const std::vector<Value>& acc) {
+        Value e = b.exp(b.load(in, {r, c}) - max);
+        b.store(e, out, {r, c});
+        return std::vector<Value>{acc[0] + e};
+      })[0];
+    } else {
+      // Exact: a loop carrying the in-order sum cannot vectorise, and the exp in
+      // it would stay scalar too; so the exps get a loop of their own (vector
+      // math), and the sum, in order, reads them back: the same values, summed
+      // in the same order, ~2x faster (docs/benchmarks.md, "Exact softmax").
+      b.forLoop(zero, cols, one, [&](Value c) { b.store(b.exp(b.load(in, {r, c}) - max), out, {r, c}); });
+      sum = b.forLoop(zero, cols, one, {b.constant(o.element, 0.0)}, [&](Value c, const std::vector<Value>& acc) {
+        return std::vector<Value>{acc[0] + b.load(out, {r, c})};
+      })[0];
+    }
     Value inverse = 1.0 / sum;
     b.forLoop(zero, cols, one,
               [&](Value c) { b.store(b.load(out, {r, c}) * inverse, out, {r, c}, {o.nontemporal}); });

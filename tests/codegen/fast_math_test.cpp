@@ -209,6 +209,33 @@ TEST(LoopHints, LoopsCallingMathFunctionsAreNotInterleavedByDefault) {
   EXPECT_TRUE(contains(loopIR(true, {.interleave = 4}), "!\"llvm.loop.interleave.count\", i32 4}"));
 }
 
+// A width hint would let LLVM reassociate the loop's float operations, so an
+// exact float sum keeps its order (the hint is dropped); with reassoc it vectorises at that width.
+TEST(LoopHints, AWidthDoesNotReassociateAnExactSum) {
+  auto sumIR = [](FastMath fastMath) {
+    Module m("s");
+    FunctionOptions options;
+    options.fastMath = fastMath;
+    FunctionBuilder b(m, "s", *parseFunctionType("(memref<?xf32>) -> f32"), options);
+    Value x = b.arg(0);
+    Value sum = b.forLoop(b.index(0), b.dim(x, 0), b.index(1), {b.f32(0)}, LoopOptions{.vectorWidth = 8},
+                          [&](Value i, const std::vector<Value>& acc) {
+                            return std::vector<Value>{acc[0] + b.load(x, {i})};
+                          })[0];
+    b.ret({sum});
+    EXPECT_FALSE(b.finish());
+    EXPECT_FALSE(test::optimizeForHost(m));
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    m.llvm().getFunction("s")->print(os);
+    return os.str();
+  };
+  const std::string exact = sumIR(FastMath::None);
+  EXPECT_FALSE(contains(exact, "x float>")) << exact;
+  const std::string reassoc = sumIR(FastMath::Reassoc);
+  EXPECT_TRUE(contains(reassoc, "<8 x float>")) << reassoc;
+}
+
 TEST(LoopHints, HintedLoopsComputeTheSame) {
   for (LoopOptions hints : {LoopOptions{}, LoopOptions{.vectorWidth = 1}, LoopOptions{.vectorWidth = 8, .interleave = 4},
                             LoopOptions{.unroll = 3}}) {

@@ -81,6 +81,12 @@ using namespace memjit;
 extern codegen::Module module;
 extern runtime::StridedMemRef<float, 1> a, b, out;
 }  // namespace tiering
+// Looking at what the compiler made of a module (docs/slow-kernels.md).
+namespace inspecting {
+using namespace memjit;
+extern jit::Jit& engine;
+extern codegen::Module module;
+}  // namespace inspecting
 
 // Running a program file from C++ (docs/running-programs.md).
 namespace program {

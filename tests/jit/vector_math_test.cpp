@@ -10,12 +10,15 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "memjit/codegen/kernels.h"
+#include "memjit/jit/remarks.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
@@ -187,3 +190,41 @@ TEST(VectorMath, AotHeaderNamesTheLinkDependencyOnlyWhenTheObjectCallsLibmvec) {
 }
 
 }  // namespace
+
+// The exact softmax (no reassoc) keeps its in-order sum, yet its exps are a
+// loop of their own that calls the vector exp; the rows it writes agree with
+// the all-scalar build (vectorMath off) within libmvec's 4 ulp, sums included.
+TEST(VectorMath, ExactSoftmaxCallsTheVectorExp) {
+  auto compile = [](bool vectorMath) {
+    codegen::Module m("softmax");
+    EXPECT_FALSE(codegen::addSoftmax(m, "softmax"));
+    auto jit = std::make_unique<Jit>(std::move(*Jit::create(
+        {.optLevel = OptLevel::O3, .vectorMath = vectorMath, .compileExpandedOnFirstUse = false})));
+    auto mod = jit->add(std::move(m), {.remarks = true});
+    EXPECT_TRUE(mod.ok()) << mod.error().message();
+    return std::make_pair(std::move(jit), std::move(*mod));
+  };
+  auto [vectorJit, vector] = compile(true);
+  auto [scalarJit, scalar] = compile(false);
+  auto assembly = vector.assembly("softmax");
+  ASSERT_TRUE(assembly.ok()) << assembly.error().message();
+  EXPECT_NE(assembly->find("# _ZGV"), std::string::npos) << "no call into libmvec:\n" << *assembly;
+  bool sumStaysInOrder = false;
+  for (const LoopVectorization& loop : loopVectorization(vector.remarks()))
+    sumStaysInOrder |= !loop.vectorized && loop.reason.find("floating-point") != std::string::npos;
+  EXPECT_TRUE(sumStaysInOrder);
+
+  const std::int64_t rows = 3, cols = 37;
+  std::vector<float> in(rows * cols), fast(rows * cols), exact(rows * cols);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = std::sin(0.37f * static_cast<float>(i)) * 20.0f;
+  in[5] = -std::numeric_limits<float>::infinity();  // exp(-inf) = 0 in both
+  in[cols + 3] = -87.0f;                             // an exp near the denormals
+  using Mat = runtime::StridedMemRef<float, 2>;
+  Mat x{in.data(), in.data(), 0, {rows, cols}, {cols, 1}};
+  Mat y{fast.data(), fast.data(), 0, {rows, cols}, {cols, 1}}, z{exact.data(), exact.data(), 0, {rows, cols}, {cols, 1}};
+  reinterpret_cast<void (*)(Mat*, Mat*)>(*vector.symbol("_mlir_ciface_softmax"))(&x, &y);
+  reinterpret_cast<void (*)(Mat*, Mat*)>(*scalar.symbol("_mlir_ciface_softmax"))(&x, &z);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    EXPECT_NEAR(fast[i], exact[i], 8 * std::numeric_limits<float>::epsilon() * std::fabs(exact[i])) << i;
+  EXPECT_EQ(fast[5], 0.0f);
+}

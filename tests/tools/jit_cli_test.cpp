@@ -192,3 +192,79 @@ TEST(CompileCli, TimePhasesPrintsEachPhaseAndTheObjectSize) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find("phases:"), std::string::npos) << r.out;
 }
+
+// Two loops in IR: a scale that vectorises and an in-order float sum that may not.
+constexpr const char* kLoopsIR = R"(
+define void @scale(ptr noalias %x, ptr noalias %y, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr float, ptr %x, i64 %i
+  %v = load float, ptr %px
+  %w = fmul float %v, 2.0
+  %py = getelementptr float, ptr %y, i64 %i
+  store float %w, ptr %py
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define float @total(ptr %x, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %t, %loop ]
+  %px = getelementptr float, ptr %x, i64 %i
+  %v = load float, ptr %px
+  %t = fadd float %s, %v
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret float %t
+}
+)";
+
+TEST(CompileCli, RemarksGiveEachLoopsVerdict) {
+  auto dir = freshDir("remarks");
+  std::ofstream(dir / "loops.ll") << kLoopsIR;
+  auto r = runCli({"compile", (dir / "loops.ll").string(), "-O3", "-o", (dir / "loops.o").string(), "--remarks"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\nremarks:\n  in 'scale': vectorised, width "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  in 'total': not vectorised: cannot prove it is safe to reorder floating-point "
+                       "operations"),
+            std::string::npos)
+      << r.out;
+  // Without the flag, no remarks.
+  r = runCli({"compile", (dir / "loops.ll").string(), "-O3", "-o", (dir / "loops.o").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("remarks:"), std::string::npos) << r.out;
+  // At -O0 the vectoriser does not run, and the output says so rather than nothing.
+  r = runCli({"compile", (dir / "loops.ll").string(), "-O0", "-o", (dir / "loops.o").string(), "--remarks"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("remarks:\n  no loop reached the loop vectoriser"), std::string::npos) << r.out;
+}
+
+TEST(CompileCli, HelpListsEveryFlag) {
+  auto r = runCli({"compile", "--help"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: memjit compile <file.ll|file.bc> -o <out.o> [options]\n", 0), 0u) << r.out;
+  for (const char* flag : {"\n  -o FILE.o ", "\n  --header FILE.h ", "\n  --emit-asm FILE.s ", "\n  --target TRIPLE ",
+                           "\n  -O0, -O1, -O2, -O3 ", "\n  --signature NAME='<type>'", "\n  --recover ",
+                           "\n  --no-vector-math ", "\n  --remarks ", "\n  --time-phases ", "\n  --help, -h "})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " missing from:\n" << r.out;
+  // The table's spellings with '=' work like the separate value.
+  auto dir = freshDir("help");
+  std::ofstream(dir / "k.ll") << "define i64 @seven() {\n  ret i64 7\n}\n";
+  r = runCli({"compile", (dir / "k.ll").string(), "--o=" + (dir / "k.o").string(), "--emit-ll=" + (dir / "k2.ll").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "k.o"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "k2.ll"));
+  r = runCli({"compile", (dir / "k.ll").string(), "--time-phases=yes", "-o", (dir / "k.o").string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--time-phases takes no value"), std::string::npos) << r.err;
+}

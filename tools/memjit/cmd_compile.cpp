@@ -12,9 +12,11 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "command.h"
+#include "flags.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/aot_command.h"
 #include "memjit/jit/embedded_metadata.h"
+#include "memjit/jit/remarks.h"
 #include "memjit/metadata_symbols.h"
 #include "memjit/type_syntax.h"
 
@@ -58,11 +60,105 @@ void printPhases(std::chrono::nanoseconds read, const jit::CompileStats& stats) 
             << "  object    " << stats.objectBytes << " bytes\n";
 }
 
+// The command's own flags; the rest are jit::parseAotCommand's (shared with
+// AOT generators), collected in their canonical spelling and parsed by it, so
+// the two command lines cannot drift apart.
+struct CompileCommand {
+  Args aotArgs;
+  bool timePhases = false;
+  bool remarks = false;
+  bool help = false;
+};
+
+// An AOT flag: passed on, with its value when it has one.
+Error passOn(CompileCommand& c, std::string_view name, std::string value) {
+  c.aotArgs.push_back((name.size() <= 2 ? "-" : "--") + std::string(name));
+  if (!value.empty()) c.aotArgs.push_back(std::move(value));
+  return Error::success();
+}
+
+Error passOnValue(CompileCommand& c, std::string_view name, std::string value) {
+  if (value.empty()) return Error(ErrorCode::InvalidArgument, "--" + std::string(name) + " needs a value");
+  return passOn(c, name, std::move(value));
+}
+
+const std::vector<Flag<CompileCommand>>& compileFlags() {
+  static const std::vector<Flag<CompileCommand>> table{
+      {{"o"}, FlagValue::Required, "FILE.o", "write the object file", passOnValue},
+      {{"header"}, FlagValue::Required, "FILE.h", "write a C++ header declaring the functions", passOnValue},
+      {{"namespace"}, FlagValue::Required, "NS", "the header's namespace (default: the file's stem)", passOnValue},
+      {{"emit-asm"}, FlagValue::Required, "FILE.s", "write the assembly", passOnValue},
+      {{"emit-ll"}, FlagValue::Required, "FILE.ll", "write the optimised IR", passOnValue},
+      {{"emit-bc"}, FlagValue::Required, "FILE.bc", "write the optimised bitcode", passOnValue},
+      {{"target"}, FlagValue::Required, "TRIPLE", "compile for another target (default: this host)", passOnValue},
+      {{"cpu"}, FlagValue::Required, "CPU", "the target CPU (default: the host's, or generic)", passOnValue},
+      {{"features"}, FlagValue::Required, "+A,-B", "the target features (default: the host's, or none)", passOnValue},
+      {{"O0", "O1", "O2", "O3"}, FlagValue::None, "", "optimisation level (default: O2)", passOn},
+      {{"signature"}, FlagValue::Required, "NAME='<type>'",
+       "describe function NAME (or _mlir_ciface_NAME) with this\nMLIR function type; repeatable", passOnValue},
+      {{"recover"}, FlagValue::None, "", "an LLVM crash becomes an error naming the file", passOn},
+      {{"no-vector-math"}, FlagValue::None, "", "keep math calls scalar (no libmvec)", passOn},
+      {{"remarks"}, FlagValue::None, "",
+       "print the loop vectoriser's verdict on each loop: its\nwidth and interleave count, or LLVM's reason",
+       [](CompileCommand& c, std::string_view, std::string) {
+         c.remarks = true;
+         return Error::success();
+       }},
+      {{"time-phases"}, FlagValue::None, "", "print where the compile's time went",
+       [](CompileCommand& c, std::string_view, std::string) {
+         c.timePhases = true;
+         return Error::success();
+       }},
+      {{"help", "h"}, FlagValue::None, "", "print this help",
+       [](CompileCommand& c, std::string_view, std::string) {
+         c.help = true;
+         return Error::success();
+       }},
+  };
+  return table;
+}
+
+constexpr const char* kUsage = "memjit compile <file.ll|file.bc> -o <out.o> [options]";
+
+std::string compileHelp() {
+  return commandHelp(kUsage,
+                     "Compiles LLVM IR in MLIR's memref convention (e.g. from mlir-translate-19) to a\n"
+                     "self-describing object file and a C++ header.\n",
+                     compileFlags(),
+                     "Remarks name each loop by its debug location when the IR has one (file:line:col);\n"
+                     "docs/debugging.md, \"Why is my kernel slow?\", reads them.\n");
+}
+
+Expected<CompileCommand> parse(const Args& args) {
+  CompileCommand command;
+  auto input = [](CompileCommand& c, const std::string& arg) -> Error {
+    c.aotArgs.push_back(arg);
+    return Error::success();
+  };
+  auto unknown = [](CompileCommand&, const std::string& arg) -> Error {
+    return Error(ErrorCode::InvalidArgument, "unknown option '" + arg + "' (see memjit compile --help)");
+  };
+  MEMJIT_TRY(parseFlags<CompileCommand>(compileFlags(), args, command, input, unknown));
+  return command;
+}
+
+// --remarks: one line per loop the vectoriser looked at.
+void printRemarks(const std::vector<jit::Remark>& remarks) {
+  const auto loops = jit::loopVectorization(remarks);
+  std::cout << "remarks:\n";
+  if (loops.empty()) std::cout << "  no loop reached the loop vectoriser (it runs at -O2 and -O3)\n";
+  for (const jit::LoopVectorization& loop : loops) std::cout << "  " << jit::describe(loop) << "\n";
+}
+
 int run(const Args& commandArgs) {
-  Args args = commandArgs;
-  auto timePhasesFlag = std::find(args.begin(), args.end(), "--time-phases");
-  const bool timePhases = timePhasesFlag != args.end();
-  if (timePhases) args.erase(timePhasesFlag);
+  auto parsed = parse(commandArgs);
+  if (!parsed) return usageError(kName, parsed.error().message());
+  if (parsed->help) {
+    std::cout << compileHelp();
+    return 0;
+  }
+  const Args& args = parsed->aotArgs;
+  const bool timePhases = parsed->timePhases;
   const auto started = std::chrono::steady_clock::now();
   auto command = jit::parseAotCommand(args);
   if (!command) return usageError(kName, command.error().message());
@@ -90,6 +186,8 @@ int run(const Args& commandArgs) {
   const auto read = std::chrono::steady_clock::now() - started;
   jit::CompileStats stats;
   if (timePhases) command->options.stats = &stats;
+  std::vector<jit::Remark> remarks;
+  if (parsed->remarks) command->options.remarks = &remarks;
   if (Error e = jit::compileAhead(*module, command->outputs, command->options, command->header))
     return fail(kName, e);
   std::cout << "compiled " << input << " for " << command->options.target.triple << " ("
@@ -104,15 +202,15 @@ int run(const Args& commandArgs) {
       std::cout << "  note: " << name.str() << " has no signature metadata; add --signature " << base
                 << "='<function type>' to describe it\n";
   }
+  if (parsed->remarks) printRemarks(remarks);
   if (timePhases) printPhases(std::chrono::duration_cast<std::chrono::nanoseconds>(read), stats);
   return 0;
 }
 
-Registrar registrar({kName,
-                     "memjit compile <file.ll|file.bc> -o <out.o> [--header <h>] [--target <triple>] "
-                     "[--cpu <cpu>] [--features <f>] [-O0..3] [--emit-asm|--emit-ll|--emit-bc <file>] "
-                     "[--signature NAME='<function type>']... [--recover] [--no-vector-math] [--time-phases]",
-                     "compile IR in MLIR's memref convention to an object file and a C++ header", run});
+Registrar registrar({kName, kUsage,
+                     "compile IR in MLIR's memref convention to an object file and a C++ header "
+                     "(memjit compile --help)",
+                     run});
 
 }  // namespace
 }  // namespace memjit::cli

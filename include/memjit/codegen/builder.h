@@ -125,7 +125,8 @@ struct VectorMemoryOptions {
 /// 0 leaves the choice to LLVM.
 struct LoopOptions {
   /// Lanes per vector iteration: 1 keeps the loop scalar, N > 1 asks for N (LLVM still refuses where vectorising
-  /// would be wrong, e.g. a float reduction without `reassoc`).
+  /// would be wrong). LLVM also takes N > 1 as permission to reorder float operations, so on a loop carrying a float
+  /// scalar (a sum) N > 1 is ignored unless the function's fast-math includes `reassoc`.
   unsigned vectorWidth = 0;
   unsigned interleave = 0;  ///< iterations interleaved per step (independent accumulators): 1 disables
   unsigned unroll = 0;      ///< unroll count of the (vectorised) loop: 1 disables unrolling

@@ -43,8 +43,11 @@ Error addSum(Module& m, std::string_view name, const KernelOptions& o = {});
 /// m = max(row) (maxnumf: NaNs ignored, -inf for an empty row), e = exp(x - m),
 /// out = e * (1 / sum(e)), so large inputs do not overflow. A row holding
 /// +inf, or only -inf or NaN, becomes NaN; a NaN anywhere in a row makes the
-/// whole row NaN (through the sum). Three loops per row, in that order, each
-/// as written unless `fastMath` lets LLVM reassociate the reductions.
+/// whole row NaN (through the sum). Per row: the max; the exps into `out` and
+/// their sum; the scaling. Exact (no FastMath::Reassoc), the exps are a loop of
+/// their own (vectorised, glibc's vector math when JitOptions::vectorMath) and
+/// the sum reads them back in order; with reassoc one loop computes both, and
+/// LLVM vectorises the max and the sum too.
 Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o = {});
 /// `(memref<?x?xT>, memref<?x?xT>) -> ()`: out = transpose(in). Full tiles (one
 /// cache line of T per row, at most 16 elements) are transposed in registers

@@ -12,6 +12,7 @@
 #include "memjit/error.h"
 #include "memjit/jit/compile_stats.h"
 #include "memjit/jit/options.h"
+#include "memjit/jit/remarks.h"
 #include "memjit/jit/target.h"
 #include "memjit/signature/function_signature.h"
 
@@ -43,6 +44,9 @@ struct AotOptions {
   /// When set, compileAhead records where its time went here (verify,
   /// prepare, optimize, codegen, total and objectBytes; see compile_stats.h).
   CompileStats* stats = nullptr;
+  /// When set, compileAhead replaces its contents with the loop vectoriser's
+  /// remarks (remarks.h; `memjit compile --remarks` prints them per loop).
+  std::vector<Remark>* remarks = nullptr;
 };
 
 /// Where to write; an empty path skips that output.

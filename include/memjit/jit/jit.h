@@ -82,6 +82,11 @@ struct AddOptions {
   /// Compile this module in tiers (JitOptions::tiering) or not; default:
   /// JitOptions::tiering.enabled.
   std::optional<bool> tiered{};
+  /// Collect the loop vectoriser's remarks while optimising, for
+  /// LoadedModule::remarks() (remarks.h). A cached object has none, so with
+  /// this set the object cache is not read (the compiled object is still
+  /// stored). Off, it costs nothing. Ignored by addObject.
+  bool remarks = false;
 };
 
 /// A C or C++ function registered for kernels to call.

@@ -10,6 +10,7 @@
 #include "memjit/error.h"
 #include "memjit/jit/compile_stats.h"
 #include "memjit/jit/function.h"
+#include "memjit/jit/remarks.h"
 
 namespace memjit::jit {
 
@@ -49,6 +50,22 @@ class LoadedModule {
   /// Where the time of adding this module went (see compile_stats.h). An
   /// object added with Jit::addObject has only link, total and the sizes.
   const CompileStats& compileStats() const;
+
+  /// The machine code of function `name` as loaded, decoded by LLVM's
+  /// disassembler: one instruction a line (AT&T syntax) at its offset in the
+  /// function, references the linker resolved (calls, constants) annotated
+  /// with the symbol they name, and, when the module has debug info, each
+  /// source line (file:line and its text when the file is readable) above its
+  /// instructions. Works for every way a module is added (cache hits and
+  /// addObject too): the object stays with the module. When `name`'s body was
+  /// moved into `_mlir_ciface_<name>` (JitOptions::compileExpandedOnFirstUse)
+  /// that function is shown, and the first line says so. NotFound when the
+  /// module's object defines neither; InvalidArgument for an empty handle.
+  Expected<std::string> assembly(std::string_view name) const;
+  /// The loop vectoriser's remarks from optimising this module (remarks.h;
+  /// summarise with loopVectorization). Empty unless added with
+  /// AddOptions::remarks.
+  const std::vector<Remark>& remarks() const;
 
   /// For Jit::remove.
   const std::shared_ptr<detail::ModuleState>& state() const noexcept { return state_; }
