@@ -1,0 +1,72 @@
+// Shorthands for writing PolyBench's loop nests with memjit's kernel builder, so each kernel reads as its C:
+// `w.loop(lo, hi, body)` is `for (i = lo; i < hi; i++)`, `w.outer` the same loop made a parallelFor in the
+// kernel's parallel build, `w.sum` a loop carrying one value (PolyBench's accumulations kept in a register: the
+// same additions in the same order as the C's accumulation in memory), `w.down` a loop counting down.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "memjit/codegen/builder.h"
+#include "memjit/type_syntax.h"
+#include "polybench.h"
+
+namespace memjit::polybench {
+
+using codegen::Value;
+
+class KernelWriter {
+ public:
+  KernelWriter(codegen::Module& m, const std::string& name, const Kernel& k, const codegen::FunctionOptions& o,
+               bool parallel)
+      : b(m, name, *parseFunctionType(functionType(k)), o), parallel_(parallel), zero(b.index(0)), one(b.index(1)) {}
+
+  codegen::FunctionBuilder b;
+
+ private:
+  bool parallel_;
+
+ public:
+  Value zero, one;
+
+  Value arg(std::size_t i) { return b.arg(i); }
+  Value idx(std::int64_t v) { return b.index(v); }
+  Value f64(double v) { return b.f64(v); }
+  Value ld(const Value& m, const std::vector<Value>& i) { return b.load(m, i); }
+  void st(const Value& v, const Value& m, const std::vector<Value>& i) { b.store(v, m, i); }
+  /// An index size as f64 (PolyBench's `(DATA_TYPE)n`).
+  Value asF64(const Value& i) { return b.cast(b.cast(i, ElementType::I64), ElementType::F64); }
+
+  void loop(const Value& lo, const Value& hi, const std::function<void(Value)>& body) { b.forLoop(lo, hi, one, body); }
+  void loop(const Value& lo, const Value& hi, const codegen::LoopOptions& o, const std::function<void(Value)>& body) {
+    b.forLoop(lo, hi, one, o, body);
+  }
+  /// A loop whose iterations are independent: parallel in the parallel build.
+  void outer(const Value& lo, const Value& hi, const std::function<void(Value)>& body) {
+    if (parallel_)
+      b.parallelFor(lo, hi, one, {}, body);
+    else
+      b.forLoop(lo, hi, one, body);
+  }
+  /// `for (i = hi - 1; i >= lo; i--)`.
+  void down(const Value& lo, const Value& hi, const std::function<void(Value)>& body) {
+    Value last = lo + hi - 1;
+    b.forLoop(lo, hi, one, [&](Value t) { body(last - t); });
+  }
+  /// `acc = init; for (i = lo; i < hi; i++) acc = f(i, acc);` returning acc.
+  Value sum(const Value& lo, const Value& hi, const Value& init, const std::function<Value(Value, Value)>& f) {
+    return b.forLoop(lo, hi, one, {init}, [&](Value i, const std::vector<Value>& c) {
+      return std::vector<Value>{f(i, c[0])};
+    })[0];
+  }
+  /// The same carrying several values.
+  std::vector<Value> carry(const Value& lo, const Value& hi, std::vector<Value> init,
+                           const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& f) {
+    return b.forLoop(lo, hi, one, std::move(init), f);
+  }
+  Error finish() { return b.finish(); }
+};
+
+}  // namespace memjit::polybench
