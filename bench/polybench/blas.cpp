@@ -8,6 +8,7 @@ namespace {
 constexpr ElementType F64 = ElementType::F64;
 using Options = codegen::FunctionOptions;
 
+
 Error buildGemm(codegen::Module& m, const std::string& name, const Kernel& k, const Options& o, bool par) {
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), beta = w.arg(1), C = w.arg(2), A = w.arg(3), B = w.arg(4);
@@ -80,35 +81,34 @@ Error buildSymm(codegen::Module& m, const std::string& name, const Kernel& k, co
   return w.finish();
 }
 
+// PolyBench's i-k-j nest reads A and B down their columns (A[j][k] for consecutive j); here each C[i][j] sums its
+// k terms in a register, 8 j's at a time (KernelWriter::jam): the same additions in the same order per element,
+// read along the rows. See docs/benchmarks.md.
 Error buildSyr2k(codegen::Module& m, const std::string& name, const Kernel& k, const Options& o, bool par) {
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), beta = w.arg(1), C = w.arg(2), A = w.arg(3), B = w.arg(4);
   Value N = w.b.dim(C, 0), M = w.b.dim(A, 1);
   w.outer(w.zero, N, [&](Value i) {
-    w.loop(w.zero, N, [&](Value j) { w.st(w.ld(C, {i, j}) * beta, C, {i, j}); });
-  });
-  w.outer(w.zero, N, [&](Value i) {
-    w.loop(w.zero, M, [&](Value kk) {
-      Value bik = w.ld(B, {i, kk}), aik = w.ld(A, {i, kk});
-      w.loop(w.zero, N, [&](Value j) {
-        Value t = w.ld(A, {j, kk}) * alpha * bik + w.ld(B, {j, kk}) * alpha * aik;
-        w.st(w.ld(C, {i, j}) + t, C, {i, j});
-      });
-    });
+    w.jam(
+        w.zero, N, M, 8, [&](Value j) { return w.ld(C, {i, j}) * beta; },
+        [&](Value j, Value kk, Value acc) {
+          return acc + (w.ld(A, {j, kk}) * alpha * w.ld(B, {i, kk}) + w.ld(B, {j, kk}) * alpha * w.ld(A, {i, kk}));
+        },
+        [&](Value j, Value acc) { w.st(acc, C, {i, j}); });
   });
   return w.finish();
 }
 
+// As syr2k: each C[i][j] of the lower triangle sums its k terms in a register, 8 j's at a time.
 Error buildSyrk(codegen::Module& m, const std::string& name, const Kernel& k, const Options& o, bool par) {
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), beta = w.arg(1), C = w.arg(2), A = w.arg(3);
   Value N = w.b.dim(C, 0), M = w.b.dim(A, 1);
   w.outer(w.zero, N, [&](Value i) {
-    w.loop(w.zero, i + 1, [&](Value j) { w.st(w.ld(C, {i, j}) * beta, C, {i, j}); });
-    w.loop(w.zero, M, [&](Value kk) {
-      Value a = alpha * w.ld(A, {i, kk});
-      w.loop(w.zero, i + 1, [&](Value j) { w.st(w.ld(C, {i, j}) + a * w.ld(A, {j, kk}), C, {i, j}); });
-    });
+    w.jam(
+        w.zero, i + 1, M, 8, [&](Value j) { return w.ld(C, {i, j}) * beta; },
+        [&](Value j, Value kk, Value acc) { return acc + alpha * w.ld(A, {i, kk}) * w.ld(A, {j, kk}); },
+        [&](Value j, Value acc) { w.st(acc, C, {i, j}); });
   });
   return w.finish();
 }

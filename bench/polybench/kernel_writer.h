@@ -66,6 +66,30 @@ class KernelWriter {
                            const std::function<std::vector<Value>(Value, const std::vector<Value>&)>& f) {
     return b.forLoop(lo, hi, one, std::move(init), f);
   }
+  /// out(j, acc) for every j in [lo, hi), where acc = init(j) then acc = step(j, k, acc) for k in [0, K): a
+  /// reduction over k per j, with `width` consecutive j's in flight together (unroll-and-jam, as PolyBench's C
+  /// cannot ask its compiler for): each j's own additions stay in k order, so the result is the same, but `width`
+  /// independent chains hide the latency of the adds.
+  void jam(const Value& lo, const Value& hi, const Value& K, std::int64_t width,
+           const std::function<Value(Value)>& init, const std::function<Value(Value, Value, Value)>& step,
+           const std::function<void(Value, Value)>& out) {
+    Value full = lo + (hi - lo) / width * width;
+    b.forLoop(lo, full, idx(width), [&](Value j0) {
+      std::vector<Value> js, accs;
+      for (std::int64_t l = 0; l < width; ++l) {
+        js.push_back(j0 + l);
+        accs.push_back(init(js.back()));
+      }
+      auto r = carry(zero, K, accs, [&](Value k, const std::vector<Value>& c) {
+        std::vector<Value> next;
+        for (std::int64_t l = 0; l < width; ++l) next.push_back(step(js[l], k, c[l]));
+        return next;
+      });
+      for (std::int64_t l = 0; l < width; ++l) out(js[l], r[l]);
+    });
+    loop(full, hi, [&](Value j) { out(j, sum(zero, K, init(j), [&](Value k, Value acc) { return step(j, k, acc); })); });
+  }
+
   Error finish() { return b.finish(); }
 };
 
