@@ -34,11 +34,11 @@ Error buildGemver(codegen::Module& m, const std::string& name, const Kernel& k, 
       w.st(w.ld(A, {i, j}) + a1 * w.ld(v1, {j}) + a2 * w.ld(v2, {j}), A, {i, j});
     });
   });
-  w.outer(w.zero, N, [&](Value i) {
-    Value s = w.sum(w.zero, N, w.ld(x, {i}),
-                    [&](Value j, Value acc) { return acc + beta * w.ld(A, {j, i}) * w.ld(y, {j}); });
-    w.st(s, x, {i});
-  });
+  // x reads A down its columns: 8 i's summed together read it along its rows.
+  w.jam(
+      w.zero, N, N, 8, [&](Value i) { return w.ld(x, {i}); },
+      [&](Value i, Value j, Value acc) { return acc + beta * w.ld(A, {j, i}) * w.ld(y, {j}); },
+      [&](Value i, Value s) { w.st(s, x, {i}); }, true);
   w.loop(w.zero, N, [&](Value i) { w.st(w.ld(x, {i}) + w.ld(z, {i}), x, {i}); });
   w.outer(w.zero, N, [&](Value i) {
     Value s = w.sum(w.zero, N, w.ld(W, {i}),
@@ -117,12 +117,12 @@ Error buildTrmm(codegen::Module& m, const std::string& name, const Kernel& k, co
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), A = w.arg(1), B = w.arg(2);
   Value M = w.b.dim(B, 0), N = w.b.dim(B, 1);
+  // 8 j's summed together read B along its rows.
   w.loop(w.zero, M, [&](Value i) {
-    w.loop(w.zero, N, [&](Value j) {
-      Value s = w.sum(i + 1, M, w.ld(B, {i, j}),
-                      [&](Value kk, Value acc) { return acc + w.ld(A, {kk, i}) * w.ld(B, {kk, j}); });
-      w.st(alpha * s, B, {i, j});
-    });
+    w.jamFrom(
+        w.zero, N, i + 1, M, 8, [&](Value j) { return w.ld(B, {i, j}); },
+        [&](Value j, Value kk, Value acc) { return acc + w.ld(A, {kk, i}) * w.ld(B, {kk, j}); },
+        [&](Value j, Value s) { w.st(alpha * s, B, {i, j}); });
   });
   return w.finish();
 }

@@ -49,12 +49,13 @@ Error buildCorrelation(codegen::Module& m, const std::string& name, const Kernel
   });
   w.outer(w.zero, M - 1, [&](Value i) {
     w.st(w.f64(1.0), corr, {i, i});
-    w.loop(i + 1, M, [&](Value j) {
-      Value c = w.sum(w.zero, N, w.f64(0.0),
-                      [&](Value kk, Value acc) { return acc + w.ld(data, {kk, i}) * w.ld(data, {kk, j}); });
-      w.st(c, corr, {i, j});
-      w.st(c, corr, {j, i});
-    });
+    w.jam(
+        i + 1, M, N, 8, [&](Value) { return w.f64(0.0); },
+        [&](Value j, Value kk, Value acc) { return acc + w.ld(data, {kk, i}) * w.ld(data, {kk, j}); },
+        [&](Value j, Value c) {
+          w.st(c, corr, {i, j});
+          w.st(c, corr, {j, i});
+        });
   });
   w.st(w.f64(1.0), corr, {M - 1, M - 1});
   return w.finish();
@@ -71,13 +72,14 @@ Error buildCovariance(codegen::Module& m, const std::string& name, const Kernel&
     w.loop(w.zero, M, [&](Value j) { w.st(w.ld(data, {i, j}) - w.ld(mean, {j}), data, {i, j}); });
   });
   w.outer(w.zero, M, [&](Value i) {
-    w.loop(i, M, [&](Value j) {
-      Value c = w.sum(w.zero, N, w.f64(0.0),
-                      [&](Value kk, Value acc) { return acc + w.ld(data, {kk, i}) * w.ld(data, {kk, j}); });
-      c = c / (floatN - 1.0);
-      w.st(c, cov, {i, j});
-      w.st(c, cov, {j, i});
-    });
+    w.jam(
+        i, M, N, 8, [&](Value) { return w.f64(0.0); },
+        [&](Value j, Value kk, Value acc) { return acc + w.ld(data, {kk, i}) * w.ld(data, {kk, j}); },
+        [&](Value j, Value c) {
+          c = c / (floatN - 1.0);
+          w.st(c, cov, {i, j});
+          w.st(c, cov, {j, i});
+        });
   });
   return w.finish();
 }

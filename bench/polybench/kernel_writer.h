@@ -70,24 +70,35 @@ class KernelWriter {
   /// reduction over k per j, with `width` consecutive j's in flight together (unroll-and-jam, as PolyBench's C
   /// cannot ask its compiler for): each j's own additions stay in k order, so the result is the same, but `width`
   /// independent chains hide the latency of the adds.
+  /// With `parallel`, the blocks of `width` j's are the iterations of a parallel loop in the parallel build. The
+  /// k range may be [kLo, kHi) (jamFrom).
   void jam(const Value& lo, const Value& hi, const Value& K, std::int64_t width,
            const std::function<Value(Value)>& init, const std::function<Value(Value, Value, Value)>& step,
-           const std::function<void(Value, Value)>& out) {
+           const std::function<void(Value, Value)>& out, bool parallel = false) {
+    jamFrom(lo, hi, zero, K, width, init, step, out, parallel);
+  }
+  void jamFrom(const Value& lo, const Value& hi, const Value& kLo, const Value& kHi, std::int64_t width,
+               const std::function<Value(Value)>& init, const std::function<Value(Value, Value, Value)>& step,
+               const std::function<void(Value, Value)>& out, bool parallel = false) {
     Value full = lo + (hi - lo) / width * width;
-    b.forLoop(lo, full, idx(width), [&](Value j0) {
+    auto block = [&](Value j0) {
       std::vector<Value> js, accs;
       for (std::int64_t l = 0; l < width; ++l) {
         js.push_back(j0 + l);
         accs.push_back(init(js.back()));
       }
-      auto r = carry(zero, K, accs, [&](Value k, const std::vector<Value>& c) {
+      auto r = carry(kLo, kHi, accs, [&](Value k, const std::vector<Value>& c) {
         std::vector<Value> next;
         for (std::int64_t l = 0; l < width; ++l) next.push_back(step(js[l], k, c[l]));
         return next;
       });
       for (std::int64_t l = 0; l < width; ++l) out(js[l], r[l]);
-    });
-    loop(full, hi, [&](Value j) { out(j, sum(zero, K, init(j), [&](Value k, Value acc) { return step(j, k, acc); })); });
+    };
+    if (parallel && parallel_)
+      b.parallelFor(lo, full, idx(width), {}, block);
+    else
+      b.forLoop(lo, full, idx(width), block);
+    loop(full, hi, [&](Value j) { out(j, sum(kLo, kHi, init(j), [&](Value k, Value acc) { return step(j, k, acc); })); });
   }
 
   Error finish() { return b.finish(); }

@@ -8,15 +8,15 @@ namespace {
 constexpr ElementType F64 = ElementType::F64;
 using Options = codegen::FunctionOptions;
 
-// out[i][j] = init(i, j) + sum over k < K of left(i, k) * B[k][j], the i-j-k nest PolyBench's matrix products use.
+// out[i][j] = init(i, j) + sum over k < K of left(i, k) * B[k][j], the i-j-k nest PolyBench's matrix products use,
+// with 8 j's summed together (KernelWriter::jam): B is read along its rows, each element's sum in k order.
 void product(KernelWriter& w, Value out, Value rows, Value cols, Value K, const std::function<Value(Value, Value)>& init,
              const std::function<Value(Value, Value)>& left, Value B) {
   w.outer(w.zero, rows, [&](Value i) {
-    w.loop(w.zero, cols, [&](Value j) {
-      Value s = w.sum(w.zero, K, init(i, j),
-                      [&](Value kk, Value acc) { return acc + left(i, kk) * w.ld(B, {kk, j}); });
-      w.st(s, out, {i, j});
-    });
+    w.jam(
+        w.zero, cols, K, 8, [&](Value j) { return init(i, j); },
+        [&](Value j, Value kk, Value acc) { return acc + left(i, kk) * w.ld(B, {kk, j}); },
+        [&](Value j, Value acc) { w.st(acc, out, {i, j}); });
   });
 }
 
@@ -78,11 +78,10 @@ Error buildDoitgen(codegen::Module& m, const std::string& name, const Kernel& k,
   Value NR = w.b.dim(A, 0), NQ = w.b.dim(A, 1), NP = w.b.dim(A, 2);
   w.loop(w.zero, NR, [&](Value r) {
     w.loop(w.zero, NQ, [&](Value q) {
-      w.loop(w.zero, NP, [&](Value p) {
-        Value s = w.sum(w.zero, NP, w.f64(0.0),
-                        [&](Value t, Value acc) { return acc + w.ld(A, {r, q, t}) * w.ld(C4, {t, p}); });
-        w.st(s, sum, {p});
-      });
+      w.jam(
+          w.zero, NP, NP, 8, [&](Value) { return w.f64(0.0); },
+          [&](Value p, Value t, Value acc) { return acc + w.ld(A, {r, q, t}) * w.ld(C4, {t, p}); },
+          [&](Value p, Value s) { w.st(s, sum, {p}); });
       w.loop(w.zero, NP, [&](Value p) { w.st(w.ld(sum, {p}), A, {r, q, p}); });
     });
   });
@@ -97,10 +96,11 @@ Error buildMvt(codegen::Module& m, const std::string& name, const Kernel& k, con
     w.st(w.sum(w.zero, N, w.ld(x1, {i}), [&](Value j, Value acc) { return acc + w.ld(A, {i, j}) * w.ld(y1, {j}); }),
          x1, {i});
   });
-  w.outer(w.zero, N, [&](Value i) {
-    w.st(w.sum(w.zero, N, w.ld(x2, {i}), [&](Value j, Value acc) { return acc + w.ld(A, {j, i}) * w.ld(y2, {j}); }),
-         x2, {i});
-  });
+  // x2 reads A down its columns: 8 i's summed together read it along its rows.
+  w.jam(
+      w.zero, N, N, 8, [&](Value i) { return w.ld(x2, {i}); },
+      [&](Value i, Value j, Value acc) { return acc + w.ld(A, {j, i}) * w.ld(y2, {j}); },
+      [&](Value i, Value s) { w.st(s, x2, {i}); }, true);
   return w.finish();
 }
 
