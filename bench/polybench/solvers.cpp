@@ -60,11 +60,16 @@ Error buildGramschmidt(codegen::Module& m, const std::string& name, const Kernel
     Value rkk = w.b.sqrt(nrm);
     w.st(rkk, R, {kk, kk});
     w.loop(w.zero, M, [&](Value i) { w.st(w.ld(A, {i, kk}) / rkk, Q, {i, kk}); });
-    w.outer(kk + 1, N, [&](Value j) {
-      Value rkj = w.sum(w.zero, M, w.f64(0.0),
-                        [&](Value i, Value acc) { return acc + w.ld(Q, {i, kk}) * w.ld(A, {i, j}); });
-      w.st(rkj, R, {kk, j});
-      w.loop(w.zero, M, [&](Value i) { w.st(w.ld(A, {i, j}) - w.ld(Q, {i, kk}) * rkj, A, {i, j}); });
+    // PolyBench computes R[k][j] and updates column j of A one j at a time, reading A down its columns; here
+    // R[k][j] for 8 j's together (KernelWriter::jam), then the update row by row. Each element gets the same
+    // operations in the same order (column j's update needs only R[k][j]).
+    w.jam(
+        kk + 1, N, M, 8, [&](Value) { return w.f64(0.0); },
+        [&](Value j, Value i, Value acc) { return acc + w.ld(Q, {i, kk}) * w.ld(A, {i, j}); },
+        [&](Value j, Value rkj) { w.st(rkj, R, {kk, j}); }, true);
+    w.outer(w.zero, M, [&](Value i) {
+      Value qik = w.ld(Q, {i, kk});
+      w.loop(kk + 1, N, [&](Value j) { w.st(w.ld(A, {i, j}) - qik * w.ld(R, {kk, j}), A, {i, j}); });
     });
   });
   return w.finish();
@@ -78,11 +83,11 @@ void factorise(KernelWriter& w, Value A, Value N) {
                       [&](Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {kk, j}); });
       w.st(v / w.ld(A, {j, j}), A, {i, j});
     });
-    w.loop(i, N, [&](Value j) {
-      Value v = w.sum(w.zero, i, w.ld(A, {i, j}),
-                      [&](Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {kk, j}); });
-      w.st(v, A, {i, j});
-    });
+    // The upper part's elements of row i are independent: 8 at a time read A along its rows.
+    w.jamFrom(
+        i, N, w.zero, i, 8, [&](Value j) { return w.ld(A, {i, j}); },
+        [&](Value j, Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {kk, j}); },
+        [&](Value j, Value v) { w.st(v, A, {i, j}); });
   });
 }
 
