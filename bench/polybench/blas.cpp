@@ -67,16 +67,21 @@ Error buildSymm(codegen::Module& m, const std::string& name, const Kernel& k, co
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), beta = w.arg(1), C = w.arg(2), A = w.arg(3), B = w.arg(4);
   Value M = w.b.dim(C, 0), N = w.b.dim(C, 1);
+  // 8 j's together (KernelWriter::jam): B and C are read along their rows; each C element still gets its updates in
+  // PolyBench's order (over i, then the final one).
   w.loop(w.zero, M, [&](Value i) {
-    w.loop(w.zero, N, [&](Value j) {
-      Value bij = w.ld(B, {i, j});
-      Value temp2 = w.sum(w.zero, i, w.f64(0.0), [&](Value kk, Value acc) {
-        Value aik = w.ld(A, {i, kk});
-        w.st(w.ld(C, {kk, j}) + alpha * bij * aik, C, {kk, j});
-        return acc + w.ld(B, {kk, j}) * aik;
-      });
-      w.st(beta * w.ld(C, {i, j}) + alpha * bij * w.ld(A, {i, i}) + alpha * temp2, C, {i, j});
-    });
+    Value aii = w.ld(A, {i, i});
+    w.jam(
+        w.zero, N, i, 8, [&](Value) { return w.f64(0.0); },
+        [&](Value j, Value kk, Value acc) {
+          Value aik = w.ld(A, {i, kk});
+          w.st(w.ld(C, {kk, j}) + alpha * w.ld(B, {i, j}) * aik, C, {kk, j});
+          return acc + w.ld(B, {kk, j}) * aik;
+        },
+        [&](Value j, Value temp2) {
+          Value bij = w.ld(B, {i, j});
+          w.st(beta * w.ld(C, {i, j}) + alpha * bij * aii + alpha * temp2, C, {i, j});
+        });
   });
   return w.finish();
 }
