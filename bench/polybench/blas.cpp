@@ -40,11 +40,11 @@ Error buildGemver(codegen::Module& m, const std::string& name, const Kernel& k, 
       [&](Value i, Value j, Value acc) { return acc + beta * w.ld(A, {j, i}) * w.ld(y, {j}); },
       [&](Value i, Value s) { w.st(s, x, {i}); }, true);
   w.loop(w.zero, N, [&](Value i) { w.st(w.ld(x, {i}) + w.ld(z, {i}), x, {i}); });
-  w.outer(w.zero, N, [&](Value i) {
-    Value s = w.sum(w.zero, N, w.ld(W, {i}),
-                    [&](Value j, Value acc) { return acc + alpha * w.ld(A, {i, j}) * w.ld(x, {j}); });
-    w.st(s, W, {i});
-  });
+  // 8 rows' sums together: 8 independent chains of additions instead of one.
+  w.jam(
+      w.zero, N, N, 8, [&](Value i) { return w.ld(W, {i}); },
+      [&](Value i, Value j, Value acc) { return acc + alpha * w.ld(A, {i, j}) * w.ld(x, {j}); },
+      [&](Value i, Value s) { w.st(s, W, {i}); }, true);
   return w.finish();
 }
 
