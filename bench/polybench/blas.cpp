@@ -13,9 +13,21 @@ Error buildGemm(codegen::Module& m, const std::string& name, const Kernel& k, co
   KernelWriter w(m, name, k, o, par);
   Value alpha = w.arg(0), beta = w.arg(1), C = w.arg(2), A = w.arg(3), B = w.arg(4);
   Value NI = w.b.dim(C, 0), NJ = w.b.dim(C, 1), NK = w.b.dim(A, 1);
+  // k by fours: each C[i][j] is loaded and stored once per four products instead of once per product, its
+  // additions still in k order; the remainder of k one at a time.
   w.outer(w.zero, NI, [&](Value i) {
     w.loop(w.zero, NJ, [&](Value j) { w.st(w.ld(C, {i, j}) * beta, C, {i, j}); });
-    w.loop(w.zero, NK, [&](Value kk) {
+    Value kFour = NK / 4 * 4;
+    w.b.forLoop(w.zero, kFour, w.idx(4), [&](Value kk) {
+      Value a[4];
+      for (int l = 0; l < 4; ++l) a[l] = alpha * w.ld(A, {i, kk + l});
+      w.loop(w.zero, NJ, [&](Value j) {
+        Value c = w.ld(C, {i, j});
+        for (int l = 0; l < 4; ++l) c = c + a[l] * w.ld(B, {kk + l, j});
+        w.st(c, C, {i, j});
+      });
+    });
+    w.loop(kFour, NK, [&](Value kk) {
       Value a = alpha * w.ld(A, {i, kk});
       w.loop(w.zero, NJ, [&](Value j) { w.st(w.ld(C, {i, j}) + a * w.ld(B, {kk, j}), C, {i, j}); });
     });
