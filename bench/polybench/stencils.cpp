@@ -8,6 +8,10 @@ namespace {
 
 constexpr ElementType F64 = ElementType::F64, Index = ElementType::Index;
 using Options = codegen::FunctionOptions;
+// The stencils' rows in vectors of 8 doubles (one AVX-512 register) without interleaving: on this CPU LLVM picks
+// 4-lane vectors (it prefers 256-bit ones) interleaved 4 ways, which leaves up to 15 elements of every short row
+// to the scalar remainder. Measured: jacobi-1d at LARGE 0.31 -> 0.24 ms, fdtd-2d at MEDIUM 4.2 -> 3.6 ms.
+constexpr codegen::LoopOptions kRowVectors{.vectorWidth = 8, .interleave = 1};
 
 Error buildAdi(codegen::Module& m, const std::string& name, const Kernel& k, const Options& o, bool par) {
   KernelWriter w(m, name, k, o, par);
@@ -76,17 +80,17 @@ Error buildFdtd2d(codegen::Module& m, const std::string& name, const Kernel& k, 
     Value ft = w.ld(fict, {t});
     w.loop(w.zero, NY, [&](Value j) { w.st(ft, ey, {w.zero, j}); });
     w.outer(w.one, NX, [&](Value i) {
-      w.loop(w.zero, NY, [&](Value j) {
+      w.loop(w.zero, NY, kRowVectors, [&](Value j) {
         w.st(w.ld(ey, {i, j}) - 0.5 * (w.ld(hz, {i, j}) - w.ld(hz, {i - 1, j})), ey, {i, j});
       });
     });
     w.outer(w.zero, NX, [&](Value i) {
-      w.loop(w.one, NY, [&](Value j) {
+      w.loop(w.one, NY, kRowVectors, [&](Value j) {
         w.st(w.ld(ex, {i, j}) - 0.5 * (w.ld(hz, {i, j}) - w.ld(hz, {i, j - 1})), ex, {i, j});
       });
     });
     w.outer(w.zero, NX - 1, [&](Value i) {
-      w.loop(w.zero, NY - 1, [&](Value j) {
+      w.loop(w.zero, NY - 1, kRowVectors, [&](Value j) {
         Value curl = w.ld(ex, {i, j + 1}) - w.ld(ex, {i, j}) + w.ld(ey, {i + 1, j}) - w.ld(ey, {i, j});
         w.st(w.ld(hz, {i, j}) - 0.7 * curl, hz, {i, j});
       });
@@ -99,7 +103,7 @@ Error buildFdtd2d(codegen::Module& m, const std::string& name, const Kernel& k, 
 void heatStep(KernelWriter& w, Value from, Value to, Value N) {
   w.outer(w.one, N - 1, [&](Value i) {
     w.loop(w.one, N - 1, [&](Value j) {
-      w.loop(w.one, N - 1, [&](Value k) {
+      w.loop(w.one, N - 1, kRowVectors, [&](Value k) {
         Value c = w.ld(from, {i, j, k});
         Value di = w.ld(from, {i + 1, j, k}) - 2.0 * c + w.ld(from, {i - 1, j, k});
         Value dj = w.ld(from, {i, j + 1, k}) - 2.0 * c + w.ld(from, {i, j - 1, k});
@@ -124,7 +128,7 @@ Error buildJacobi1d(codegen::Module& m, const std::string& name, const Kernel& k
   KernelWriter w(m, name, k, o, par);
   Value tsteps = w.arg(0), A = w.arg(1), B = w.arg(2), N = w.b.dim(A, 0);
   auto step = [&](Value from, Value to) {
-    w.loop(w.one, N - 1, [&](Value i) {
+    w.loop(w.one, N - 1, kRowVectors, [&](Value i) {
       w.st(0.33333 * (w.ld(from, {i - 1}) + w.ld(from, {i}) + w.ld(from, {i + 1})), to, {i});
     });
   };
@@ -140,7 +144,7 @@ Error buildJacobi2d(codegen::Module& m, const std::string& name, const Kernel& k
   Value tsteps = w.arg(0), A = w.arg(1), B = w.arg(2), N = w.b.dim(A, 0);
   auto step = [&](Value from, Value to) {
     w.outer(w.one, N - 1, [&](Value i) {
-      w.loop(w.one, N - 1, [&](Value j) {
+      w.loop(w.one, N - 1, kRowVectors, [&](Value j) {
         Value s = w.ld(from, {i, j}) + w.ld(from, {i, j - 1}) + w.ld(from, {i, j + 1}) + w.ld(from, {i + 1, j}) +
                   w.ld(from, {i - 1, j});
         w.st(0.2 * s, to, {i, j});
