@@ -9,9 +9,6 @@ namespace {
 constexpr ElementType F32 = ElementType::F32, I32 = ElementType::I32, I8 = ElementType::I8;
 using Options = codegen::FunctionOptions;
 
-// One recursive pass of the filter along a row or a column: out[t] = ca * in_1 + cb * in_2 + b1 * out_1 + b2 *
-// out_2, where in_1 is in[t] (forward, with in_2 the previous input) or the next inputs (backward). `at(t)` maps
-// the pass's step to the element's indices.
 Error buildDeriche(codegen::Module& m, const std::string& name, const Kernel& k, const Options& o, bool par) {
   KernelWriter w(m, name, k, o, par);
   auto& b = w.b;
@@ -28,44 +25,40 @@ Error buildDeriche(codegen::Module& m, const std::string& name, const Kernel& k,
   Value c1 = b.f32(1.0f), c2 = c1;
   Value z = b.f32(0.0f);
 
-  w.outer(w.zero, W, [&](Value i) {  // ym1, ym2, xm1
-    w.carry(w.zero, H, {z, z, z}, [&](Value j, const std::vector<Value>& c) {
-      Value in = w.ld(imgIn, {i, j});
-      Value y = a1 * in + a2 * c[2] + b1 * c[0] + b2 * c[1];
-      w.st(y, y1, {i, j});
-      return std::vector<Value>{y, c[0], in};
+  // PolyBench's four recursive passes: forward and backward along the rows of imgIn, then along the columns of
+  // imgOut. `at(o, t)` is the element of line o at step t.
+  auto at = [](bool rows, Value o, Value t) { return rows ? std::vector<Value>{o, t} : std::vector<Value>{t, o}; };
+  auto forward = [&](bool rows, Value lines, Value length, Value in, Value ca, Value cb) {
+    w.outer(w.zero, lines, [&](Value o) {  // carried: y_1, y_2, x_1
+      w.carry(w.zero, length, {z, z, z}, [&](Value t, const std::vector<Value>& c) {
+        Value x = w.ld(in, at(rows, o, t));
+        Value y = ca * x + cb * c[2] + b1 * c[0] + b2 * c[1];
+        w.st(y, y1, at(rows, o, t));
+        return std::vector<Value>{y, c[0], x};
+      });
     });
-  });
-  w.outer(w.zero, W, [&](Value i) {  // yp1, yp2, xp1, xp2
-    w.carry(w.zero, H, {z, z, z, z}, [&](Value t, const std::vector<Value>& c) {
-      Value j = H - 1 - t;
-      Value y = a3 * c[2] + a4 * c[3] + b1 * c[0] + b2 * c[1];
-      w.st(y, y2, {i, j});
-      return std::vector<Value>{y, c[0], w.ld(imgIn, {i, j}), c[2]};
+  };
+  auto backward = [&](bool rows, Value lines, Value length, Value in, Value ca, Value cb) {
+    w.outer(w.zero, lines, [&](Value o) {  // carried: y_1, y_2, x_1, x_2 (the following ones)
+      w.carry(w.zero, length, {z, z, z, z}, [&](Value t, const std::vector<Value>& c) {
+        auto element = at(rows, o, length - 1 - t);
+        Value y = ca * c[2] + cb * c[3] + b1 * c[0] + b2 * c[1];
+        w.st(y, y2, element);
+        return std::vector<Value>{y, c[0], w.ld(in, element), c[2]};
+      });
     });
-  });
-  w.outer(w.zero, W, [&](Value i) {
-    w.loop(w.zero, H, [&](Value j) { w.st(c1 * (w.ld(y1, {i, j}) + w.ld(y2, {i, j})), imgOut, {i, j}); });
-  });
-  w.outer(w.zero, H, [&](Value j) {  // ym1, ym2, tm1
-    w.carry(w.zero, W, {z, z, z}, [&](Value i, const std::vector<Value>& c) {
-      Value in = w.ld(imgOut, {i, j});
-      Value y = a5 * in + a6 * c[2] + b1 * c[0] + b2 * c[1];
-      w.st(y, y1, {i, j});
-      return std::vector<Value>{y, c[0], in};
+  };
+  auto combine = [&](Value c) {
+    w.outer(w.zero, W, [&](Value i) {
+      w.loop(w.zero, H, [&](Value j) { w.st(c * (w.ld(y1, {i, j}) + w.ld(y2, {i, j})), imgOut, {i, j}); });
     });
-  });
-  w.outer(w.zero, H, [&](Value j) {  // yp1, yp2, tp1, tp2
-    w.carry(w.zero, W, {z, z, z, z}, [&](Value t, const std::vector<Value>& c) {
-      Value i = W - 1 - t;
-      Value y = a7 * c[2] + a8 * c[3] + b1 * c[0] + b2 * c[1];
-      w.st(y, y2, {i, j});
-      return std::vector<Value>{y, c[0], w.ld(imgOut, {i, j}), c[2]};
-    });
-  });
-  w.outer(w.zero, W, [&](Value i) {
-    w.loop(w.zero, H, [&](Value j) { w.st(c2 * (w.ld(y1, {i, j}) + w.ld(y2, {i, j})), imgOut, {i, j}); });
-  });
+  };
+  forward(true, W, H, imgIn, a1, a2);
+  backward(true, W, H, imgIn, a3, a4);
+  combine(c1);
+  forward(false, H, W, imgOut, a5, a6);
+  backward(false, H, W, imgOut, a7, a8);
+  combine(c2);
   return w.finish();
 }
 
