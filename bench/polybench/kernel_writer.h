@@ -101,6 +101,32 @@ class KernelWriter {
     loop(full, hi, [&](Value j) { out(j, sum(kLo, kHi, init(j), [&](Value k, Value acc) { return step(j, k, acc); })); });
   }
 
+  /// jam's triangular form, for a row of a factorisation: out(j, acc) for j in [lo, hi), where acc = init(j) then
+  /// acc = step(j, k, acc) for k in [0, j), and step(j, k, ...) may read what out(k, ...) wrote. `width` j's share
+  /// the steps with k below the first of them (independent chains); the triangle between them follows in order.
+  void jamTriangle(const Value& lo, const Value& hi, std::int64_t width, const std::function<Value(Value)>& init,
+                   const std::function<Value(Value, Value, Value)>& step, const std::function<void(Value, Value)>& out) {
+    Value full = lo + (hi - lo) / width * width;
+    b.forLoop(lo, full, idx(width), [&](Value j0) {
+      std::vector<Value> js, accs;
+      for (std::int64_t l = 0; l < width; ++l) {
+        js.push_back(j0 + l);
+        accs.push_back(init(js.back()));
+      }
+      accs = carry(zero, j0, accs, [&](Value k, const std::vector<Value>& c) {
+        std::vector<Value> next;
+        for (std::int64_t l = 0; l < width; ++l) next.push_back(step(js[l], k, c[l]));
+        return next;
+      });
+      for (std::int64_t l = 0; l < width; ++l) {
+        Value acc = accs[l];
+        for (std::int64_t m = 0; m < l; ++m) acc = step(js[l], js[m], acc);
+        out(js[l], acc);
+      }
+    });
+    loop(full, hi, [&](Value j) { out(j, sum(zero, j, init(j), [&](Value k, Value acc) { return step(j, k, acc); })); });
+  }
+
   Error finish() { return b.finish(); }
 };
 

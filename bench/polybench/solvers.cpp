@@ -16,11 +16,11 @@ Error buildCholesky(codegen::Module& m, const std::string& name, const Kernel& k
   KernelWriter w(m, name, k, o, par);
   Value A = w.arg(0), N = w.b.dim(A, 0);
   w.loop(w.zero, N, [&](Value i) {
-    w.loop(w.zero, i, [&](Value j) {
-      Value v = w.sum(w.zero, j, w.ld(A, {i, j}),
-                      [&](Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {j, kk}); });
-      w.st(v / w.ld(A, {j, j}), A, {i, j});
-    });
+    // 8 elements of the row at a time share the subtractions below the first of them (KernelWriter::jamTriangle).
+    w.jamTriangle(
+        w.zero, i, 8, [&](Value j) { return w.ld(A, {i, j}); },
+        [&](Value j, Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {j, kk}); },
+        [&](Value j, Value v) { w.st(v / w.ld(A, {j, j}), A, {i, j}); });
     Value v = w.sum(w.zero, i, w.ld(A, {i, i}), [&](Value kk, Value acc) {
       Value aik = w.ld(A, {i, kk});
       return acc - aik * aik;
@@ -78,11 +78,11 @@ Error buildGramschmidt(codegen::Module& m, const std::string& name, const Kernel
 // lu's and ludcmp's factorisation (the same loop nest; ludcmp names the running value w).
 void factorise(KernelWriter& w, Value A, Value N) {
   w.loop(w.zero, N, [&](Value i) {
-    w.loop(w.zero, i, [&](Value j) {
-      Value v = w.sum(w.zero, j, w.ld(A, {i, j}),
-                      [&](Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {kk, j}); });
-      w.st(v / w.ld(A, {j, j}), A, {i, j});
-    });
+    // The lower part: 8 elements at a time share the subtractions below the first of them.
+    w.jamTriangle(
+        w.zero, i, 8, [&](Value j) { return w.ld(A, {i, j}); },
+        [&](Value j, Value kk, Value acc) { return acc - w.ld(A, {i, kk}) * w.ld(A, {kk, j}); },
+        [&](Value j, Value v) { w.st(v / w.ld(A, {j, j}), A, {i, j}); });
     // The upper part's elements of row i are independent: 8 at a time read A along its rows.
     w.jamFrom(
         i, N, w.zero, i, 8, [&](Value j) { return w.ld(A, {i, j}); },
