@@ -2,7 +2,9 @@
 """The PolyBench table of docs/benchmarks.md from bench_polybench's JSON output.
 
     bench_polybench --benchmark_filter=/LARGE --benchmark_out=polybench.json --benchmark_out_format=json
-    bench/polybench/table.py polybench.json [LARGE]
+    bench/polybench/table.py polybench.json [more.json ...] [LARGE]
+
+Several files (runs of parts of the suite) are merged; a later file's figure replaces an earlier one's.
 
 Serial systems are compared by the benchmark thread's CPU time (on a shared machine the wall time of a one-thread
 kernel also counts the time other processes held its core); parallel ones by wall time. `vs best` is the faster of
@@ -14,12 +16,18 @@ import math
 import sys
 
 
+def fmt(ms):
+    return f"{ms:.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 10 else f"{ms:.2f}"
+
+
 def main():
-    data = json.load(open(sys.argv[1]))
-    dataset = sys.argv[2] if len(sys.argv) > 2 else "LARGE"
+    files = [a for a in sys.argv[1:] if a.endswith(".json")]
+    rest = [a for a in sys.argv[1:] if not a.endswith(".json")]
+    dataset = rest[0] if rest else "LARGE"
+    benchmarks = [b for f in files for b in json.load(open(f))["benchmarks"]]
     runs = {}
     order = []
-    for b in data["benchmarks"]:
+    for b in benchmarks:
         parts = b["name"].split("/")  # Kernel/polybench_<k>/<system>/<DATASET>[/real_time]
         if len(parts) < 4 or parts[3] != dataset or b.get("error_occurred"):
             continue
@@ -35,7 +43,7 @@ def main():
     ratios, pars, checks = [], [], []
     for k in order:
         r = runs[k]
-        cell = lambda s, i=0: f"{r[s][i]:.3g}" if s in r else "—"
+        cell = lambda s, i=0: fmt(r[s][i]) if s in r else "—"
         row = [k, cell("memjit"), cell("native_gcc"), cell("native_clang")]
         if all(s in r for s in ("memjit", "native_gcc", "native_clang")):
             ratio = min(r["native_gcc"][0], r["native_clang"][0]) / r["memjit"][0]
