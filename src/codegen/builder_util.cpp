@@ -9,6 +9,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen::detail {
 
@@ -63,10 +64,16 @@ llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsi
   llvm::Value* zero = llvm::Constant::getNullValue(to);
   llvm::Value* outside = ir.CreateSelect(ir.CreateFCmpOLT(x, llvm::ConstantFP::get(type, 0.0)), min,
                                          ir.CreateSelect(ir.CreateFCmpUNO(x, x), zero, max));
+  if (MEMJIT_MUTANT("fptoi_wraps")) return converted;
   return ir.CreateSelect(ir.CreateAnd(aboveLow, belowHigh), converted, outside);
 }
 
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {
+  if (x->getType()->getScalarType()->isFloatTy() && to->getScalarType()->isBFloatTy() &&
+      MEMJIT_MUTANT("bf16_round_toward_zero")) {  // the upper half of the f32's bits
+    llvm::Value* bits = ir.CreateLShr(ir.CreateBitCast(x, shapedLike(ir.getInt32Ty(), x->getType())), 16);
+    return ir.CreateBitCast(ir.CreateTrunc(bits, shapedLike(ir.getInt16Ty(), x->getType())), to);
+  }
   if (!(x->getType()->isDoubleTy() && to->isBFloatTy()) &&
       !(x->getType()->isVectorTy() && x->getType()->getScalarType()->isDoubleTy() && to->getScalarType()->isBFloatTy()))
     return ir.CreateFPTrunc(x, to);
