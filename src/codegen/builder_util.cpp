@@ -55,8 +55,13 @@ llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsi
   const int top = static_cast<int>(isUnsigned ? bits : bits - 1);
   // Below the lowest value: -1 truncates to 0 for unsigned types; for signed
   // ones values just below -2^(bits-1) truncate to it, what saturating gives.
-  llvm::Value* aboveLow = isUnsigned ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(type, -1.0))
-                                     : ir.CreateFCmpOGE(x, bound(top, true));
+  // A lowest value beyond the float type's range is -inf, which -inf itself
+  // must not pass (f16 -inf to i32 gave 0, the difftest found).
+  llvm::Value* low = bound(top, true);
+  const bool lowIsInfinite = std::ldexp(1.0, top) > llvm::APFloat::getLargest(type->getScalarType()->getFltSemantics()).convertToDouble();
+  llvm::Value* aboveLow = isUnsigned      ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(type, -1.0))
+                          : lowIsInfinite ? ir.CreateFCmpOGT(x, low)
+                                          : ir.CreateFCmpOGE(x, low);
   llvm::Value* belowHigh = ir.CreateFCmpOLT(x, bound(top, false));
   llvm::Value* converted = isUnsigned ? ir.CreateFPToUI(x, to) : ir.CreateFPToSI(x, to);
   llvm::Value* max = integer(isUnsigned ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits));
