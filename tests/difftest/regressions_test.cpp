@@ -8,7 +8,9 @@
 
 #include <cmath>
 
+#include "generator.h"
 #include "memjit/codegen/builder.h"
+#include "oracles.h"
 #include "program.h"
 #include "regression.h"
 
@@ -342,4 +344,18 @@ TEST(DifftestRegression, Seed368F16MinusInfinityToSignedSaturates) {
     b.ret({b.constant(ElementType::I64, -1LL)});
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+
+// Open: LLVM 19 aborts ("Cannot emit physreg copy instruction") while the JIT
+// compiles generated program 1001323 at O0 (the whole process ends, so the
+// reducer cannot shrink it; llc-19 -O0 on the same IR does not abort). Found
+// once every unread value became an output; difftest_seed_range stops before it.
+TEST(DifftestRegression, DISABLED_Seed1001323LlvmCannotEmitPhysregCopy) {
+  auto runner = memjit::difftest::Runner::create();
+  ASSERT_TRUE(static_cast<bool>(runner)) << runner.error().message();
+  std::vector<memjit::difftest::Mismatch> mismatches;
+  memjit::difftest::BatchStats stats;
+  runner->run({memjit::difftest::generate(1001323)}, memjit::difftest::standardOracles(), memjit::difftest::KnownBugs{},
+              mismatches, stats);
+  EXPECT_TRUE(mismatches.empty()) << mismatches.front().oracle << ": " << mismatches.front().what;
 }
