@@ -4,7 +4,8 @@
 #   ./dev.sh test [--fast]   install, build, run every test (LLVM 19 + MLIR 19); the suite
 #                            again against LLVM 22 (build-llvm22, tests needing MLIR skip);
 #                            then under AddressSanitizer+UndefinedBehaviorSanitizer, and
-#                            each fuzzer briefly (--fast skips the sanitizers and fuzzers)
+#                            each fuzzer briefly, five codegen mutants the difftest must
+#                            catch (--fast skips the sanitizers, fuzzers and mutants)
 #   ./dev.sh test --llvm 22  swap the machine's MLIR 19 for MLIR 22, run the whole suite,
 #                            conformance included, against LLVM+MLIR 22; swap MLIR 19 back
 #   ./dev.sh test --llvm 22 --private-mlir
@@ -13,6 +14,9 @@
 #   ./dev.sh bench           build and run every benchmark; JSON in build/bench/results.json
 #   ./dev.sh fuzz [seconds]  run every fuzzer (default 60 s each), then the differential
 #                            tester (tests/difftest) for as long
+#   ./dev.sh mutants [seconds]  the difftest's mutation score: a build with codegen
+#                            bugs compiled in (build-mutants, -DMEMJIT_MUTANTS=ON); each
+#                            mutant runs until caught or for [seconds] (default 300)
 #   ./dev.sh build           install and build only
 # A second run with nothing changed takes seconds: builds are incremental and cached.
 set -euo pipefail
@@ -284,6 +288,21 @@ run_difftest() {
   ./build/tests/difftest/memjit-difftest --seconds "$seconds"
 }
 
+# The mutation score (tests/difftest/mutants.py): the tester against each
+# deliberate codegen bug of a build configured with -DMEMJIT_MUTANTS=ON. Only
+# the sources holding a mutant differ from build/'s, so the rest hits ccache.
+build_mutants() {
+  configure build-mutants -DLLVM_DIR="$(llvm_dir "$LLVM_MAJOR")" -DMEMJIT_REQUIRE_MLIR=ON -DMEMJIT_WERROR=ON \
+    -DMEMJIT_MUTANTS=ON
+  cmake --build build-mutants -j "$JOBS" --target memjit-difftest
+}
+run_mutants() {
+  local seconds=$1
+  build_mutants
+  log "mutation score: every mutant for up to ${seconds}s"
+  python3 tests/difftest/mutants.py --tester build-mutants/tests/difftest/memjit-difftest --budget "$seconds"
+}
+
 cmd=${1:-help}
 shift || true
 case "$cmd" in
@@ -322,6 +341,9 @@ case "$cmd" in
     if [ $fast -eq 0 ]; then
       sanitizer_pass
       thread_sanitizer_pass
+      log "mutation score, briefly: five mutants, each caught within 60 s (./dev.sh mutants: all)"
+      build_mutants
+      run_ctest build-mutants -R difftest_mutants
       run_fuzzers "${MEMJIT_FUZZ_SECONDS:-20}"
     fi
     log "all tests passed"
@@ -359,8 +381,12 @@ PY
     run_difftest "${1:-60}" || status=1
     exit $status
     ;;
+  mutants)
+    install_packages
+    run_mutants "${1:-300}"
+    ;;
   *)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac

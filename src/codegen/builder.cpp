@@ -23,6 +23,7 @@
 #include "function_removal.h"
 #include "memjit/type_syntax.h"
 #include "module_impl.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -346,6 +347,9 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
       case Arith::Div: r = ir.CreateFDiv(x, y); break;
       case Arith::Rem: r = ir.CreateFRem(x, y); break;
     }
+    if (auto* m = llvm::dyn_cast<llvm::BinaryOperator>(x);  // a peephole that forgets exact mode: x * y + z as fma
+        k == Arith::Add && m && m->getOpcode() == llvm::Instruction::FMul && MEMJIT_MUTANT("contract_in_exact_mode"))
+      r = ir.CreateIntrinsic(llvm::Intrinsic::fma, {r->getType()}, {m->getOperand(0), m->getOperand(1), y});
   } else {
     const bool uns = isUnsignedInteger(*t);
     // Index arithmetic addresses memory and cannot wrap in a valid program.
@@ -357,6 +361,11 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
       case Arith::Mul: r = ir.CreateMul(x, y, "", false, nsw); break;
       case Arith::Div: r = uns ? ir.CreateUDiv(x, y) : ir.CreateSDiv(x, y); break;
       case Arith::Rem: r = uns ? ir.CreateURem(x, y) : ir.CreateSRem(x, y); break;
+    }
+    if (k == Arith::Rem && !uns && MEMJIT_MUTANT("rem_sign_of_divisor")) {  // a floored modulo
+      llvm::Value* zero = llvm::Constant::getNullValue(r->getType());
+      llvm::Value* differ = ir.CreateAnd(ir.CreateICmpNE(r, zero), ir.CreateICmpSLT(ir.CreateXor(r, y), zero));
+      r = ir.CreateSelect(differ, ir.CreateAdd(r, y), r);
     }
   }
   return BuilderOps::make(self, r, *t);
@@ -391,6 +400,8 @@ Value FunctionBuilder::neg(const Value& a, std::source_location loc) {
   if (!t) return {};
   if (*t == ElementType::F16 || *t == ElementType::BF16)
     return Value(this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, true), *t);
+  if (isFloat(*t) && MEMJIT_MUTANT("fneg_as_zero_minus"))
+    return Value(this, impl_->ir.CreateFSub(llvm::ConstantFP::get(a.llvm()->getType(), 0.0), a.llvm()), *t);
   if (isFloat(*t)) return Value(this, impl_->ir.CreateFNeg(a.llvm()), *t);
   return Value(this, impl_->ir.CreateNeg(a.llvm()), *t);
 }
@@ -404,7 +415,8 @@ Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b, std::
   if (isFloat(*t)) {
     const P f[] = {P::FCMP_OEQ, P::FCMP_UNE, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE};
     pred = f[static_cast<int>(p)];
-  } else if (isUnsignedInteger(*t) || *t == ElementType::I1) {
+    if (pred == P::FCMP_UNE && MEMJIT_MUTANT("cmp_ne_ordered")) pred = P::FCMP_ONE;
+  } else if (isUnsignedInteger(*t) || *t == ElementType::I1 || MEMJIT_MUTANT("cmp_signed_as_unsigned")) {
     const P u[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT, P::ICMP_UGE};
     pred = u[static_cast<int>(p)];
   } else {
@@ -427,6 +439,9 @@ Value FunctionBuilder::select(const Value& c, const Value& a, const Value& b, st
                                                            describeOperands({&c, &a, &b})));
     return {};
   }
+  const bool half = a.type() == Type(ElementType::F16) || a.type() == Type(ElementType::BF16);
+  if (half && MEMJIT_MUTANT("select_half_arms_swapped"))
+    return Value(this, impl_->ir.CreateSelect(c.llvm(), b.llvm(), a.llvm()), a.type());
   return Value(this, impl_->ir.CreateSelect(c.llvm(), a.llvm(), b.llvm()), a.type());
 }
 
@@ -448,9 +463,10 @@ Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location
   if (*from == to) {
     r = x;
   } else if (intLike(*from) && intLike(to)) {
-    r = unsignedLike(*from) ? ir.CreateZExtOrTrunc(x, lt) : ir.CreateSExtOrTrunc(x, lt);
+    r = unsignedLike(*from) || MEMJIT_MUTANT("cast_zext_for_sext") ? ir.CreateZExtOrTrunc(x, lt)
+                                                                     : ir.CreateSExtOrTrunc(x, lt);
   } else if (intLike(*from) && isFloat(to)) {
-    r = detail::integerToFloat(ir, x, !unsignedLike(*from), lt);
+    r = detail::integerToFloat(ir, x, !unsignedLike(*from) || MEMJIT_MUTANT("uitofp_as_sitofp"), lt);
   } else if (isFloat(*from) && intLike(to)) {
     // Saturating: NaN gives 0 and a value beyond the type its nearest bound,
     // at every level, where fptosi's poison let the unoptimised code and

@@ -10,6 +10,7 @@
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
 #include "module_impl.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -157,11 +158,14 @@ LoopBlocks openLoop(FunctionBuilder& self, const Value& lb, const Value& ub, con
   loop.iv->addIncoming(lb.llvm(), pre);
   for (const Value& v : init) {
     llvm::PHINode* p = ir.CreatePHI(v.llvm()->getType(), 2);
-    p->addIncoming(v.llvm(), pre);
+    p->addIncoming(MEMJIT_MUTANT("loop_carried_init_zero") ? llvm::Constant::getNullValue(v.llvm()->getType()) : v.llvm(),
+                   pre);
     loop.phis.push_back(p);
     loop.carried.push_back(BuilderOps::make(self, p, v.type()));
   }
-  ir.CreateCondBr(ir.CreateICmpSLT(loop.iv, ub.llvm()), loop.body, loop.exit);
+  llvm::Value* more = MEMJIT_MUTANT("loop_upper_bound_inclusive") && !init.empty() ? ir.CreateICmpSLE(loop.iv, ub.llvm())
+                                                                                 : ir.CreateICmpSLT(loop.iv, ub.llvm());
+  ir.CreateCondBr(more, loop.body, loop.exit);
   ir.SetInsertPoint(loop.body);
   return loop;
 }

@@ -7,6 +7,7 @@
 #include "builder_checks.h"
 #include "builder_impl.h"
 #include "builder_util.h"
+#include "mutants.h"
 #include "memjit/type_syntax.h"
 
 namespace memjit::codegen {
@@ -78,6 +79,9 @@ static Value roundedSignedDivision(FunctionBuilder& self, const char* op, bool u
   llvm::Value* xNegative = ir.CreateICmpSLT(x, zero(x));
   llvm::Value* yNegative = ir.CreateICmpSLT(y, zero(y));
   llvm::Value* signs = up ? ir.CreateICmpEQ(xNegative, yNegative) : ir.CreateICmpNE(xNegative, yNegative);
+  if (up && MEMJIT_MUTANT("ceildivsi_both_negative"))  // forgets that two negatives make a positive quotient
+    signs = ir.CreateNot(ir.CreateOr(xNegative, yNegative));
+  if (!up && MEMJIT_MUTANT("floordivsi_truncates")) signs = ir.getFalse();
   llvm::Value* adjust = ir.CreateZExt(ir.CreateAnd(inexact, signs), x->getType());
   return BuilderOps::make(self, up ? ir.CreateAdd(quotient, adjust) : ir.CreateSub(quotient, adjust), *t);
 }
@@ -101,6 +105,7 @@ Value FunctionBuilder::ceildivui(const Value& a, const Value& b, std::source_loc
   detail::checkDivision(*this, "ceildivui", false, false, x, b.llvm());
   llvm::Value* one = llvm::ConstantInt::get(x->getType(), 1);
   llvm::Value* q = ir.CreateAdd(ir.CreateUDiv(ir.CreateSub(x, one), b.llvm()), one);
+  if (MEMJIT_MUTANT("ceildivui_zero_dividend")) return BuilderOps::make(*this, q, *t);
   return BuilderOps::make(*this, ir.CreateSelect(ir.CreateICmpEQ(x, zero(x)), zero(x), q), *t);
 }
 
@@ -112,7 +117,7 @@ Value FunctionBuilder::mulhi(const Value& a, const Value& b, std::source_locatio
   llvm::Type* type = a.llvm()->getType();
   const unsigned w = type->getScalarSizeInBits();
   llvm::Type* wide = detail::shapedLike(ir.getIntNTy(2 * w), type);
-  const bool uns = isUnsignedLike(*t);
+  const bool uns = isUnsignedLike(*t) || MEMJIT_MUTANT("mulhi_zext_for_sext");
   auto extend = [&](llvm::Value* v) { return uns ? ir.CreateZExt(v, wide) : ir.CreateSExt(v, wide); };
   llvm::Value* product = ir.CreateMul(extend(a.llvm()), extend(b.llvm()));
   return BuilderOps::make(*this, ir.CreateTrunc(ir.CreateLShr(product, w), type), *t);
@@ -137,6 +142,7 @@ Value shiftOrZero(FunctionBuilder& self, const char* op, llvm::Instruction::Bina
   auto& ir = BuilderOps::impl(self).ir;
   llvm::Value* inRange = ir.CreateICmpULT(n.llvm(), width(a.llvm()));
   llvm::Value* shifted = ir.CreateBinOp(opcode, a.llvm(), n.llvm());
+  if (MEMJIT_MUTANT("shift_count_unchecked")) return BuilderOps::make(self, shifted, *t);
   return BuilderOps::make(self, ir.CreateSelect(inRange, shifted, zero(a.llvm())), *t);
 }
 
@@ -175,6 +181,7 @@ Value FunctionBuilder::shrsi(const Value& a, const Value& n, std::source_locatio
   auto& ir = impl_->ir;
   // Shifting by width - 1 already fills every bit with the sign.
   llvm::Value* last = llvm::ConstantInt::get(a.llvm()->getType(), a.llvm()->getType()->getScalarSizeInBits() - 1);
+  if (MEMJIT_MUTANT("shrsi_clamp_to_width")) last = width(a.llvm());
   llvm::Value* count = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, n.llvm(), last);
   return BuilderOps::make(*this, ir.CreateAShr(a.llvm(), count), *t);
 }

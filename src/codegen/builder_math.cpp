@@ -10,6 +10,7 @@
 
 #include "builder_impl.h"
 #include "builder_util.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 namespace {
@@ -133,6 +134,7 @@ static Value nanPropagating(FunctionBuilder& self, const char* op, llvm::Intrins
 
 Value FunctionBuilder::minimumf(const Value& a, const Value& b, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
+  if (MEMJIT_MUTANT("minimumf_as_minnum")) return nanPropagating(*this, "minimumf", llvm::Intrinsic::minnum, a, b);
   return nanPropagating(*this, "minimumf", llvm::Intrinsic::minimum, a, b);
 }
 Value FunctionBuilder::maximumf(const Value& a, const Value& b, std::source_location loc) {
@@ -155,8 +157,9 @@ Value FunctionBuilder::pow(const Value& a, const Value& b, std::source_location 
   return BuilderOps::make(*this, ir.CreateSelect(exact, one, r.llvm()), r.type());
 }
 
-Value FunctionBuilder::copysign(const Value& magnitude, const Value& sign, std::source_location loc) {
+Value FunctionBuilder::copysign(const Value& magnitude, const Value& signSource, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
+  const Value& sign = MEMJIT_MUTANT("copysign_sign_of_magnitude") ? magnitude : signSource;
   auto t = detail::sameFloatScalar(*this, "copysign", {&magnitude, &sign});
   if (!t) return {};
   if (*t == ElementType::F16 || *t == ElementType::BF16)
@@ -167,6 +170,8 @@ Value FunctionBuilder::copysign(const Value& magnitude, const Value& sign, std::
 Value FunctionBuilder::fma(const Value& a, const Value& b, const Value& c, std::source_location loc) {
   const detail::OpLocation at(*this, loc);
   const MathFunction fma{.op = "fma", .intrinsic = llvm::Intrinsic::fma, .wideHalf = true};
+  if (MEMJIT_MUTANT("fma_rounds_product") && (a.type() == Type(ElementType::F32) || a.type() == Type(ElementType::F64)))
+    return add(mul(a, b), c);
   return emitMath(*this, fma, {&a, &b, &c});
 }
 
@@ -258,8 +263,11 @@ Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
     return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, false), *t);
   if (isFloat(*t)) return emitMath(*this, MathFunction{.op = "abs", .intrinsic = llvm::Intrinsic::fabs}, {&a});
   if (isUnsignedInteger(*t)) return a;
-  return BuilderOps::make(
-      *this, impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse()), *t);
+  llvm::Value* r = impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse());
+  if (MEMJIT_MUTANT("abs_int_min_saturates"))  // |INT_MIN| as INT_MAX instead of wrapping to INT_MIN
+    r = impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, r, llvm::ConstantInt::get(r->getType(),
+        llvm::APInt::getSignedMaxValue(r->getType()->getScalarSizeInBits())));
+  return BuilderOps::make(*this, r, *t);
 }
 
 }  // namespace memjit::codegen

@@ -12,6 +12,7 @@
 #include "memjit/metadata_symbols.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -107,7 +108,10 @@ llvm::Value* elementAddress(FunctionBuilder& self, std::string_view op, const Va
     detail::checkIndices(self, op, detail::memrefLabel(self, m), at, sizes, t->rank() - (checkLast ? 0 : 1));
   }
   llvm::Value* linear = nullptr;
-  for (unsigned i = 0; i < t->rank(); ++i) linear = iadd(I, linear, imul(I, strideOf(I, *t, d, i), indices[i].llvm()));
+  for (unsigned i = 0; i < t->rank(); ++i) {
+    const bool unit = i + 1 == t->rank() && MEMJIT_MUTANT("load_store_unit_inner_stride");
+    linear = iadd(I, linear, imul(I, unit ? idxConst(I, 1) : strideOf(I, *t, d, i), indices[i].llvm()));
+  }
   linear = iadd(I, linear, offsetOf(I, *t, d));
   llvm::Type* elem = lowerElementType(I.ir.getContext(), t->element(), I.opts());
   llvm::Value* aligned = I.ir.CreateExtractValue(d, {1});
@@ -306,6 +310,10 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
   std::vector<llvm::Value*> sizeV(r), strideV(r);
   for (unsigned i = 0; i < r; ++i) {
     std::int64_t o = operandStatic(offsets[i]);
+    if (o != 0 && MEMJIT_MUTANT("subview_offset_one_stride_more")) {
+      offset = iadd(I, offset, strideOf(I, *t, d, i));
+      staticOffset = srcStrides[i] == kDynamic || staticOffset == kDynamic ? kDynamic : staticOffset + srcStrides[i];
+    }
     if (o != 0) {
       offset = iadd(I, offset, imul(I, operandValue(I, offsets[i]), strideOf(I, *t, d, i)));
       if (o == kDynamic || srcStrides[i] == kDynamic || staticOffset == kDynamic)
@@ -318,6 +326,7 @@ Value FunctionBuilder::subview(const Value& m, const std::vector<IndexOperand>& 
     std::int64_t st = operandStatic(strides[i]);
     newStrides[i] = st == kDynamic || srcStrides[i] == kDynamic ? kDynamic : st * srcStrides[i];
     strideV[i] = imul(I, operandValue(I, strides[i]), strideOf(I, *t, d, i));
+    if (MEMJIT_MUTANT("subview_stride_not_composed")) newStrides[i] = st, strideV[i] = operandValue(I, strides[i]);
   }
   MemRefType result = stridedType(t->element(), shape, staticOffset, newStrides, t->memorySpace());
   llvm::Value* nd = buildDescriptor(I, result, I.ir.CreateExtractValue(d, {0}), I.ir.CreateExtractValue(d, {1}),

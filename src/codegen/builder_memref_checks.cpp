@@ -7,6 +7,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "builder_checks.h"
+#include "mutants.h"
 #include "memjit/codegen/lowering.h"
 #include "memjit/runtime/checks.h"
 
@@ -61,7 +62,8 @@ void checkIndices(FunctionBuilder& self, std::string_view op, std::string_view t
   llvm::Value* ok = nullptr;
   // Unsigned: a negative index is a huge one.
   for (std::size_t i = 0; i < indices.size() && i < checkedDims; ++i)
-    ok = both(ir, ok, ir.CreateICmpULT(indices[i], sizes[i]));
+    ok = both(ir, ok, MEMJIT_MUTANT("checked_index_inclusive") ? ir.CreateICmpULE(indices[i], sizes[i])
+                                                               : ir.CreateICmpULT(indices[i], sizes[i]));
   if (ok) emitCheck(self, ok, MEMJIT_CHECK_INDEX, op, type, indices, sizes);
 }
 

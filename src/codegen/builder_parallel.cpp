@@ -23,6 +23,7 @@
 #include "builder_util.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -66,6 +67,7 @@ Value tripCount(FunctionBuilder& self, const std::string& op, const Value& lb, c
   }
   Value one = self.index(1), zero = self.index(0);
   Value n = self.div(self.add(self.sub(ub, lb), self.sub(step, one)), step);
+  if (MEMJIT_MUTANT("parallel_trip_count_floor")) n = self.div(self.sub(ub, lb), step);
   return self.select(self.cmp(CmpPredicate::Gt, ub, lb), n, zero);
 }
 
@@ -491,7 +493,8 @@ class ReductionChunk {
         identities_(identities), slots_(slots), lb_(lb), step_(step), body_(body) {}
 
   void build(const Value& begin, const Value& end) {
-    std::vector<Value> partial = self_.forLoop(begin, end, self_.index(1), identities_,
+    const Value last = MEMJIT_MUTANT("parallel_chunk_end_short") ? self_.sub(end, self_.index(1)) : end;
+    std::vector<Value> partial = self_.forLoop(begin, last, self_.index(1), identities_,
                                                [&](Value k, const std::vector<Value>& acc) { return iteration(k, acc); });
     if (I_.error) return;
     for (std::size_t i = 0; i < reductions_.size(); ++i)

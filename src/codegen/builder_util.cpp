@@ -9,6 +9,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen::detail {
 
@@ -54,8 +55,13 @@ llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsi
   const int top = static_cast<int>(isUnsigned ? bits : bits - 1);
   // Below the lowest value: -1 truncates to 0 for unsigned types; for signed
   // ones values just below -2^(bits-1) truncate to it, what saturating gives.
-  llvm::Value* aboveLow = isUnsigned ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(type, -1.0))
-                                     : ir.CreateFCmpOGE(x, bound(top, true));
+  // A lowest value beyond the float type's range is -inf, which -inf itself
+  // must not pass (f16 -inf to i32 gave 0, the difftest found).
+  llvm::Value* low = bound(top, true);
+  const bool lowIsInfinite = std::ldexp(1.0, top) > llvm::APFloat::getLargest(type->getScalarType()->getFltSemantics()).convertToDouble();
+  llvm::Value* aboveLow = isUnsigned      ? ir.CreateFCmpOGT(x, llvm::ConstantFP::get(type, -1.0))
+                          : lowIsInfinite ? ir.CreateFCmpOGT(x, low)
+                                          : ir.CreateFCmpOGE(x, low);
   llvm::Value* belowHigh = ir.CreateFCmpOLT(x, bound(top, false));
   llvm::Value* converted = isUnsigned ? ir.CreateFPToUI(x, to) : ir.CreateFPToSI(x, to);
   llvm::Value* max = integer(isUnsigned ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits));
@@ -63,10 +69,16 @@ llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsi
   llvm::Value* zero = llvm::Constant::getNullValue(to);
   llvm::Value* outside = ir.CreateSelect(ir.CreateFCmpOLT(x, llvm::ConstantFP::get(type, 0.0)), min,
                                          ir.CreateSelect(ir.CreateFCmpUNO(x, x), zero, max));
+  if (MEMJIT_MUTANT("fptoi_wraps")) return converted;
   return ir.CreateSelect(ir.CreateAnd(aboveLow, belowHigh), converted, outside);
 }
 
 llvm::Value* truncateFloat(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Type* to) {
+  if (x->getType()->getScalarType()->isFloatTy() && to->getScalarType()->isBFloatTy() &&
+      MEMJIT_MUTANT("bf16_round_toward_zero")) {  // the upper half of the f32's bits
+    llvm::Value* bits = ir.CreateLShr(ir.CreateBitCast(x, shapedLike(ir.getInt32Ty(), x->getType())), 16);
+    return ir.CreateBitCast(ir.CreateTrunc(bits, shapedLike(ir.getInt16Ty(), x->getType())), to);
+  }
   if (!(x->getType()->isDoubleTy() && to->isBFloatTy()) &&
       !(x->getType()->isVectorTy() && x->getType()->getScalarType()->isDoubleTy() && to->getScalarType()->isBFloatTy()))
     return ir.CreateFPTrunc(x, to);

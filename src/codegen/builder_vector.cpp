@@ -12,6 +12,7 @@
 #include "memjit/codegen/vector_target.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -138,6 +139,7 @@ Value FunctionBuilder::extract(const Value& v, std::uint32_t lane, std::source_l
                                                       " of " + v.typeName()));
     return {};
   }
+  if (MEMJIT_MUTANT("extract_lane_reversed")) lane = v.lanes() - 1 - lane;
   return BuilderOps::make(*this, impl_->ir.CreateExtractElement(v.llvm(), lane), elementOfValue(v));
 }
 

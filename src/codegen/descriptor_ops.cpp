@@ -1,5 +1,7 @@
 #include "descriptor_ops.h"
 
+#include "mutants.h"
+
 #include <llvm/IR/Module.h>
 
 namespace memjit::codegen::detail {
@@ -38,7 +40,8 @@ llvm::Value* packArgument(llvm::IRBuilderBase& b, const Type& t, const LoweringO
   d = b.CreateInsertValue(d, it[2], {2});
   for (unsigned i = 0; i < rank; ++i) {
     d = b.CreateInsertValue(d, it[3 + i], {3, i});
-    d = b.CreateInsertValue(d, it[3 + rank + i], {4, i});
+    const unsigned stride = MEMJIT_MUTANT("descriptor_strides_swapped") ? rank - 1 - i : i;
+    d = b.CreateInsertValue(d, it[3 + rank + stride], {4, i});
   }
   it += 3 + 2 * rank;
   return d;

@@ -252,10 +252,13 @@ Val Interpreter::eval(const Stmt& s, const std::vector<Val>& a) {
   const bool anyLoose = std::any_of(a.begin(), a.end(), [](const Val& v) { return v.flags != kExact; });
   const ElementType operandType = s.args.empty() ? s.type : p_.values[s.args[s.op == Op::Select ? 1 : 0]].elem;
   if (anyLoose) {
-    // Select and comparisons of "some NaN" are still determined.
+    // "Some NaN" is still a NaN: what an op makes of it is determined unless
+    // the op reads its sign or payload (bitcast, copysign's sign operand).
+    // Tainting every result computed from a NaN hid most float values from the
+    // comparison (the mutation score's wrong minimumf and fma went unseen).
     const bool nanOnly = std::all_of(a.begin(), a.end(), [](const Val& v) { return v.flags == kExact || v.flags == kAnyNaN; });
-    if (!(nanOnly && (s.op == Op::Cmp || s.op == Op::Select || s.op == Op::Neg || s.op == Op::Abs)))
-      return {0, 0, kLoose};
+    const bool readsNaNBits = s.op == Op::Bitcast || (s.op == Op::CopySign && a[1].flags == kAnyNaN);
+    if (!nanOnly || readsNaNBits) return {0, 0, kLoose};
   }
   if (s.op == Op::Select) {
     Val r = (a[0].bits & 1) ? a[1] : a[2];
@@ -290,9 +293,17 @@ Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementTy
     return r;
   }
   const double d = decodeFloat(from, x.bits);
-  if (intTo) {  // the generator guards the range
+  if (intTo) {  // saturating (README, "Casts"): NaN gives 0, a value beyond the type its nearest bound
     const double t = std::trunc(d);
-    if (isUnsignedInteger(to)) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
+    if (std::isnan(d)) return {0, 0, kExact};
+    if (isUnsignedInteger(to) || to == ElementType::I1) {  // i1 converts as unsigned (1.0 is true)
+      if (t <= 0) return {0, 0, kExact};
+      if (t >= std::ldexp(1.0, static_cast<int>(wt))) return {maskOf(wt), 0, kExact};
+      return {static_cast<std::uint64_t>(t), 0, kExact};
+    }
+    const double top = std::ldexp(1.0, static_cast<int>(wt) - 1);
+    if (t >= top) return {maskOf(wt) >> 1, 0, kExact};
+    if (t < -top) return {(1ULL << (wt - 1)) & maskOf(wt), 0, kExact};
     return {fromSigned(static_cast<std::int64_t>(t), wt), 0, kExact};
   }
   if (std::isnan(d)) return {roundToFloat(to, d), 0, kAnyNaN};
@@ -360,12 +371,11 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
     case Op::MaxNumF: {
       const bool isMin = s.op == Op::Min || s.op == Op::MinNumF;
       if (nanOf(0) && nanOf(1)) return {a[0].bits, 0, kAnyNaN};
-      if (nanOf(0)) return a[1];
-      if (nanOf(1)) return a[0];
       const double l = x(0), rr = x(1);
       if (l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
-      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision").
-      Val r = (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
+      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision"),
+      // the other operand of a NaN too.
+      Val r = nanOf(0) ? a[1] : nanOf(1) ? a[0] : (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
       makeFlushable(t, r);
       return r;
     }

@@ -27,6 +27,8 @@ struct Args {
   bool allOracles = false;
   int statements = 0;  // 0: the generator's default
   bool print = false;
+  bool stopAtFailure = false;
+  bool progress = false;
 };
 
 int usage() {
@@ -37,6 +39,8 @@ int usage() {
                "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting, half rsqrt)\n"
                "  --all-oracles  every oracle on every batch (default: O0, O3 and two others in turn)\n"
                "  --no-reduce  print failing programs unreduced\n"
+               "  --stop-at-failure  stop after the first batch with a failure;  --progress  print each batch's\n"
+               "               first seed before running it (both for the mutation score's runner, mutants.py)\n"
                "  --statements N  top-level statements per program;  --print  print every program as a test\n");
   return 2;
 }
@@ -74,6 +78,10 @@ bool parse(int argc, char** argv, Args& a) {
       a.allOracles = true;
     } else if (s == "--no-reduce") {
       a.reduce = false;
+    } else if (s == "--stop-at-failure") {
+      a.stopAtFailure = true;
+    } else if (s == "--progress") {
+      a.progress = true;
     } else {
       return false;
     }
@@ -110,6 +118,10 @@ int main(int argc, char** argv) {
   std::uint64_t next = args.seed;
   while ((args.count == 0 || next - args.seed < args.count) && (args.seconds == 0 || elapsed() < args.seconds)) {
     std::vector<Program> batch;
+    if (args.progress) {
+      std::printf("batch from seed %llu\n", static_cast<unsigned long long>(next));
+      std::fflush(stdout);
+    }
     for (std::size_t i = 0; i < args.batch && (args.count == 0 || next - args.seed < args.count); ++i, ++next) {
       GeneratorOptions g;
       g.signallingNaN = !known.nanSemantics;
@@ -143,6 +155,7 @@ int main(int argc, char** argv) {
                   toBuilderSnippet(small, known).c_str());
       std::fflush(stdout);
     }
+    if (args.stopAtFailure && failures > 0) break;
   }
   const double t = elapsed();
   std::printf("memjit-difftest: %zu programs in %.1f s (%.1f programs/s), %zu oracles each; %zu values compared, "
