@@ -12,6 +12,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 
+#include "atomic_update.h"
 #include "builder_util.h"
 #include "memref_access.h"
 #include "memjit/codegen/builder.h"
@@ -57,7 +58,7 @@ bool isFloatKind(AtomicKind k) {
   }
 }
 
-llvm::AtomicOrdering toLLVM(AtomicOrdering o) {
+llvm::AtomicOrdering llvmOrdering(AtomicOrdering o) {
   switch (o) {
     case AtomicOrdering::Relaxed: return llvm::AtomicOrdering::Monotonic;
     case AtomicOrdering::Acquire: return llvm::AtomicOrdering::Acquire;
@@ -111,10 +112,11 @@ llvm::Type* bitsOf(llvm::Type* t) {
   return llvm::IntegerType::get(t->getContext(), static_cast<unsigned>(t->getPrimitiveSizeInBits()));
 }
 
-// The element at `addr` replaced by update(current) with a compare-exchange
-// loop; returns the value it replaced (as MLIR's generic_atomic_rmw).
-Value casLoop(FunctionBuilder& self, llvm::Value* addr, ElementType e, AtomicOrdering ordering,
-              const std::function<Value(Value)>& update) {
+}  // namespace
+
+// Returns the value replaced, as MLIR's generic_atomic_rmw does.
+Value detail::atomicUpdate(FunctionBuilder& self, llvm::Value* addr, ElementType e, AtomicOrdering ordering,
+                           const std::function<Value(Value)>& update) {
   Impl& I = BuilderOps::impl(self);
   auto& ir = I.ir;
   llvm::Type* vt = lowerElementType(ir.getContext(), e, I.opts());
@@ -131,13 +133,15 @@ Value casLoop(FunctionBuilder& self, llvm::Value* addr, ElementType e, AtomicOrd
   old->addIncoming(first, pre);
   Value next = update(BuilderOps::make(self, ir.CreateBitCast(old, vt), e));
   if (I.error) return {};
-  auto* pair = ir.CreateAtomicCmpXchg(addr, old, ir.CreateBitCast(next.llvm(), st), align, toLLVM(ordering),
+  auto* pair = ir.CreateAtomicCmpXchg(addr, old, ir.CreateBitCast(next.llvm(), st), align, llvmOrdering(ordering),
                                       llvm::AtomicOrdering::Monotonic);
   old->addIncoming(ir.CreateExtractValue(pair, {0}), ir.GetInsertBlock());
   ir.CreateCondBr(ir.CreateExtractValue(pair, {1}), done, loop);
   ir.SetInsertPoint(done);
   return BuilderOps::make(self, ir.CreateBitCast(old, vt), e);
 }
+
+namespace {
 
 std::optional<llvm::AtomicRMWInst::BinOp> directOp(AtomicKind k) {
   using Op = llvm::AtomicRMWInst::BinOp;
@@ -189,9 +193,10 @@ Value FunctionBuilder::atomicRMW(AtomicKind kind, const Value& v, const Value& m
   if (!addr) return {};
   if (std::optional<llvm::AtomicRMWInst::BinOp> rmw = directOp(kind))
     return Value(this, impl_->ir.CreateAtomicRMW(*rmw, addr, v.llvm(), elementAlign(v.llvm()->getType()),
-                                                 toLLVM(ordering)),
+                                                 llvmOrdering(ordering)),
                  *e);
-  return casLoop(*this, addr, *e, ordering, [&](const Value& current) { return combine(*this, kind, current, v); });
+  return detail::atomicUpdate(*this, addr, *e, ordering,
+                              [&](const Value& current) { return combine(*this, kind, current, v); });
 }
 
 Value FunctionBuilder::genericAtomicRMW(const Value& m, const std::vector<Value>& indices,
@@ -204,7 +209,7 @@ Value FunctionBuilder::genericAtomicRMW(const Value& m, const std::vector<Value>
   if (!e) return {};
   llvm::Value* addr = detail::elementAddress(*this, op, m, indices);
   if (!addr) return {};
-  return casLoop(*this, addr, *e, ordering, [&](const Value& current) -> Value {
+  return detail::atomicUpdate(*this, addr, *e, ordering, [&](const Value& current) -> Value {
     Value next;
     {
       const detail::UserCode user(*this, at);
@@ -231,7 +236,7 @@ std::pair<Value, Value> FunctionBuilder::atomicCompareExchange(const Value& m, c
   llvm::Type* vt = expected.llvm()->getType();
   llvm::Type* st = bitsOf(vt);
   auto* pair = ir.CreateAtomicCmpXchg(addr, ir.CreateBitCast(expected.llvm(), st), ir.CreateBitCast(desired.llvm(), st),
-                                      elementAlign(vt), toLLVM(ordering), failureOrdering(ordering));
+                                      elementAlign(vt), llvmOrdering(ordering), failureOrdering(ordering));
   return {Value(this, ir.CreateBitCast(ir.CreateExtractValue(pair, {0}), vt), *e),
           Value(this, ir.CreateExtractValue(pair, {1}), ElementType::I1)};
 }

@@ -19,6 +19,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "atomic_update.h"
 #include "builder_checks.h"
 #include "builder_util.h"
 #include "memjit/codegen/builder.h"
@@ -532,29 +533,9 @@ class ReductionChunk {
   // Folds a partial into its accumulator with a compare-and-swap loop, which
   // serves every combiner (including a user's) on every scalar type.
   bool foldIntoAccumulator(std::size_t i, const Value& partial) {
-    auto& ir = I_.ir;
-    llvm::AllocaInst* slot = slots_[i];
-    llvm::Type* vt = partial.llvm()->getType();
-    llvm::Type* st = slot->getAllocatedType();
-    const llvm::Align align(st->getPrimitiveSizeInBits() / 8);
-    llvm::LoadInst* first = ir.CreateAlignedLoad(st, slot, align);
-    first->setAtomic(llvm::AtomicOrdering::Monotonic);
-    llvm::BasicBlock* pre = ir.GetInsertBlock();
-    auto* loop = llvm::BasicBlock::Create(ir.getContext(), "par.combine", I_.lowered.function);
-    auto* done = llvm::BasicBlock::Create(ir.getContext(), "par.combined", I_.lowered.function);
-    ir.CreateBr(loop);
-    ir.SetInsertPoint(loop);
-    llvm::PHINode* old = ir.CreatePHI(st, 2);
-    old->addIncoming(first, pre);
-    Value combined = combineWith(self_, at_, op_, i, reductions_[i],
-                                 BuilderOps::make(self_, ir.CreateBitCast(old, vt), partial.type()), partial);
-    if (I_.error) return false;
-    llvm::Value* pair = ir.CreateAtomicCmpXchg(slot, old, ir.CreateBitCast(combined.llvm(), st), align,
-                                               llvm::AtomicOrdering::AcquireRelease, llvm::AtomicOrdering::Monotonic);
-    old->addIncoming(ir.CreateExtractValue(pair, {0}), ir.GetInsertBlock());
-    ir.CreateCondBr(ir.CreateExtractValue(pair, {1}), done, loop);
-    ir.SetInsertPoint(done);
-    return true;
+    detail::atomicUpdate(self_, slots_[i], std::get<ElementType>(partial.type()), AtomicOrdering::AcqRel,
+                         [&](const Value& old) { return combineWith(self_, at_, op_, i, reductions_[i], old, partial); });
+    return !I_.error;
   }
 
   FunctionBuilder& self_;
