@@ -288,7 +288,7 @@ class Gen {
     const unsigned w = widthOf(to);
     double lo, hi;
     bool loInclusive = true;
-    if (isUnsignedInteger(to)) {
+    if (isUnsignedInteger(to) || to == ET::I1) {  // i1 converts as unsigned (-1.0 is false)
       lo = -1, hi = std::ldexp(1.0, static_cast<int>(w));
       loInclusive = false;
     } else {

@@ -341,7 +341,8 @@ Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementTy
   const double d = decodeFloat(from, x.bits);
   if (intTo) {  // the generator guards the range
     const double t = std::trunc(d);
-    if (isUnsignedInteger(to)) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
+    // i1 converts as unsigned (kernel-language.md, "Casts"): -1.0 is false.
+    if (isUnsignedInteger(to) || to == ElementType::I1) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
     return {fromSigned(static_cast<std::int64_t>(t), wt), 0, kExact};
   }
   if (std::isnan(d)) return {roundToFloat(to, d), 0, kAnyNaN};
