@@ -19,6 +19,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "atomic_update.h"
 #include "builder_checks.h"
 #include "builder_util.h"
 #include "memjit/codegen/builder.h"
@@ -535,29 +536,9 @@ class ReductionChunk {
   // Folds a partial into its accumulator with a compare-and-swap loop, which
   // serves every combiner (including a user's) on every scalar type.
   bool foldIntoAccumulator(std::size_t i, const Value& partial) {
-    auto& ir = I_.ir;
-    llvm::AllocaInst* slot = slots_[i];
-    llvm::Type* vt = partial.llvm()->getType();
-    llvm::Type* st = slot->getAllocatedType();
-    const llvm::Align align(st->getPrimitiveSizeInBits() / 8);
-    llvm::LoadInst* first = ir.CreateAlignedLoad(st, slot, align);
-    first->setAtomic(llvm::AtomicOrdering::Monotonic);
-    llvm::BasicBlock* pre = ir.GetInsertBlock();
-    auto* loop = llvm::BasicBlock::Create(ir.getContext(), "par.combine", I_.lowered.function);
-    auto* done = llvm::BasicBlock::Create(ir.getContext(), "par.combined", I_.lowered.function);
-    ir.CreateBr(loop);
-    ir.SetInsertPoint(loop);
-    llvm::PHINode* old = ir.CreatePHI(st, 2);
-    old->addIncoming(first, pre);
-    Value combined = combineWith(self_, at_, op_, i, reductions_[i],
-                                 BuilderOps::make(self_, ir.CreateBitCast(old, vt), partial.type()), partial);
-    if (I_.error) return false;
-    llvm::Value* pair = ir.CreateAtomicCmpXchg(slot, old, ir.CreateBitCast(combined.llvm(), st), align,
-                                               llvm::AtomicOrdering::AcquireRelease, llvm::AtomicOrdering::Monotonic);
-    old->addIncoming(ir.CreateExtractValue(pair, {0}), ir.GetInsertBlock());
-    ir.CreateCondBr(ir.CreateExtractValue(pair, {1}), done, loop);
-    ir.SetInsertPoint(done);
-    return true;
+    detail::atomicUpdate(self_, slots_[i], std::get<ElementType>(partial.type()), AtomicOrdering::AcqRel,
+                         [&](const Value& old) { return combineWith(self_, at_, op_, i, reductions_[i], old, partial); });
+    return !I_.error;
   }
 
   FunctionBuilder& self_;
@@ -603,6 +584,121 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
                                    reductions[i].init.type()));
   }
   return out;
+}
+
+namespace {
+
+// The element types a private copy can be merged atomically: those of scalar
+// reductions. Returns the accumulator's type, null with the error set.
+const MemRefType* checkedArray(FunctionBuilder& self, const std::string& op, std::size_t i, const ArrayReduction& r) {
+  const std::string which = "array reduction #" + std::to_string(i);
+  if (!checkOperands(self, op, {&r.accumulator})) return nullptr;
+  if (!isRankedMemRef(r.accumulator.type())) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " needs a ranked memref, got " +
+                                                  r.accumulator.typeName()));
+    return nullptr;
+  }
+  const auto& t = std::get<MemRefType>(r.accumulator.type());
+  const ElementType e = t.element();
+  if (!(isFloat(e) || e == ElementType::Index || (isInteger(e) && bitWidth(e) >= 8))) {
+    fail(self, Error(ErrorCode::TypeMismatch, "operation '" + op + "': " + which + " has elements of type " +
+                                                  toString(Type(e)) + " (" + toString(r.accumulator.type()) +
+                                                  "); reductions take integers of 8 bits or more, index or floats"));
+    return nullptr;
+  }
+  if (r.kind == Reduction::Kind::Custom) {
+    fail(self, Error(ErrorCode::InvalidArgument, "operation '" + op + "': " + which +
+                                                     " is custom; array reductions take sum, product, min or max"));
+    return nullptr;
+  }
+  return &t;
+}
+
+// The atomic update that folds a private element into the accumulator.
+AtomicKind mergeKind(Reduction::Kind k, ElementType e) {
+  const bool fl = isFloat(e), uns = isUnsignedInteger(e);
+  switch (k) {
+    case Reduction::Kind::Product: return fl ? AtomicKind::Mulf : AtomicKind::Muli;
+    case Reduction::Kind::Min: return fl ? AtomicKind::Minnumf : uns ? AtomicKind::Minu : AtomicKind::Mins;
+    case Reduction::Kind::Max: return fl ? AtomicKind::Maxnumf : uns ? AtomicKind::Maxu : AtomicKind::Maxs;
+    default: return fl ? AtomicKind::Addf : AtomicKind::Addi;
+  }
+}
+
+// fn(indices) for every element of ranked memref m, row-major.
+void forEachElement(FunctionBuilder& self, const Value& m, std::size_t rank, std::vector<Value>& at,
+                    const std::function<void(const std::vector<Value>&)>& fn) {
+  if (at.size() == rank) {
+    fn(at);
+    return;
+  }
+  self.forLoop(self.index(0), self.dim(m, at.size()), self.index(1), [&](Value i) {
+    at.push_back(i);
+    forEachElement(self, m, rank, at, fn);
+    at.pop_back();
+  });
+}
+
+}  // namespace
+
+void FunctionBuilder::parallelReduce(const Value& lb, const Value& ub, const Value& step,
+                                     const ParallelOptions& options, const std::vector<ArrayReduction>& arrays,
+                                     const std::function<void(Value, const std::vector<Value>&)>& body,
+                                     std::source_location loc) {
+  const detail::OpLocation at(*this, loc);
+  const std::string op = "parallel_reduce";
+  Impl& I = *impl_;
+  if (I.error || !checkOptions(*this, op, options)) return;
+  std::vector<const MemRefType*> types;
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    types.push_back(checkedArray(*this, op, i, arrays[i]));
+    if (!types.back()) return;
+  }
+  Value n = tripCount(*this, op, lb, ub, step);
+  if (!n.valid()) return;
+  ParallelLowering::emit(*this, op, n, options, [&](Value begin, Value end) {
+    // The chunk's private copies, from the identity (memjit's own code: no
+    // checks but alloc's size check, indices are in bounds by construction).
+    std::vector<Value> privates;
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      const MemRefType& t = *types[i];
+      std::vector<Value> dynamicSizes;
+      for (std::size_t d = 0; d < t.rank(); ++d)
+        if (t.isDynamicDim(d)) dynamicSizes.push_back(dim(arrays[i].accumulator, d));
+      privates.push_back(alloc(MemRefType(t.element(), t.shape()), dynamicSizes));
+      const detail::Unchecked unchecked(*this);
+      const Value identity = identityOf(*this, arrays[i].kind, t.element());
+      std::vector<Value> idx;
+      forEachElement(*this, privates[i], t.rank(), idx,
+                     [&](const std::vector<Value>& e) { store(identity, privates[i], e); });
+    }
+    if (I.error) return;
+    // A failed check in the body skips the merge but frees the copies.
+    auto* cleanup = llvm::BasicBlock::Create(I.ir.getContext(), "par.free");
+    {
+      const detail::ChunkFailTarget freeFirst(*this, cleanup);
+      forLoop(begin, end, index(1), [&](Value k) {
+        const Value iv = add(lb, mul(k, step));
+        const detail::UserCode user(*this, at);
+        body(iv, privates);
+      });
+    }
+    {
+      const detail::Unchecked unchecked(*this);
+      for (std::size_t i = 0; i < arrays.size(); ++i) {
+        const AtomicKind kind = mergeKind(arrays[i].kind, types[i]->element());
+        std::vector<Value> idx;
+        forEachElement(*this, privates[i], types[i]->rank(), idx, [&](const std::vector<Value>& e) {
+          // The loop's end orders these before anything after it: relaxed suffices.
+          atomicRMW(kind, load(privates[i], e), arrays[i].accumulator, e, AtomicOrdering::Relaxed);
+        });
+      }
+    }
+    cleanup->insertInto(I.lowered.function);
+    I.ir.CreateBr(cleanup);
+    I.ir.SetInsertPoint(cleanup);
+    for (const Value& p : privates) dealloc(p);
+  });
 }
 
 }  // namespace memjit::codegen

@@ -317,7 +317,7 @@ class Gen {
     const unsigned w = widthOf(to);
     double lo, hi;
     bool loInclusive = true;
-    if (isUnsignedInteger(to)) {
+    if (isUnsignedInteger(to) || to == ET::I1) {  // i1 converts as unsigned (-1.0 is false)
       lo = -1, hi = std::ldexp(1.0, static_cast<int>(w));
       loInclusive = false;
     } else {
@@ -452,7 +452,7 @@ class Gen {
   void statement(int depth) {
     const std::uint64_t k = r_.below(100);
     if (o_.memrefs && k < 10) {
-      auto ms = visibleMemrefs();
+      auto ms = readableMemrefs();
       const int m = ms[r_.below(ms.size())];
       load(m, inBoundsIndices(m));
     } else if (o_.memrefs && k < 17 && !inParallel_) {
@@ -477,9 +477,76 @@ class Gen {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
       assign(Op::Dim, ET::Index, {m}, r_.below(2));
+    } else if (o_.atomics && o_.memrefs && k >= 96) {
+      if (parallel_ && !inParallel_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
+      else atomic();
     } else {
       produce(randomType());
     }
+  }
+  // What a parallel body may load: not the i32 memrefs its atomics (or the array reduction's merges) update.
+  std::vector<int> readableMemrefs() const {
+    std::vector<int> r;
+    for (int m : visibleMemrefs())
+      if (!(o_.atomics && inParallel_ && p_.values[static_cast<std::size_t>(m)].elem == ET::I32)) r.push_back(m);
+    return r;
+  }
+  // An atomic update of an element: any kind in serial code, the parallel loop's one commutative integer kind in
+  // parallel bodies (none in an array reduction's, whose accumulator other chunks merge into meanwhile).
+  void atomic() {
+    if (inParallel_ && parallelAtomic_ == Stmt::AtomicKinds) {
+      produce(randomType());
+      return;
+    }
+    std::vector<int> ms;
+    for (int m : visibleMemrefs())
+      if (!inParallel_ || p_.values[static_cast<std::size_t>(m)].elem == ET::I32) ms.push_back(m);
+    const int m = ms[r_.below(ms.size())];
+    const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
+    Stmt s;
+    s.kind = StmtKind::Atomic;
+    if (inParallel_) s.imm = parallelAtomic_;
+    else if (elem == ET::I32) s.imm = r_.below(Stmt::kIntegerAtomics);
+    else if (r_.chance(20)) s.imm = Stmt::AtomicAssign;
+    else s.imm = Stmt::AtomicAddF + r_.below(Stmt::AtomicKinds - Stmt::AtomicAddF);
+    const int v = pick(elem);
+    auto idx = inBoundsIndices(m);
+    s.args = {v, m};
+    s.args.insert(s.args.end(), idx.begin(), idx.end());
+    if (!inParallel_) {
+      s.results = {fresh(scalarType(elem))};
+      scopes_.back().push_back(s.results[0]);
+    }
+    cur_->stmts.push_back(std::move(s));
+  }
+  // OpenMP's reduction(op: m[...]) over an i32 memref: the body yields a contribution and where it goes.
+  void arrayReduce(int depth) {
+    std::vector<int> ms;
+    for (int m : visibleMemrefs())
+      if (p_.values[static_cast<std::size_t>(m)].elem == ET::I32) ms.push_back(m);
+    const int m = ms[r_.below(ms.size())];
+    const std::uint64_t lb = r_.below(3);
+    Stmt s;
+    s.kind = StmtKind::ArrayReduce;
+    s.args = {constant(ET::Index, lb), constant(ET::Index, lb + r_.below(24)), constant(ET::Index, 1 + r_.below(3)), m};
+    s.imm = r_.below(4) | (r_.below(2) << 32);
+    s.reductions = {static_cast<Stmt::Reduction>(r_.below(4))};
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    cur_->params.push_back(fresh(scalarType(ET::Index)));
+    scopes_.back().push_back(cur_->params.back());
+    inParallel_ = true;
+    parallelAtomic_ = Stmt::AtomicKinds;
+    assign(Op::Cast, ET::I32, {cur_->params.front()});  // iv as data
+    body(depth);
+    cur_->yields.push_back(pick(ET::I32));
+    for (int i : inBoundsIndices(m)) cur_->yields.push_back(i);
+    inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
+    cur_->stmts.push_back(std::move(s));
   }
   void subview() {
     auto ms = visibleMemrefs();
@@ -567,6 +634,8 @@ class Gen {
       s.args.push_back(pick(ts.back()));
     }
     inParallel_ = true;
+    parallelAtomic_ = Stmt::AtomicKinds;
+    if (o_.atomics) parallelAtomic_ = static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1));
     loopBody(s, {}, ts, depth);
     inParallel_ = false;
   }
@@ -603,6 +672,7 @@ class Gen {
   std::vector<std::vector<int>> scopes_;
   int depth_ = 0;
   bool inParallel_ = false;
+  std::uint8_t parallelAtomic_ = Stmt::AtomicKinds;  // the parallel loop's atomic kind (AtomicKinds: none)
   bool parallel_ = false;
 };
 

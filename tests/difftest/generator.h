@@ -21,6 +21,8 @@ struct GeneratorOptions {
   bool vectors = true;
   /// parallelReduce with exact integer reductions.
   bool parallel = true;
+  /// Atomic updates of the memrefs (serial, and commutative ones in parallel loops) and array reductions.
+  bool atomics = true;
   /// Signalling NaNs among the inputs and constants.
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).

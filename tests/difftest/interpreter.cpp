@@ -167,6 +167,41 @@ class Interpreter {
         memory_[v.buffer][static_cast<std::size_t>(linear)] = value;
         return;
       }
+      case StmtKind::Atomic: {
+        std::int64_t linear;
+        Val flags{};
+        locate(s, 2, linear, flags);
+        Val& element = memory_[views_[s.args[1]].buffer][static_cast<std::size_t>(linear)];
+        const Val old = element;
+        element = combineAtomic(static_cast<Stmt::Atomic>(s.imm), old, vals_[s.args[0]],
+                                p_.values[s.args[0]].elem);
+        if (flags.flags != kExact) controlLoose_ = true;
+        if (!s.results.empty()) vals_[s.results[0]] = old;
+        return;
+      }
+      case StmtKind::ArrayReduce: {
+        const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
+        noteControl(lb), noteControl(ub), noteControl(step);
+        // Each element is its initial value combined with its contributions; integer
+        // combiners are associative and commutative, so any chunking gives the same.
+        static constexpr Stmt::Atomic kinds[] = {Stmt::AtomicAdd, Stmt::AtomicMul, Stmt::AtomicMinS,
+                                                 Stmt::AtomicMaxS};
+        const Block& body = s.blocks[0];
+        for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
+             iv += static_cast<std::int64_t>(step.bits)) {
+          runBlock(body, {{static_cast<std::uint64_t>(iv), 0, kExact}});
+          Stmt at;
+          at.args = {body.yields[0], s.args[3]};
+          at.args.insert(at.args.end(), body.yields.begin() + 1, body.yields.end());
+          std::int64_t linear;
+          Val flags{};
+          locate(at, 2, linear, flags);
+          if (flags.flags != kExact) controlLoose_ = true;
+          Val& element = memory_[views_[s.args[3]].buffer][static_cast<std::size_t>(linear)];
+          element = combineAtomic(kinds[s.reductions[0]], element, vals_[body.yields[0]], ElementType::I32);
+        }
+        return;
+      }
       case StmtKind::Subview: {
         const View& src = views_[s.args[0]];
         View v{src.buffer, src.offset, s.sizes, {}};
@@ -232,6 +267,20 @@ class Interpreter {
   void maybeFlushable(ElementType t, Val& v) const { makeFlushable(t, v); }
 
   Val eval(const Stmt& s, const std::vector<Val>& a);
+  // What an atomic update of kind k leaves in an element holding `old` (memref.atomic_rmw's semantics).
+  Val combineAtomic(Stmt::Atomic k, const Val& old, const Val& v, ElementType t) {
+    if (k == Stmt::AtomicAssign) return v;
+    if (old.flags != kExact || v.flags != kExact) return {0, 0, kLoose};
+    static constexpr Op ops[] = {Op::Add, Op::And, Op::Or, Op::Xor, Op::Max, Op::Min, Op::Max, Op::Min, Op::Mul,
+                                 Op::Const, Op::Add, Op::MaximumF, Op::MinimumF, Op::MaxNumF, Op::MinNumF};
+    Stmt combine;
+    combine.op = ops[k];
+    combine.type = t;
+    if (isFloatT(t)) return evalFloat(combine, {old, v}, t);
+    // maxu/minu compare unsigned whatever the type says (the difftest's integer memrefs are i32).
+    const bool asUnsigned = k == Stmt::AtomicMaxU || k == Stmt::AtomicMinU;
+    return evalInt(combine, {old, v}, asUnsigned ? ElementType::UI32 : t);
+  }
   Val evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType t);
   Val evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t);
   Val evalCast(const Stmt& s, const Val& x, ElementType from, ElementType to);

@@ -246,6 +246,45 @@ class Lowering {
         b_.store(v(s.args[0]), v(s.args[1]), idx);
         return;
       }
+      case StmtKind::Atomic: {
+        static constexpr codegen::AtomicKind kinds[] = {
+            codegen::AtomicKind::Addi, codegen::AtomicKind::Andi,     codegen::AtomicKind::Ori,
+            codegen::AtomicKind::Xori, codegen::AtomicKind::Maxs,     codegen::AtomicKind::Mins,
+            codegen::AtomicKind::Maxu, codegen::AtomicKind::Minu,     codegen::AtomicKind::Muli,
+            codegen::AtomicKind::Assign, codegen::AtomicKind::Addf,   codegen::AtomicKind::Maximumf,
+            codegen::AtomicKind::Minimumf, codegen::AtomicKind::Maxnumf, codegen::AtomicKind::Minnumf};
+        std::vector<Value> idx;
+        for (std::size_t i = 2; i < s.args.size(); ++i) idx.push_back(v(s.args[i]));
+        Value old = b_.atomicRMW(kinds[s.imm], v(s.args[0]), v(s.args[1]), idx);
+        if (!s.results.empty()) v(s.results[0]) = old;
+        return;
+      }
+      case StmtKind::ArrayReduce: {
+        static constexpr codegen::Reduction::Kind kinds[] = {codegen::Reduction::Kind::Sum,
+                                                             codegen::Reduction::Kind::Product,
+                                                             codegen::Reduction::Kind::Min, codegen::Reduction::Kind::Max};
+        codegen::ParallelOptions po;
+        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
+        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        b_.parallelReduce(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, {{kinds[s.reductions[0]], v(s.args[3])}},
+                          [&](Value iv, const std::vector<Value>& own) {
+                            const Block& body = s.blocks[0];
+                            v(body.params[0]) = iv;
+                            block(body);
+                            const std::vector<Value> y = yields(body);
+                            const std::vector<Value> idx(y.begin() + 1, y.end());
+                            const Value old = b_.load(own[0], idx);
+                            Value next;
+                            switch (s.reductions[0]) {
+                              case Stmt::Sum: next = b_.add(old, y[0]); break;
+                              case Stmt::Product: next = b_.mul(old, y[0]); break;
+                              case Stmt::Min: next = b_.min(old, y[0]); break;
+                              case Stmt::Max: next = b_.max(old, y[0]); break;
+                            }
+                            b_.store(next, own[0], idx);
+                          });
+        return;
+      }
       case StmtKind::Subview: {
         std::vector<codegen::IndexOperand> o, n, st;
         for (std::size_t d = 0; d < s.offsets.size(); ++d)

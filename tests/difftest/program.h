@@ -53,6 +53,11 @@ enum class StmtKind : std::uint8_t {
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
                    // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
   Return,   // args: the i64 value (last statement of the function)
+  Atomic,   // args: value, memref, indices...; imm: the Stmt::Atomic kind; results: the old value (none in parallel
+            // loops, where it depends on the threads' order; there all atomics of a loop share one commutative kind
+            // and nothing reads their memref)
+  ArrayReduce,  // args: lb, ub, step, accumulator memref; reductions[0]: the kind; imm as ParallelReduce;
+                // blocks[0] params: iv; yields: value, indices... (private[indices] = combine(private[...], value))
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
 };
@@ -70,7 +75,11 @@ struct Stmt {
   std::vector<std::int64_t> offsets, sizes, strides;  // Subview
   bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
   enum Reduction : std::uint8_t { Sum, Product, Min, Max };
-  std::vector<Reduction> reductions;  // ParallelReduce
+  std::vector<Reduction> reductions;  // ParallelReduce, ArrayReduce
+  enum Atomic : std::uint8_t { AtomicAdd, AtomicAnd, AtomicOr, AtomicXor, AtomicMaxS, AtomicMinS, AtomicMaxU, AtomicMinU,
+                               AtomicMul, AtomicAssign, AtomicAddF, AtomicMaximumF, AtomicMinimumF, AtomicMaxNumF,
+                               AtomicMinNumF, AtomicKinds };
+  static constexpr int kIntegerAtomics = AtomicAssign + 1;  // the first ones; AtomicMul and below commute
 };
 
 struct Block {

@@ -7,7 +7,9 @@ namespace memjit::difftest {
 namespace {
 
 bool hasSideEffects(const Stmt& s, bool keepTraps) {
-  if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return) return true;
+  if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return ||
+      s.kind == StmtKind::Atomic || s.kind == StmtKind::ArrayReduce)
+    return true;
   // A trapping program keeps what may trap: loads and divisions.
   if (keepTraps && s.kind == StmtKind::Assign && (s.op == Op::Load || (s.op >= Op::Div && s.op <= Op::FloorDivSI)))
     return true;

@@ -200,6 +200,30 @@ class Printer {
           line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
         return;
       }
+      case StmtKind::Atomic: {
+        static const char* const kinds[] = {"Addi", "Andi",  "Ori",   "Xori",     "Maxs",     "Mins",    "Maxu",   "Minu",
+                                            "Muli", "Assign", "Addf", "Maximumf", "Minimumf", "Maxnumf", "Minnumf"};
+        const std::string call = "b.atomicRMW(AtomicKind::" + std::string(kinds[s.imm]) + ", " + v(s.args[0]) + ", " +
+                                 v(s.args[1]) + ", " + list(s.args, 2) + ");";
+        line(indent, s.results.empty() ? call : "Value " + v(s.results[0]) + " = " + call);
+        return;
+      }
+      case StmtKind::ArrayReduce: {
+        static const char* const kinds[] = {"sum", "product", "min", "max"};
+        static const char* const combine[] = {"b.add", "b.mul", "b.min", "b.max"};
+        const Block& body = s.blocks[0];
+        line(indent, "b.parallelReduce(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
+                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) +
+                         ", .schedule = ParallelSchedule::" + ((s.imm >> 32) ? "Dynamic" : "Static") +
+                         "}, {ArrayReduction::" + kinds[s.reductions[0]] + "(" + v(s.args[3]) + ")}, [&](Value " +
+                         v(body.params[0]) + ", const std::vector<Value>& own) {");
+        block(body, indent + 2);
+        const std::string idx = list(body.yields, 1);
+        line(indent + 2, "b.store(" + std::string(combine[s.reductions[0]]) + "(b.load(own[0], " + idx + "), " +
+                             v(body.yields[0]) + "), own[0], " + idx + ");");
+        line(indent, "});");
+        return;
+      }
       case StmtKind::Store:
         line(indent, "b.store(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + list(s.args, 2) + ");");
         return;

@@ -176,6 +176,40 @@ struct Reduction {
   }
 };
 
+// --- atomics (see FunctionBuilder::atomicRMW) ---
+
+/// What an atomic read-modify-write does to a memref element with operand `v`: MLIR's arith::AtomicRMWKind
+/// (memref.atomic_rmw), plus Xori. Integer kinds take integer and index elements (Maxs/Mins compare signed, Maxu/Minu
+/// unsigned, whatever the type's signedness, as in MLIR); float kinds take f16, bf16, f32 and f64; Assign (exchange)
+/// takes both.
+enum class AtomicKind {
+  Addi, Muli, Andi, Ori, Xori, Maxs, Maxu, Mins, Minu,  ///< integers
+  Addf, Mulf,                                           ///< floats
+  Maximumf, Minimumf,  ///< NaN-propagating, -0 < +0 (arith.maximumf/minimumf)
+  Maxnumf, Minnumf,    ///< NaN-ignoring (arith.maxnumf/minnumf)
+  Assign,              ///< exchange: stores `v`
+};
+
+/// The memory ordering of an atomic operation (C++'s std::memory_order, LLVM's orderings). MLIR's memref.atomic_rmw
+/// has no ordering operand and always lowers to acq_rel, memjit's default; Relaxed suffices for counters whose final
+/// values are read after the parallel loop (its end orders every thread's updates before what follows).
+enum class AtomicOrdering { Relaxed, Acquire, Release, AcqRel, SeqCst };
+
+/// An array accumulated across a parallel loop's iterations, as OpenMP's `reduction(+: bins[:256])`: every chunk
+/// (one per thread with the default static schedule) updates a private copy of `accumulator` that starts at the
+/// combiner's identity, then combines it element by element into `accumulator` atomically. `accumulator` (a ranked
+/// memref of integers of 8 bits or more, index or floats, any layout) holds the initial values. The combiners are
+/// Reduction's built-in ones: sum, product, min, max (signed or unsigned by type; NaN-ignoring for floats).
+struct ArrayReduction {
+  Reduction::Kind kind = Reduction::Kind::Sum;  ///< Sum, Product, Min or Max
+  Value accumulator;
+
+  static ArrayReduction sum(Value m) { return {Reduction::Kind::Sum, std::move(m)}; }
+  static ArrayReduction product(Value m) { return {Reduction::Kind::Product, std::move(m)}; }
+  static ArrayReduction min(Value m) { return {Reduction::Kind::Min, std::move(m)}; }
+  static ArrayReduction max(Value m) { return {Reduction::Kind::Max, std::move(m)}; }
+};
+
 class FunctionBuilder {
  public:
   /// Declares `name` in `module` (see defineFunction) and opens its body.
@@ -384,6 +418,12 @@ class FunctionBuilder {
   std::vector<Value> parallelReduce(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
                                     const std::vector<Reduction>& reductions,
                                     const std::function<std::vector<Value>(Value)>& body, Loc loc = Loc::current());
+  /// A parallel loop reducing into arrays (see ArrayReduction): `body` gets the iteration's index and one private
+  /// memref per reduction (identity layout, the accumulator's shape and element type), which it reads and writes
+  /// with loads and stores; the accumulators hold the result when the loop ends.
+  void parallelReduce(const Value& lb, const Value& ub, const Value& step, const ParallelOptions& options,
+                      const std::vector<ArrayReduction>& arrays,
+                      const std::function<void(Value, const std::vector<Value>&)>& body, Loc loc = Loc::current());
 
   // --- memrefs (builder_memref.cpp) ---
   /// Loads `m[indices]` (index-typed, one per dim) through the aligned pointer.
@@ -415,6 +455,26 @@ class FunctionBuilder {
   Value castToUnranked(const Value& m, Loc loc = Loc::current());
   /// Unranked to ranked `type` (the caller vouches for the rank).
   Value castToRanked(const Value& m, const MemRefType& type, Loc loc = Loc::current());
+
+  // --- atomics (builder_atomic.cpp) ---
+  // Atomic updates of one element of a ranked memref, addressed as load/store address it (checked mode checks the
+  // indices); operands are scalars of the element's type. Each returns the element's value before the update.
+  /// `m[indices] = kind(m[indices], v)` atomically (memref.atomic_rmw): one `atomicrmw` for the kinds LLVM has,
+  /// a compare-exchange loop for Muli, Mulf and the float min/max kinds (as MLIR expands them).
+  Value atomicRMW(AtomicKind kind, const Value& v, const Value& m, const std::vector<Value>& indices,
+                  AtomicOrdering ordering = AtomicOrdering::AcqRel, Loc loc = Loc::current());
+  /// `m[indices] = body(m[indices])` atomically (memref.generic_atomic_rmw): a compare-exchange loop that runs
+  /// `body` (built with this builder; it may run more than once) on the current value until no other thread changed
+  /// the element in between.
+  Value genericAtomicRMW(const Value& m, const std::vector<Value>& indices, const std::function<Value(Value)>& body,
+                         AtomicOrdering ordering = AtomicOrdering::AcqRel, Loc loc = Loc::current());
+  /// If `m[indices]` equals `expected` (bit for bit, for floats too: NaN equals the same NaN, -0 is not +0), stores
+  /// `desired`. Returns the value found and whether it was stored (i1), as C++'s compare_exchange_strong; a failed
+  /// exchange reads with `ordering`'s acquire part.
+  std::pair<Value, Value> atomicCompareExchange(const Value& m, const std::vector<Value>& indices,
+                                                const Value& expected, const Value& desired,
+                                                AtomicOrdering ordering = AtomicOrdering::AcqRel,
+                                                Loc loc = Loc::current());
 
   // --- vectors (builder_vector.cpp) ---
   // MLIR's `vector` dialect over one-dimensional vectors (vector_type.h) of integer, index or float elements. Every
