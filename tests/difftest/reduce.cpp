@@ -1,6 +1,7 @@
 #include "reduce.h"
 
 #include <functional>
+#include <map>
 #include <set>
 
 namespace memjit::difftest {
@@ -96,6 +97,92 @@ bool removeNthEffect(Block& b, int& nth) {
   return false;
 }
 
+// Every use of a value id in `b` (arguments and yields, recursively) renamed by `to`.
+void renameUses(Block& b, const std::map<int, int>& to) {
+  auto rename = [&](int& id) {
+    // A chain (a loop's result is its yield, which is a carried parameter, which is its init) ends at a value
+    // that is not renamed.
+    for (auto it = to.find(id); it != to.end(); it = to.find(id)) id = it->second;
+  };
+  for (Stmt& s : b.stmts) {
+    for (int& a : s.args) rename(a);
+    for (Block& inner : s.blocks) renameUses(inner, to);
+  }
+  for (int& y : b.yields) rename(y);
+}
+
+// The structured statement `s` (For, If, ParallelReduce) as straight-line statements: its body run once
+// (the induction variable at the lower bound, the carried values at their inits) or, for an If, the arm
+// `arm`. Every value stays defined before its uses, and the generator's guards (divisors, indices modulo
+// the dim) travel with the body, so the result is as free of undefined behaviour as the program was.
+// Returns false when `s` has no such form.
+bool flatten(Program& p, Block& parent, std::size_t i, int arm) {
+  Stmt s = parent.stmts[i];
+  std::map<int, int> to;
+  std::vector<Stmt> replacement;
+  const Block* body = nullptr;
+  switch (s.kind) {
+    case StmtKind::For:
+      if (arm != 0) return false;
+      body = &s.blocks[0];
+      to[body->params[0]] = s.args[0];
+      for (std::size_t k = 1; k < body->params.size(); ++k) to[body->params[k]] = s.args[2 + k];
+      for (std::size_t k = 0; k < s.results.size(); ++k) to[s.results[k]] = body->yields[k];
+      replacement = body->stmts;
+      break;
+    case StmtKind::If:
+      body = &s.blocks[static_cast<std::size_t>(arm)];
+      for (std::size_t k = 0; k < s.results.size(); ++k) to[s.results[k]] = body->yields[k];
+      replacement = body->stmts;
+      break;
+    case StmtKind::ParallelReduce: {
+      if (arm != 0) return false;
+      body = &s.blocks[0];
+      to[body->params[0]] = s.args[0];
+      replacement = body->stmts;
+      // One iteration: each result is its init combined with the contribution.
+      static constexpr Op combiners[] = {Op::Add, Op::Mul, Op::Min, Op::Max};
+      for (std::size_t k = 0; k < s.results.size(); ++k) {
+        Stmt c;
+        c.op = combiners[s.reductions[k]];
+        c.type = p.values[static_cast<std::size_t>(s.results[k])].elem;
+        c.args = {s.args[3 + k], body->yields[k]};
+        c.results = {s.results[k]};
+        replacement.push_back(std::move(c));
+      }
+      break;
+    }
+    default:
+      return false;
+  }
+  parent.stmts.erase(parent.stmts.begin() + static_cast<std::ptrdiff_t>(i));
+  parent.stmts.insert(parent.stmts.begin() + static_cast<std::ptrdiff_t>(i), replacement.begin(), replacement.end());
+  renameUses(p.body, to);
+  return true;
+}
+
+int countStructured(const Block& b) {
+  int n = 0;
+  for (const Stmt& s : b.stmts) {
+    n += s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce;
+    for (const Block& inner : s.blocks) n += countStructured(inner);
+  }
+  return n;
+}
+
+// The `nth` structured statement of `b` (depth first) flattened; `nth` counts down over the candidates.
+bool flattenNth(Program& p, Block& b, int& nth, int arm) {
+  for (std::size_t i = 0; i < b.stmts.size(); ++i) {
+    Stmt& s = b.stmts[i];
+    if (s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce) {
+      if (nth-- == 0) return flatten(p, b, i, arm);
+    }
+    for (Block& inner : s.blocks)
+      if (flattenNth(p, inner, nth, arm)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void removeDeadCode(Program& p) {
@@ -113,12 +200,16 @@ Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>
   for (const Oracle& o : allOracles)
     if (fails(runner, failing, {o}, known, wanted, &wanted)) oracles.push_back(o);
   if (oracles.empty()) return failing;  // failed only in the company of its batch: print it whole
+  return reduceWhile(failing, known, [&](const Program& p) { return fails(runner, p, oracles, known, wanted); });
+}
+
+Program reduceWhile(const Program& failing, const KnownBugs& known, const std::function<bool(const Program&)>& stillFails) {
   Program best = failing;
   auto attempt = [&](Program candidate) {
     removeDeadCode(candidate);
     if (countStatements(candidate.body) >= countStatements(best.body) && candidate.body.stmts.size() >= best.body.stmts.size())
       return false;
-    if (!fails(runner, candidate, oracles, known, wanted)) return false;
+    if (!stillFails(candidate)) return false;
     best = std::move(candidate);
     return true;
   };
@@ -130,6 +221,18 @@ Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>
       int nth = n;
       if (!removeNthEffect(c.body, nth)) break;
       if (attempt(std::move(c))) progress = true, --n;
+    }
+    // Loops, parallel reductions and branches (at any depth) replaced by their bodies run once or one arm:
+    // what was nested comes to the top level, where the next step turns it into constants.
+    for (int n = 0; n < countStructured(best.body); ++n) {
+      for (int arm = 0; arm < 2; ++arm) {
+        Program c = best;
+        int nth = n;
+        if (flattenNth(c, c.body, nth, arm) && attempt(std::move(c))) {
+          progress = true, --n;
+          break;
+        }
+      }
     }
     // Replace top-level statements (loops and branches whole) by the constants they computed, last first.
     const Outcome values = interpret(best, known);
