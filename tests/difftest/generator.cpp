@@ -27,7 +27,7 @@ class Gen {
     for (int k = 0; k < inputs; ++k) makeInput(k);
     p_.inputs = inputs;
     for (int i = 0; i < o_.statements; ++i) statement(0);
-    if (o_.trap == "out of bounds") outOfBoundsLoad();
+    if (o_.trap == "out of bounds") outOfBounds();
     if (o_.trap == "by zero" || o_.trap == "overflow") trappingDivision();
     const int outputs = 3 + static_cast<int>(r_.below(6));
     for (int k = 0; k < outputs; ++k) {
@@ -409,13 +409,138 @@ class Gen {
     const int b = constant(t, zero ? 0 : maskOf(widthOf(t)));
     assign(op, t, {a, b});
   }
-  void outOfBoundsLoad() {
+  // A load, a store, or a vector access (masked, gather/scatter) with one index or lane out of bounds.
+  void outOfBounds() {
     const int m = r_.chance(50) ? kFm : kIm;
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
+    const std::uint64_t kind = o_.vectors ? r_.below(4) : r_.below(2);
+    if (kind >= 2) {
+      const bool masked = kind == 2 && vt.strides[1] == 1 && vt.strides[0] >= 0;  // reinterpret_cast: static strides >= 0
+      const bool store = r_.chance(50);
+      const LaneOp op = masked ? (store ? LaneOp::MaskedStore : LaneOp::MaskedLoad)
+                               : (store ? LaneOp::Scatter : LaneOp::Gather);
+      // Every lane set; lane k at col + k (masked, unguarded) or col + offset_k past the last dim.
+      const std::uint64_t n = 2 + r_.below(7);
+      const int row = inBoundsIndices(m)[0];
+      const int col = constant(ET::Index, static_cast<std::uint64_t>(masked ? vt.sizes[1] - 1 : 0));
+      Stmt s = laneStmt(op, vt.elem, n);
+      s.unguarded = true;
+      s.args = {m, row, col};
+      if (!masked) {
+        const std::uint64_t bad = r_.below(n);
+        for (std::uint64_t k = 0; k < n; ++k)
+          s.args.push_back(k == bad ? constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[1])) : inBoundsLast(m));
+      }
+      const int on = constant(ET::I1, 1);
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(on);
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(pick(vt.elem));
+      finishLanes(std::move(s), store ? 0 : n);
+      return;
+    }
     auto idx = inBoundsIndices(m);
     const std::size_t d = r_.below(idx.size());
-    const auto& vt = p_.values[static_cast<std::size_t>(m)];
     idx[d] = constant(ET::Index, static_cast<std::uint64_t>(r_.chance(50) ? vt.sizes[d] : -1));
-    load(m, idx);
+    if (kind == 0) {
+      load(m, idx);
+      return;
+    }
+    Stmt s;
+    s.kind = StmtKind::Store;
+    s.args = {pick(vt.elem), m};
+    s.args.insert(s.args.end(), idx.begin(), idx.end());
+    cur_->stmts.push_back(std::move(s));
+  }
+
+  // --- vector operations beyond lane by lane (program.h, LaneOp) ---
+  Stmt laneStmt(LaneOp op, ET t, std::uint64_t lanes) {
+    Stmt s;
+    s.kind = StmtKind::Lanes;
+    s.lane = op;
+    s.type = t;
+    s.sizes = {static_cast<std::int64_t>(lanes)};
+    return s;
+  }
+  void finishLanes(Stmt s, std::uint64_t results) {
+    for (std::uint64_t k = 0; k < results; ++k) s.results.push_back(fresh(scalarType(s.type)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  std::vector<int> picks(ET t, std::uint64_t n) {
+    std::vector<int> r;
+    for (std::uint64_t k = 0; k < n; ++k) r.push_back(pick(t));
+    return r;
+  }
+  int inBoundsLast(int m) {
+    const auto size = p_.values[static_cast<std::size_t>(m)].sizes[1];
+    return assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, static_cast<std::uint64_t>(size))});
+  }
+  void laneStatement() {
+    const std::uint64_t n = 2 + r_.below(7);
+    const std::uint64_t kind = o_.memrefs ? r_.below(7) : r_.below(4);
+    if (kind <= 3) {
+      ET t = randomType();
+      Stmt s;
+      switch (kind) {
+        case 0:
+          s = laneStmt(LaneOp::Splat, t, n);
+          s.args = {pick(t)};
+          finishLanes(std::move(s), n);
+          return;
+        case 1:
+        case 2: {
+          s = laneStmt(kind == 1 ? LaneOp::Insert : LaneOp::Extract, t, n);
+          s.args = picks(t, n);
+          if (kind == 1) s.args.push_back(pick(t));
+          s.args.push_back(assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, n)}));
+          finishLanes(std::move(s), kind == 1 ? n : 1);
+          return;
+        }
+        default: {
+          // Integers exactly; f32/f64 (add and mul in lane order). Half types and i1 are left out.
+          static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI16, ET::UI8, ET::UI32, ET::UI64,
+                                         ET::Index, ET::F32, ET::F64};
+          t = types[r_.below(std::size(types))];
+          s = laneStmt(LaneOp::Reduce, t, n);
+          static constexpr LaneReduction intKinds[] = {LaneReduction::Add, LaneReduction::Mul, LaneReduction::Min,
+                                                       LaneReduction::Max, LaneReduction::And, LaneReduction::Or,
+                                                       LaneReduction::Xor};
+          s.laneReduction = isFloat(t) ? static_cast<LaneReduction>(r_.below(6)) : intKinds[r_.below(std::size(intKinds))];
+          s.args = picks(t, n);
+          finishLanes(std::move(s), 1);
+          return;
+        }
+      }
+    }
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
+    const ET t = vt.elem;
+    const bool store = !inParallel_ && r_.chance(50);
+    const int row = inBoundsIndices(m)[0];
+    LaneOp op;
+    if (kind == 4 && vt.strides[1] == 1 && vt.strides[0] >= 0) op = store ? LaneOp::MaskedStore : LaneOp::MaskedLoad;
+    else if (kind == 6) op = store ? LaneOp::TransferWrite : LaneOp::TransferRead;
+    else op = store ? LaneOp::Scatter : LaneOp::Gather;
+    Stmt s = laneStmt(op, t, n);
+    if (op == LaneOp::Gather || op == LaneOp::Scatter) {
+      s.args = {m, row, constant(ET::Index, 0)};
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(inBoundsLast(m));
+    } else {
+      // Transfers may start at the end of the dim (every lane padded or not written).
+      const std::uint64_t room = static_cast<std::uint64_t>(vt.sizes[1]) + (kind == 6 ? 1 : 0);
+      s.args = {m, row, assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, room)})};
+    }
+    if (op != LaneOp::TransferRead && op != LaneOp::TransferWrite) {
+      const auto mask = picks(ET::I1, n);
+      s.args.insert(s.args.end(), mask.begin(), mask.end());
+    }
+    if (op == LaneOp::TransferRead) s.args.push_back(pick(t));
+    else {
+      const auto lanes = picks(t, n);  // pass-through or stored values
+      s.args.insert(s.args.end(), lanes.begin(), lanes.end());
+    }
+    const bool loads = op == LaneOp::MaskedLoad || op == LaneOp::Gather || op == LaneOp::TransferRead;
+    finishLanes(std::move(s), loads ? n : 0);
   }
 
   void statement(int depth) {
@@ -446,6 +571,8 @@ class Gen {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
       assign(Op::Dim, ET::Index, {m}, r_.below(2));
+    } else if (o_.vectors && k < 44) {
+      laneStatement();
     } else {
       produce(randomType());
     }

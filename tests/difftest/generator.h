@@ -17,7 +17,9 @@ struct GeneratorOptions {
   int statements = 30;  ///< top-level statement budget (nested ones come on top)
   bool controlFlow = true;
   bool memrefs = true;
-  /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract).
+  /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract), and the vector
+  /// operations beyond that (splat, insert/extract at a dynamic lane, reductions, masked load/store,
+  /// gather/scatter, transfer_read/write; program.h's LaneOp).
   bool vectors = true;
   /// parallelReduce with exact integer reductions.
   bool parallel = true;
@@ -25,7 +27,8 @@ struct GeneratorOptions {
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).
   bool transcendentals = true;
-  /// One deliberate trap for checked mode: "out of bounds", "by zero", "overflow" (see Program::trap).
+  /// One deliberate trap for checked mode: "out of bounds" (a load, a store, a masked or gather/scatter lane),
+  /// "by zero", "overflow" (see Program::trap).
   std::string trap;
 };
 

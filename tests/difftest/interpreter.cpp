@@ -190,6 +190,9 @@ class Interpreter {
         }
         return;
       }
+      case StmtKind::Lanes:
+        runLanes(s);
+        return;
       case StmtKind::Output:
         outputs_[static_cast<int>(s.imm)] = {vals_[s.args[0]], p_.values[s.args[0]].elem};
         memory_[0][static_cast<std::size_t>(p_.inputs + static_cast<int>(s.imm))] = vals_[s.args[0]];
@@ -209,6 +212,160 @@ class Interpreter {
       const auto i = static_cast<std::int64_t>(ix.bits);
       if (i < 0 || i >= v.sizes[d]) throw Trap{"out of bounds"};
       linear += i * v.strides[d];
+    }
+  }
+
+  // docs/vectors.md's semantics of the vector operations beyond lane by lane.
+  void runLanes(const Stmt& s) {
+    const auto n = static_cast<std::size_t>(s.sizes[0]);
+    auto arg = [&](std::size_t i) -> const Val& { return vals_[s.args[i]]; };
+    auto lanesAt = [&](std::size_t first) {
+      std::vector<Val> r;
+      for (std::size_t k = 0; k < n; ++k) r.push_back(arg(first + k));
+      return r;
+    };
+    auto setResults = [&](const std::vector<Val>& r) {
+      for (std::size_t k = 0; k < s.results.size(); ++k) vals_[s.results[k]] = r[k];
+    };
+    switch (s.lane) {
+      case LaneOp::Splat: setResults(std::vector<Val>(n, arg(0))); return;
+      case LaneOp::Insert: {
+        auto v = lanesAt(0);
+        const Val& lane = arg(n + 1);
+        if (lane.flags != kExact) {
+          setResults(std::vector<Val>(n, Val{0, 0, kLoose}));
+          return;
+        }
+        v[lane.bits] = arg(n);
+        setResults(v);
+        return;
+      }
+      case LaneOp::Extract: {
+        const Val& lane = arg(n);
+        setResults({lane.flags != kExact ? Val{0, 0, kLoose} : arg(static_cast<std::size_t>(lane.bits))});
+        return;
+      }
+      case LaneOp::Reduce: setResults({reduceLanes(s, lanesAt(0))}); return;
+      default: break;
+    }
+    // Memory: lane k at m[row, col + k] (or col + offset_k), masked lanes first checked against the last dim.
+    const View& view = views_[s.args[0]];
+    const Val row = arg(1), col = arg(2);
+    bool loose = row.flags != kExact || col.flags != kExact;
+    // The row is checked as a scalar access's index is (transfers too: only their last index is masked).
+    if (row.bits >= static_cast<std::uint64_t>(view.sizes[0])) throw Trap{"out of bounds"};
+    const bool gatherScatter = s.lane == LaneOp::Gather || s.lane == LaneOp::Scatter;
+    const std::size_t maskAt = gatherScatter ? 3 + n : 3;
+    std::vector<Val> out;
+    std::vector<std::pair<std::size_t, std::int64_t>> writes;  // lane, element
+    for (std::size_t k = 0; k < n; ++k) {
+      std::int64_t last = static_cast<std::int64_t>(col.bits);
+      if (gatherScatter) {
+        const Val& o = arg(3 + k);
+        loose |= o.flags != kExact;
+        last += static_cast<std::int64_t>(o.bits);
+      } else {
+        last += static_cast<std::int64_t>(k);
+      }
+      bool active = true;
+      if (s.lane != LaneOp::TransferRead && s.lane != LaneOp::TransferWrite) {
+        const Val& m = arg(maskAt + k);
+        loose |= m.flags != kExact;
+        active = m.bits & 1;
+      }
+      // The tail guard the lowering ands into the mask (transfers have their own).
+      const bool inside = last >= 0 && last < view.sizes[1];
+      if (!s.unguarded && (s.lane == LaneOp::MaskedLoad || s.lane == LaneOp::MaskedStore ||
+                           s.lane == LaneOp::TransferRead || s.lane == LaneOp::TransferWrite))
+        active = active && inside;
+      if (active && !inside) throw Trap{"out of bounds"};
+      const std::int64_t element =
+          view.offset + static_cast<std::int64_t>(row.bits) * view.strides[0] + last * view.strides[1];
+      switch (s.lane) {
+        case LaneOp::MaskedLoad: case LaneOp::Gather:
+          out.push_back(active ? memory_[view.buffer][static_cast<std::size_t>(element)] : arg(maskAt + n + k));
+          break;
+        case LaneOp::TransferRead:
+          out.push_back(active ? memory_[view.buffer][static_cast<std::size_t>(element)] : arg(3));
+          break;
+        default:
+          if (active) writes.emplace_back(k, element);
+          break;
+      }
+    }
+    if (loose) {
+      for (auto& v : out) v.flags = kLoose;
+      if (!writes.empty() || s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter ||
+          s.lane == LaneOp::TransferWrite)
+        controlLoose_ = true;
+    }
+    // Stores lane by lane in order: with repeated scatter offsets the highest lane wins.
+    const std::size_t valuesAt = s.lane == LaneOp::TransferWrite ? 3 : maskAt + n;
+    for (auto [k, element] : writes) memory_[view.buffer][static_cast<std::size_t>(element)] = arg(valuesAt + k);
+    setResults(out);
+  }
+
+  // vector.reduction: integers exactly (min/max by the type's signedness), f32/f64 add and mul in lane order,
+  // min/max as minnumf/maxnumf (NaN lanes ignored; +0 and -0 either way), minimumf/maximumf propagating NaN.
+  Val reduceLanes(const Stmt& s, const std::vector<Val>& v) {
+    const ElementType t = s.type;
+    for (const Val& x : v)
+      if (x.flags != kExact) return {0, 0, kLoose};
+    if (!isFloatT(t)) {
+      static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max, Op::Min, Op::Max, Op::And, Op::Or, Op::Xor};
+      Stmt combine;
+      combine.op = ops[static_cast<int>(s.laneReduction)];
+      Val acc = v[0];
+      for (std::size_t k = 1; k < v.size(); ++k) acc = evalInt(combine, {acc, v[k]}, t);
+      return acc;
+    }
+    const std::uint64_t sb = signBit(t);
+    switch (s.laneReduction) {
+      case LaneReduction::Add:
+      case LaneReduction::Mul: {
+        Stmt combine;
+        combine.op = s.laneReduction == LaneReduction::Add ? Op::Add : Op::Mul;
+        Val acc = v[0];
+        for (std::size_t k = 1; k < v.size(); ++k) {
+          acc = evalFloat(combine, {acc, v[k]}, t);
+          if (acc.flags == kAnyNaN) return acc;
+        }
+        return acc;
+      }
+      case LaneReduction::Min:
+      case LaneReduction::Max: {
+        const bool isMin = s.laneReduction == LaneReduction::Min;
+        std::vector<Val> numbers;
+        for (const Val& x : v)
+          if (!isNaNBits(t, x.bits)) numbers.push_back(x);
+        if (numbers.empty()) return {v[0].bits, 0, kAnyNaN};
+        Val best = numbers[0];
+        for (const Val& x : numbers) {
+          const double a = decodeFloat(t, x.bits), b = decodeFloat(t, best.bits);
+          if (isMin ? a < b : a > b) best = x;
+        }
+        if (decodeFloat(t, best.bits) == 0) {
+          bool pos = false, neg = false;
+          for (const Val& x : numbers)
+            if (decodeFloat(t, x.bits) == 0) (x.bits & sb ? neg : pos) = true;
+          if (pos && neg) return {0, sb, kAlt};
+        }
+        return best;
+      }
+      case LaneReduction::Minimumf:
+      case LaneReduction::Maximumf: {
+        const bool isMin = s.laneReduction == LaneReduction::Minimumf;
+        for (const Val& x : v)
+          if (isNaNBits(t, x.bits)) return {x.bits, 0, kAnyNaN};
+        Val best = v[0];
+        for (const Val& x : v) {
+          const double a = decodeFloat(t, x.bits), b = decodeFloat(t, best.bits);
+          const bool aNeg = x.bits & sb, bNeg = best.bits & sb;
+          if (a == b && a == 0 ? (isMin ? aNeg && !bNeg : !aNeg && bNeg) : (isMin ? a < b : a > b)) best = x;
+        }
+        return best;
+      }
+      default: return {0, 0, kLoose};
     }
   }
 

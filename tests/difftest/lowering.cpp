@@ -196,6 +196,9 @@ class Lowering {
         for (std::size_t k = 0; k < lanes; ++k) v(s.results[k]) = b_.extract(r, static_cast<std::uint32_t>(k));
         return;
       }
+      case StmtKind::Lanes:
+        lanes(s);
+        return;
       case StmtKind::For: {
         std::vector<Value> inits;
         for (std::size_t i = 3; i < s.args.size(); ++i) inits.push_back(v(s.args[i]));
@@ -259,6 +262,50 @@ class Lowering {
       case StmtKind::Return:
         b_.ret({v(s.args[0])});
         return;
+    }
+  }
+
+  void lanes(const Stmt& s) {
+    const auto n = static_cast<std::uint32_t>(s.sizes[0]);
+    auto vec = [&](std::size_t first) {
+      std::vector<Value> scalars;
+      for (std::size_t k = 0; k < n; ++k) scalars.push_back(v(s.args[first + k]));
+      return b_.fromElements(scalars);
+    };
+    auto extractAll = [&](const Value& r) {
+      for (std::uint32_t k = 0; k < n; ++k) v(s.results[k]) = b_.extract(r, k);
+    };
+    switch (s.lane) {
+      case LaneOp::Splat: extractAll(b_.splat(v(s.args[0]), n)); return;
+      case LaneOp::Insert: extractAll(b_.insert(vec(0), v(s.args[n]), v(s.args[n + 1]))); return;
+      case LaneOp::Extract: v(s.results[0]) = b_.extract(vec(0), v(s.args[n])); return;
+      case LaneOp::Reduce:
+        v(s.results[0]) = b_.reduce(static_cast<FunctionBuilder::VectorReduction>(s.laneReduction), vec(0));
+        return;
+      default: break;
+    }
+    Value m = v(s.args[0]);
+    const std::vector<Value> at{v(s.args[1]), v(s.args[2])};
+    auto guardedMask = [&](std::size_t first) {
+      Value mask = vec(first);
+      if (s.unguarded) return mask;
+      return b_.andi(mask, b_.createMask(n, b_.sub(b_.dim(m, 1), at[1])));
+    };
+    // maskedload/store want the last stride 1 in the type: the generator vouches for it, the cast states it.
+    auto unitStride = [&] {
+      const ValueType& vt = p_.values[static_cast<std::size_t>(s.args[0])];
+      const MemRefType type(vt.elem, {kDynamic, kDynamic}, StridedLayout{.offset = kDynamic, .strides = {kDynamic, 1}});
+      return b_.reinterpretCast(m, type, vt.offset, {vt.sizes[0], vt.sizes[1]},
+                                {vt.strides[0], vt.strides[1]});
+    };
+    switch (s.lane) {
+      case LaneOp::MaskedLoad: extractAll(b_.maskedLoad(unitStride(), at, guardedMask(3), vec(3 + n))); return;
+      case LaneOp::MaskedStore: b_.maskedStore(vec(3 + n), unitStride(), at, guardedMask(3)); return;
+      case LaneOp::Gather: extractAll(b_.gather(m, at, vec(3), vec(3 + n), vec(3 + 2 * n))); return;
+      case LaneOp::Scatter: b_.scatter(vec(3 + 2 * n), m, at, vec(3), vec(3 + n)); return;
+      case LaneOp::TransferRead: extractAll(b_.transferRead(m, at, n, v(s.args[3]))); return;
+      case LaneOp::TransferWrite: b_.transferWrite(vec(3), m, at); return;
+      default: return;
     }
   }
 

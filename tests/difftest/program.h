@@ -55,7 +55,25 @@ enum class StmtKind : std::uint8_t {
   Return,   // args: the i64 value (last statement of the function)
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
+  Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
+            // fromElements from consecutive args, results extracted lane by lane
 };
+
+/// The operation of a Lanes statement (n = sizes[0]; "n x" = n consecutive args, one per lane).
+enum class LaneOp : std::uint8_t {
+  Splat,          // args: x                               results: n (splat)
+  Insert,         // args: n x v, scalar, lane (index)     results: n (insert at a dynamic lane, in range)
+  Extract,        // args: n x v, lane (index)             results: 1 (extract at a dynamic lane, in range)
+  Reduce,         // args: n x v; kind: VectorReduction    results: 1
+  MaskedLoad,     // args: m, row, col, n x mask, n x pass results: n; lanes col+k past the last dim are masked off
+  MaskedStore,    // args: m, row, col, n x mask, n x v    (lowered on a reinterpret_cast with the last stride 1)
+  Gather,         // args: m, row, col, n x offset (index), n x mask, n x pass   results: n
+  Scatter,        // args: m, row, col, n x offset, n x mask, n x v (repeated offsets: the highest lane wins)
+  TransferRead,   // args: m, row, col, padding            results: n; lanes past the last dim read the padding
+  TransferWrite,  // args: m, row, col, n x v              lanes past the last dim are not written
+};
+/// vector.reduction kinds, in FunctionBuilder::VectorReduction's order.
+enum class LaneReduction : std::uint8_t { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
 
 struct Block;
 
@@ -71,6 +89,10 @@ struct Stmt {
   bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
   enum Reduction : std::uint8_t { Sum, Product, Min, Max };
   std::vector<Reduction> reductions;  // ParallelReduce
+  LaneOp lane = LaneOp::Splat;        // Lanes
+  LaneReduction laneReduction = LaneReduction::Add;  // Lanes, Reduce
+  /// Lanes MaskedLoad/MaskedStore/Gather/Scatter: no in-bounds guard on the lanes (a deliberate trap).
+  bool unguarded = false;
 };
 
 struct Block {

@@ -7,8 +7,18 @@
 namespace memjit::difftest {
 namespace {
 
+bool storesLanes(const Stmt& s) {
+  return s.kind == StmtKind::Lanes &&
+         (s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter || s.lane == LaneOp::TransferWrite);
+}
+
 bool hasSideEffects(const Stmt& s, bool keepTraps) {
-  if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return) return true;
+  if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return || storesLanes(s))
+    return true;
+  // A trapping program keeps its vector memory accesses too.
+  if (keepTraps && s.kind == StmtKind::Lanes && s.lane != LaneOp::Splat && s.lane != LaneOp::Insert &&
+      s.lane != LaneOp::Extract && s.lane != LaneOp::Reduce)
+    return true;
   // A trapping program keeps what may trap: loads and divisions.
   if (keepTraps && s.kind == StmtKind::Assign && (s.op == Op::Load || (s.op >= Op::Div && s.op <= Op::FloorDivSI)))
     return true;
@@ -85,7 +95,7 @@ bool toConstants(Program& p, std::size_t i, const Outcome& values) {
 bool removeNthEffect(Block& b, int& nth) {
   for (std::size_t i = 0; i < b.stmts.size(); ++i) {
     Stmt& s = b.stmts[i];
-    if (s.kind == StmtKind::Store || s.kind == StmtKind::Output) {
+    if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || storesLanes(s)) {
       if (nth-- == 0) {
         b.stmts.erase(b.stmts.begin() + static_cast<std::ptrdiff_t>(i));
         return true;

@@ -200,6 +200,9 @@ class Printer {
           line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
         return;
       }
+      case StmtKind::Lanes:
+        lanes(s, indent);
+        return;
       case StmtKind::Store:
         line(indent, "b.store(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + list(s.args, 2) + ");");
         return;
@@ -219,6 +222,61 @@ class Printer {
       case StmtKind::Return:
         line(indent, "b.ret({" + v(s.args[0]) + "});");
         return;
+    }
+  }
+
+  // The same builder calls as lowering.cpp's Lowering::lanes.
+  void lanes(const Stmt& s, int indent) {
+    const auto n = static_cast<std::size_t>(s.sizes[0]);
+    const std::string r = "l" + std::to_string(nextTemp_++);
+    auto vec = [&](std::size_t first) {
+      std::vector<int> scalars(s.args.begin() + static_cast<std::ptrdiff_t>(first),
+                               s.args.begin() + static_cast<std::ptrdiff_t>(first + n));
+      return "b.fromElements(" + list(scalars) + ")";
+    };
+    auto extractAll = [&](const std::string& e) {
+      line(indent, "Value " + r + " = " + e + ";");
+      for (std::size_t k = 0; k < n; ++k)
+        line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
+    };
+    static const char* const kinds[] = {"Add", "Mul", "Min", "Max", "Minimumf", "Maximumf", "And", "Or", "Xor"};
+    switch (s.lane) {
+      case LaneOp::Splat: extractAll("b.splat(" + v(s.args[0]) + ", " + std::to_string(n) + ")"); return;
+      case LaneOp::Insert: extractAll("b.insert(" + vec(0) + ", " + v(s.args[n]) + ", " + v(s.args[n + 1]) + ")"); return;
+      case LaneOp::Extract:
+        line(indent, "Value " + v(s.results[0]) + " = b.extract(" + vec(0) + ", " + v(s.args[n]) + ");");
+        return;
+      case LaneOp::Reduce:
+        line(indent, "Value " + v(s.results[0]) + " = b.reduce(FunctionBuilder::VectorReduction::" +
+                         kinds[static_cast<int>(s.laneReduction)] + ", " + vec(0) + ");");
+        return;
+      default: break;
+    }
+    const std::string m = v(s.args[0]), at = "{" + v(s.args[1]) + ", " + v(s.args[2]) + "}";
+    auto mask = [&](std::size_t first) {
+      if (s.unguarded) return vec(first);
+      return "b.andi(" + vec(first) + ", b.createMask(" + std::to_string(n) + ", b.sub(b.dim(" + m + ", 1), " +
+             v(s.args[2]) + ")))";
+    };
+    auto unitStride = [&] {
+      const ValueType& vt = p_.values[static_cast<std::size_t>(s.args[0])];
+      return "b.reinterpretCast(" + m + ", memjit::MemRefType(" + et(vt.elem) +
+             ", {memjit::kDynamic, memjit::kDynamic}, memjit::StridedLayout{.offset = memjit::kDynamic, .strides = "
+             "{memjit::kDynamic, 1}}), " + std::to_string(vt.offset) + ", {" + std::to_string(vt.sizes[0]) + ", " +
+             std::to_string(vt.sizes[1]) + "}, {" + std::to_string(vt.strides[0]) + ", " + std::to_string(vt.strides[1]) + "})";
+    };
+    switch (s.lane) {
+      case LaneOp::MaskedLoad: extractAll("b.maskedLoad(" + unitStride() + ", " + at + ", " + mask(3) + ", " + vec(3 + n) + ")"); return;
+      case LaneOp::MaskedStore:
+        line(indent, "b.maskedStore(" + vec(3 + n) + ", " + unitStride() + ", " + at + ", " + mask(3) + ");");
+        return;
+      case LaneOp::Gather: extractAll("b.gather(" + m + ", " + at + ", " + vec(3) + ", " + vec(3 + n) + ", " + vec(3 + 2 * n) + ")"); return;
+      case LaneOp::Scatter:
+        line(indent, "b.scatter(" + vec(3 + 2 * n) + ", " + m + ", " + at + ", " + vec(3) + ", " + vec(3 + n) + ");");
+        return;
+      case LaneOp::TransferRead: extractAll("b.transferRead(" + m + ", " + at + ", " + std::to_string(n) + ", " + v(s.args[3]) + ")"); return;
+      case LaneOp::TransferWrite: line(indent, "b.transferWrite(" + vec(3) + ", " + m + ", " + at + ");"); return;
+      default: return;
     }
   }
 
