@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "float_formats.h"
 
@@ -381,12 +382,17 @@ class Gen {
   }
 
   // --- statements ---
+  // Inside a parallelFor, the buffer its iterations write is invisible: no iteration reads another's row.
   std::vector<int> visibleMemrefs() const {
     std::vector<int> r;
     for (const auto& scope : scopes_)
       for (int id : scope)
-        if (isMemref(id)) r.push_back(id);
+        if (isMemref(id) && bufferOf(id) != writtenInParallel_) r.push_back(id);
     return r;
+  }
+  int bufferOf(int m) const {
+    auto it = viewOf_.find(m);
+    return it == viewOf_.end() ? m : it->second;
   }
   std::vector<int> inBoundsIndices(int m) {
     std::vector<int> idx;
@@ -566,7 +572,8 @@ class Gen {
     } else if (o_.controlFlow && k < 32 && depth < 2) {
       ifElse(depth);
     } else if (parallel_ && k < 36 && depth < 2 && !inParallel_) {
-      parallelReduce(depth);
+      if (o_.memrefs && r_.chance(50)) parallelFor(depth);
+      else parallelReduce(depth);
     } else if (o_.memrefs && k < 34) {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
@@ -596,9 +603,41 @@ class Gen {
       vt.offset += o * src.strides[d];
     }
     const int id = fresh(vt);
+    viewOf_[id] = bufferOf(m);
     s.results = {id};
     cur_->stmts.push_back(std::move(s));
     scopes_.back().push_back(id);
+  }
+  // Each iteration writes its own row of one memref: disjoint stores, as parallelFor requires.
+  void parallelFor(int depth) {
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];
+    Stmt s;
+    s.kind = StmtKind::ParallelFor;
+    const int ub = r_.chance(50) ? assign(Op::Dim, ET::Index, {m}, 0)
+                                 : constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[0]));
+    s.args = {constant(ET::Index, r_.below(2)), ub, constant(ET::Index, 1 + r_.below(2))};
+    s.imm = r_.below(4) | (r_.below(2) << 32);
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int iv = fresh(scalarType(ET::Index));
+    cur_->params.push_back(iv);
+    scopes_.back().push_back(iv);
+    inParallel_ = true;
+    writtenInParallel_ = bufferOf(m);
+    body(depth);
+    Stmt store;
+    store.kind = StmtKind::Store;
+    store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
+    cur_->stmts.push_back(std::move(store));
+    writtenInParallel_ = -1;
+    inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
+    cur_->stmts.push_back(std::move(s));
   }
   void forLoop(int depth) {
     const std::uint64_t lb = r_.below(3);
@@ -654,12 +693,14 @@ class Gen {
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
     s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
-    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::UI8, ET::UI32, ET::UI64};
+    // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
+    static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
+                                   ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
     std::vector<ET> ts;
     const int n = 1 + static_cast<int>(r_.below(3));
     for (int i = 0; i < n; ++i) {
       ts.push_back(types[r_.below(std::size(types))]);
-      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(4)));
+      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
       s.args.push_back(pick(ts.back()));
     }
     inParallel_ = true;
@@ -699,6 +740,8 @@ class Gen {
   std::vector<std::vector<int>> scopes_;
   int depth_ = 0;
   bool inParallel_ = false;
+  int writtenInParallel_ = -1;     // the buffer (kFm, kIm) a parallelFor's iterations write
+  std::map<int, int> viewOf_;      // subview -> the argument whose buffer it views
   bool parallel_ = false;
 };
 

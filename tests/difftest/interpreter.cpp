@@ -131,7 +131,7 @@ class Interpreter {
           auto contributions = yields(s.blocks[0]);
           for (std::size_t k = 0; k < acc.size(); ++k) {
             Stmt combine;
-            static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max};
+            static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max, Op::And, Op::Or, Op::Xor};
             combine.op = ops[s.reductions[k]];
             combine.type = p_.values[s.results[k]].elem;
             const bool loose = acc[k].flags != kExact || contributions[k].flags != kExact;
@@ -140,6 +140,15 @@ class Interpreter {
           }
         }
         for (std::size_t k = 0; k < acc.size(); ++k) vals_[s.results[k]] = acc[k];
+        return;
+      }
+      case StmtKind::ParallelFor: {
+        // The iterations write disjoint rows that none of them reads: any order gives these values.
+        const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
+        noteControl(lb), noteControl(ub), noteControl(step);
+        for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
+             iv += static_cast<std::int64_t>(step.bits))
+          runBlock(s.blocks[0], {{static_cast<std::uint64_t>(iv), 0, kExact}});
         return;
       }
       case StmtKind::If: {

@@ -217,11 +217,28 @@ class Lowering {
         std::vector<codegen::Reduction> reductions;
         for (std::size_t k = 0; k < s.reductions.size(); ++k) {
           const Value& init = v(s.args[3 + k]);
+          const ET t = typeOf(s.args[3 + k]);
+          // All ones: -1, or the unsigned maximum for ui types (which take no negative literal).
+          auto ones = [&] {
+            return isUnsignedInteger(t) ? b_.constant(t, maskOf(widthOf(t))) : b_.constant(t, -1);
+          };
           switch (s.reductions[k]) {
             case Stmt::Sum: reductions.push_back(codegen::Reduction::sum(init)); break;
             case Stmt::Product: reductions.push_back(codegen::Reduction::product(init)); break;
             case Stmt::Min: reductions.push_back(codegen::Reduction::min(init)); break;
             case Stmt::Max: reductions.push_back(codegen::Reduction::max(init)); break;
+            case Stmt::CustomAnd:
+              reductions.push_back(codegen::Reduction::custom(init, ones(),
+                                                              [&](Value a, Value c) { return b_.andi(a, c); }));
+              break;
+            case Stmt::CustomOr:
+              reductions.push_back(codegen::Reduction::custom(init, b_.constant(t, 0),
+                                                              [&](Value a, Value c) { return b_.ori(a, c); }));
+              break;
+            case Stmt::CustomXor:
+              reductions.push_back(codegen::Reduction::custom(init, b_.constant(t, 0),
+                                                              [&](Value a, Value c) { return b_.xori(a, c); }));
+              break;
           }
         }
         codegen::ParallelOptions po;
@@ -234,6 +251,16 @@ class Lowering {
           return yields(body);
         });
         for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
+        return;
+      }
+      case StmtKind::ParallelFor: {
+        codegen::ParallelOptions po;
+        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
+        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        b_.parallelFor(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, [&](Value iv) {
+          v(s.blocks[0].params[0]) = iv;
+          block(s.blocks[0]);
+        });
         return;
       }
       case StmtKind::If: {

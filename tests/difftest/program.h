@@ -53,6 +53,8 @@ enum class StmtKind : std::uint8_t {
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
                    // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
   Return,   // args: the i64 value (last statement of the function)
+  ParallelFor,  // args: lb, ub, step; blocks[0] params: iv; imm: chunk | schedule << 32. Iterations are
+                // independent: each stores only to its own row (index iv) of one buffer, which no iteration reads
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
   Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
@@ -87,7 +89,8 @@ struct Stmt {
   std::vector<Block> blocks;
   std::vector<std::int64_t> offsets, sizes, strides;  // Subview
   bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
-  enum Reduction : std::uint8_t { Sum, Product, Min, Max };
+  /// Built-in combiners, and custom ones (Reduction::custom with the identity -1, 0, 0).
+  enum Reduction : std::uint8_t { Sum, Product, Min, Max, CustomAnd, CustomOr, CustomXor };
   std::vector<Reduction> reductions;  // ParallelReduce
   LaneOp lane = LaneOp::Splat;        // Lanes
   LaneReduction laneReduction = LaneReduction::Add;  // Lanes, Reduce

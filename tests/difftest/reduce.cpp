@@ -140,6 +140,12 @@ bool flatten(Program& p, Block& parent, std::size_t i, int arm) {
       for (std::size_t k = 0; k < s.results.size(); ++k) to[s.results[k]] = body->yields[k];
       replacement = body->stmts;
       break;
+    case StmtKind::ParallelFor:
+      if (arm != 0) return false;
+      body = &s.blocks[0];
+      to[body->params[0]] = s.args[0];
+      replacement = body->stmts;
+      break;
     case StmtKind::If:
       body = &s.blocks[static_cast<std::size_t>(arm)];
       for (std::size_t k = 0; k < s.results.size(); ++k) to[s.results[k]] = body->yields[k];
@@ -151,7 +157,7 @@ bool flatten(Program& p, Block& parent, std::size_t i, int arm) {
       to[body->params[0]] = s.args[0];
       replacement = body->stmts;
       // One iteration: each result is its init combined with the contribution.
-      static constexpr Op combiners[] = {Op::Add, Op::Mul, Op::Min, Op::Max};
+      static constexpr Op combiners[] = {Op::Add, Op::Mul, Op::Min, Op::Max, Op::And, Op::Or, Op::Xor};
       for (std::size_t k = 0; k < s.results.size(); ++k) {
         Stmt c;
         c.op = combiners[s.reductions[k]];
@@ -174,7 +180,8 @@ bool flatten(Program& p, Block& parent, std::size_t i, int arm) {
 int countStructured(const Block& b) {
   int n = 0;
   for (const Stmt& s : b.stmts) {
-    n += s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce;
+    n += s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce ||
+         s.kind == StmtKind::ParallelFor;
     for (const Block& inner : s.blocks) n += countStructured(inner);
   }
   return n;
@@ -184,7 +191,8 @@ int countStructured(const Block& b) {
 bool flattenNth(Program& p, Block& b, int& nth, int arm) {
   for (std::size_t i = 0; i < b.stmts.size(); ++i) {
     Stmt& s = b.stmts[i];
-    if (s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce) {
+    if (s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::ParallelReduce ||
+        s.kind == StmtKind::ParallelFor) {
       if (nth-- == 0) return flatten(p, b, i, arm);
     }
     for (Block& inner : s.blocks)

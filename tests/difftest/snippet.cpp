@@ -159,9 +159,20 @@ class Printer {
       case StmtKind::ParallelReduce: {
         const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
         static const char* const kinds[] = {"sum", "product", "min", "max"};
+        static const char* const custom[] = {"andi", "ori", "xori"};
         std::string reductions = "{";
-        for (std::size_t k = 0; k < s.reductions.size(); ++k)
-          reductions += std::string(k ? ", " : "") + "Reduction::" + kinds[s.reductions[k]] + "(" + v(s.args[3 + k]) + ")";
+        for (std::size_t k = 0; k < s.reductions.size(); ++k) {
+          const std::string init = v(s.args[3 + k]);
+          if (s.reductions[k] <= Stmt::Max) {
+            reductions += std::string(k ? ", " : "") + "Reduction::" + kinds[s.reductions[k]] + "(" + init + ")";
+            continue;
+          }
+          const int c = s.reductions[k] - Stmt::CustomAnd;
+          const ElementType t = typeOf(s.args[3 + k]);
+          reductions += std::string(k ? ", " : "") + "Reduction::custom(" + init + ", b.constant(" + et(t) + ", " +
+                        (c == 0 ? intLiteral(t, maskOf(widthOf(t))) : "0") +
+                        "), [&](Value x, Value y) { return b." + custom[c] + "(x, y); })";
+        }
         reductions += "}";
         const Block& body = s.blocks[0];
         line(indent, "auto " + r + " = b.parallelReduce(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
@@ -171,6 +182,16 @@ class Printer {
         line(indent + 2, "return std::vector<Value>" + list(body.yields) + ";");
         line(indent, "});");
         results(s, indent, r);
+        return;
+      }
+      case StmtKind::ParallelFor: {
+        const Block& body = s.blocks[0];
+        line(indent, "b.parallelFor(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
+                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) +
+                         ", .schedule = ParallelSchedule::" + ((s.imm >> 32) ? "Dynamic" : "Static") + "}, [&](Value " +
+                         v(body.params[0]) + ") {");
+        block(body, indent + 2);
+        line(indent, "});");
         return;
       }
       case StmtKind::If: {
