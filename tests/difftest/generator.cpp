@@ -22,6 +22,11 @@ class Gen {
     // Parallel loops cost the most to compile: a quarter of the programs have them.
     parallel_ = o_.parallel && r_.chance(25);
     setUpArguments();
+    // Helper functions, which the main function calls (a third of the programs).
+    if (o_.calls && r_.chance(33)) {
+      const int n = 1 + static_cast<int>(r_.below(2));
+      for (int i = 0; i < n; ++i) helper();
+    }
     cur_ = &p_.body;
     scopes_.push_back({kFm, kIm, kH, kG, kC, kD});
     const int inputs = 3 + static_cast<int>(r_.below(6));
@@ -50,6 +55,45 @@ class Gen {
   }
 
  private:
+  // A function of 1-4 scalars and one of the memref arguments' views, returning 1-3 scalars. Its body sees only
+  // its parameters, and runs no parallel loop (its memref would be the only one, and invisible to the body).
+  void helper() {
+    Helper h;
+    std::vector<std::vector<int>> savedScopes;
+    std::swap(savedScopes, scopes_);
+    scopes_.emplace_back();
+    const int m = fresh(p_.values[r_.chance(50) ? kFm : kIm]);
+    const int scalars = 1 + static_cast<int>(r_.below(4));
+    for (int i = 0; i < scalars; ++i) h.params.push_back(fresh(scalarType(randomType())));
+    h.params.insert(h.params.begin() + static_cast<std::ptrdiff_t>(r_.below(h.params.size() + 1)), m);
+    scopes_.back() = h.params;
+    cur_ = &h.body;
+    inHelper_ = true;
+    const int n = 2 + static_cast<int>(r_.below(6));
+    for (int i = 0; i < n; ++i) statement(1);
+    const int results = 1 + static_cast<int>(r_.below(3));
+    for (int i = 0; i < results; ++i) h.body.yields.push_back(pick(randomType()));
+    inHelper_ = false;
+    cur_ = nullptr;
+    std::swap(savedScopes, scopes_);
+    p_.helpers.push_back(std::move(h));
+  }
+  // A call of a helper: its memref parameter gets the argument whose view it has.
+  void call() {
+    const std::size_t k = r_.below(p_.helpers.size());
+    Stmt s;
+    s.kind = StmtKind::Call;
+    s.imm = k;
+    for (int param : p_.helpers[k].params) {
+      const ValueType& t = p_.values[static_cast<std::size_t>(param)];
+      if (t.rank > 0) s.args.push_back(t.elem == ET::F32 ? kFm : kIm);
+      else s.args.push_back(pick(t.elem));
+    }
+    for (int y : p_.helpers[k].body.yields) s.results.push_back(fresh(scalarType(typeOf(y))));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+
   // --- values and statements ---
   int fresh(const ValueType& t) {
     p_.values.push_back(t);
@@ -571,7 +615,7 @@ class Gen {
       forLoop(depth);
     } else if (o_.controlFlow && k < 32 && depth < 2) {
       ifElse(depth);
-    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_) {
+    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_ && !inHelper_) {
       if (o_.memrefs && r_.chance(50)) parallelFor(depth);
       else parallelReduce(depth);
     } else if (o_.memrefs && k < 34) {
@@ -580,6 +624,9 @@ class Gen {
       assign(Op::Dim, ET::Index, {m}, r_.below(2));
     } else if (o_.vectors && k < 44) {
       laneStatement();
+    } else if (!p_.helpers.empty() && !inHelper_ && !inParallel_ && k < 50) {
+      // Not in parallel loops: a helper may store anywhere in its memref.
+      call();
     } else {
       produce(randomType());
     }
@@ -740,6 +787,7 @@ class Gen {
   std::vector<std::vector<int>> scopes_;
   int depth_ = 0;
   bool inParallel_ = false;
+  bool inHelper_ = false;
   int writtenInParallel_ = -1;     // the buffer (kFm, kIm) a parallelFor's iterations write
   std::map<int, int> viewOf_;      // subview -> the argument whose buffer it views
   bool parallel_ = false;

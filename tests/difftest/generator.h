@@ -21,8 +21,10 @@ struct GeneratorOptions {
   /// operations beyond that (splat, insert/extract at a dynamic lane, reductions, masked load/store,
   /// gather/scatter, transfer_read/write; program.h's LaneOp).
   bool vectors = true;
-  /// parallelReduce with exact integer reductions.
+  /// parallelReduce with exact integer reductions, parallelFor storing to disjoint rows.
   bool parallel = true;
+  /// Helper functions (scalars and a memref in, scalars out) that the main function calls.
+  bool calls = true;
   /// Signalling NaNs among the inputs and constants.
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).

@@ -202,6 +202,27 @@ class Interpreter {
       case StmtKind::Lanes:
         runLanes(s);
         return;
+      case StmtKind::Call: {
+        // Arguments bound to the parameters, memrefs by their views (the callee writes the caller's buffers).
+        const Helper& h = p_.helpers[static_cast<std::size_t>(s.imm)];
+        for (std::size_t i = 0; i < h.params.size(); ++i) {
+          const int param = h.params[i];
+          if (p_.values[param].rank > 0) {
+            views_[param] = views_[s.args[i]];
+            continue;
+          }
+          Val v = vals_[s.args[i]];
+          passedInRegister(p_.values[param].elem, v);
+          vals_[param] = v;
+        }
+        runBlock(h.body, {});
+        for (std::size_t i = 0; i < s.results.size(); ++i) {
+          Val v = vals_[h.body.yields[i]];
+          passedInRegister(p_.values[s.results[i]].elem, v);
+          vals_[s.results[i]] = v;
+        }
+        return;
+      }
       case StmtKind::Output:
         outputs_[static_cast<int>(s.imm)] = {vals_[s.args[0]], p_.values[s.args[0]].elem};
         memory_[0][static_cast<std::size_t>(p_.inputs + static_cast<int>(s.imm))] = vals_[s.args[0]];
@@ -396,6 +417,12 @@ class Interpreter {
     }
   }
   void maybeFlushable(ElementType t, Val& v) const { makeFlushable(t, v); }
+  // kernel-language.md's known exception: a bf16 scalar passed in a register may be flushed or quieted.
+  void passedInRegister(ElementType t, Val& v) const {
+    if (t != ElementType::BF16) return;
+    if (known_.bf16Flush) makeFlushable(t, v);
+    if (known_.nanSemantics && isNaNBits(t, v.bits) && v.flags == kExact) v.flags = kAnyNaN;
+  }
 
   Val eval(const Stmt& s, const std::vector<Val>& a);
   Val evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType t);

@@ -17,8 +17,10 @@ using ET = ElementType;
 
 class Lowering {
  public:
-  Lowering(FunctionBuilder& b, const Program& p) : b_(b), p_(p), vals_(p.values.size()) {
-    for (int i = 0; i < kFixedValues; ++i) vals_[static_cast<std::size_t>(i)] = b.arg(static_cast<std::size_t>(i));
+  /// `params`: the value ids of the function's arguments, in order.
+  Lowering(FunctionBuilder& b, const Program& p, const std::string& name, const std::vector<int>& params)
+      : b_(b), p_(p), name_(name), vals_(p.values.size()) {
+    for (std::size_t i = 0; i < params.size(); ++i) vals_[static_cast<std::size_t>(params[i])] = b.arg(i);
   }
   void block(const Block& blk) {
     for (const Stmt& s : blk.stmts) stmt(s);
@@ -199,6 +201,13 @@ class Lowering {
       case StmtKind::Lanes:
         lanes(s);
         return;
+      case StmtKind::Call: {
+        std::vector<Value> args;
+        for (int id : s.args) args.push_back(v(id));
+        auto results = b_.call(helperName(name_, s.imm), args);
+        for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
+        return;
+      }
       case StmtKind::For: {
         std::vector<Value> inits;
         for (std::size_t i = 3; i < s.args.size(); ++i) inits.push_back(v(s.args[i]));
@@ -338,17 +347,28 @@ class Lowering {
 
   FunctionBuilder& b_;
   const Program& p_;
+  std::string name_;
   std::vector<Value> vals_;
   std::unordered_map<int, std::uint64_t> constants_;
 };
 
 }  // namespace
 
+std::string helperName(const std::string& function, std::uint64_t k) { return function + "_h" + std::to_string(k); }
+
 Error lowerProgram(codegen::Module& module, const std::string& name, const Program& p,
                    const codegen::FunctionOptions& options) {
+  for (std::size_t k = 0; k < p.helpers.size(); ++k) {
+    const Helper& h = p.helpers[k];
+    FunctionBuilder b(module, helperName(name, k), *parseFunctionType(helperSignature(p, h)), options);
+    Lowering lowering(b, p, name, h.params);
+    lowering.block(h.body);
+    b.ret(lowering.yields(h.body));
+    if (Error e = b.finish()) return e;
+  }
   static const FunctionType type = *parseFunctionType(kSignature);
   FunctionBuilder b(module, name, type, options);
-  Lowering(b, p).block(p.body);
+  Lowering(b, p, name, {kIo, kFm, kIm, kH, kG, kC, kD}).block(p.body);
   return b.finish();
 }
 

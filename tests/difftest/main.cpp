@@ -120,7 +120,7 @@ int runIsolated(const Args& args) {
     for (const Oracle& o : oracles)
       if (!crashOf(small, {o}, known).empty()) which += " " + o.name;
     std::printf("--- seed %llu, reduced to %zu statements (from %zu), crashes under%s:\n%s\n",
-                static_cast<unsigned long long>(seed), countStatements(small.body), countStatements(p.body),
+                static_cast<unsigned long long>(seed), countStatements(small), countStatements(p),
                 which.empty() ? " the oracles together only" : which.c_str(), toBuilderSnippet(small, known).c_str());
   }
   std::printf("memjit-difftest --isolate: %zu programs in %.1f s, %zu crashed\n", programs, elapsed(), crashes);
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
       const Program& p = batch[i];
       const Program small = args.reduce ? reduce(*runner, p, oracles, known) : p;
       std::printf("--- seed %llu, reduced to %zu statements (from %zu):\n%s\n",
-                  static_cast<unsigned long long>(p.seed), countStatements(small.body), countStatements(p.body),
+                  static_cast<unsigned long long>(p.seed), countStatements(small), countStatements(p),
                   toBuilderSnippet(small, known).c_str());
       std::fflush(stdout);
     }

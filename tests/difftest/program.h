@@ -57,6 +57,7 @@ enum class StmtKind : std::uint8_t {
                 // independent: each stores only to its own row (index iv) of one buffer, which no iteration reads
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
+  Call,     // args: the helper's arguments; imm: the helper (Program::helpers); results: its results
   Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
             // fromElements from consecutive args, results extracted lane by lane
 };
@@ -148,6 +149,14 @@ struct MemArg {
   std::vector<std::uint64_t> data;
 };
 
+/// A function the program's main function calls (StmtKind::Call): scalars and memrefs in, scalars out. Its
+/// values are numbered with the program's; it sees only its parameters. A memref parameter has the static view
+/// of the one argument (kFm or kIm) every call passes for it.
+struct Helper {
+  std::vector<int> params;
+  Block body;  // yields: the results
+};
+
 struct Program {
   std::uint64_t seed = 0;
   int inputs = 0;   // io[0..inputs) are inputs
@@ -156,6 +165,7 @@ struct Program {
   MemArg fm, im;
   std::uint64_t h = 0, g = 0, c = 0, d = 0;  // the scalar arguments' bits
   std::vector<ValueType> values;
+  std::vector<Helper> helpers;  // defined before the main function, in this order
   Block body;
   /// Traps on purpose (an out-of-bounds load, a division by zero, INT_MIN / -1):
   /// what checked mode's message must contain ("out of bounds", "by zero",
@@ -163,7 +173,11 @@ struct Program {
   std::string trap;
 };
 
-/// Statements in the program (recursively).
+/// Statements in the block (recursively).
 std::size_t countStatements(const Block& b);
+/// Statements in the program: the main function's and every helper's.
+std::size_t countStatements(const Program& p);
+/// A helper's signature: "(i32, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (f16, i64)".
+std::string helperSignature(const Program& p, const Helper& h);
 
 }  // namespace memjit::difftest

@@ -12,7 +12,12 @@ bool storesLanes(const Stmt& s) {
          (s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter || s.lane == LaneOp::TransferWrite);
 }
 
-bool hasSideEffects(const Stmt& s, bool keepTraps) {
+bool hasSideEffects(const Program& p, const Stmt& s) {
+  const bool keepTraps = !p.trap.empty();
+  if (s.kind == StmtKind::Call) {
+    for (const Stmt& inner : p.helpers[static_cast<std::size_t>(s.imm)].body.stmts)
+      if (hasSideEffects(p, inner)) return true;
+  }
   if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return || storesLanes(s))
     return true;
   // A trapping program keeps its vector memory accesses too.
@@ -24,7 +29,7 @@ bool hasSideEffects(const Stmt& s, bool keepTraps) {
     return true;
   for (const Block& b : s.blocks)
     for (const Stmt& inner : b.stmts)
-      if (hasSideEffects(inner, keepTraps)) return true;
+      if (hasSideEffects(p, inner)) return true;
   return false;
 }
 
@@ -36,12 +41,12 @@ void collectUses(const Block& b, std::set<int>& used) {
   used.insert(b.yields.begin(), b.yields.end());
 }
 
-bool removeUnused(Block& b, const std::set<int>& used, bool keepTraps) {
+bool removeUnused(const Program& p, Block& b, const std::set<int>& used) {
   bool changed = false;
   for (std::size_t i = b.stmts.size(); i-- > 0;) {
     Stmt& s = b.stmts[i];
-    for (Block& inner : s.blocks) changed |= removeUnused(inner, used, keepTraps);
-    if (hasSideEffects(s, keepTraps)) continue;
+    for (Block& inner : s.blocks) changed |= removeUnused(p, inner, used);
+    if (hasSideEffects(p, s)) continue;
     bool anyUsed = false;
     for (int r : s.results) anyUsed |= used.count(r) > 0;
     if (!anyUsed) {
@@ -74,7 +79,7 @@ bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles,
 bool toConstants(Program& p, std::size_t i, const Outcome& values) {
   Stmt& s = p.body.stmts[i];
   if (s.kind == StmtKind::Assign && s.op == Op::Const) return false;
-  if (s.results.empty() || s.kind == StmtKind::Subview || hasSideEffects(s, !p.trap.empty())) return false;
+  if (s.results.empty() || s.kind == StmtKind::Subview || hasSideEffects(p, s)) return false;
   std::vector<Stmt> constants;
   for (int r : s.results) {
     const Val& v = values.values[static_cast<std::size_t>(r)];
@@ -174,7 +179,54 @@ bool flatten(Program& p, Block& parent, std::size_t i, int arm) {
   parent.stmts.erase(parent.stmts.begin() + static_cast<std::ptrdiff_t>(i));
   parent.stmts.insert(parent.stmts.begin() + static_cast<std::ptrdiff_t>(i), replacement.begin(), replacement.end());
   renameUses(p.body, to);
+  for (Helper& h : p.helpers) renameUses(h.body, to);
   return true;
+}
+
+// The calls of helper k in `b` (recursively).
+int countCalls(const Block& b, std::uint64_t k) {
+  int n = 0;
+  for (const Stmt& s : b.stmts) {
+    n += s.kind == StmtKind::Call && s.imm == k;
+    for (const Block& inner : s.blocks) n += countCalls(inner, k);
+  }
+  return n;
+}
+
+// The only call of helper k replaced by the helper's body (parameters renamed to the arguments, results to the
+// yields); the helper then has no call and is dropped. A helper called twice stays: its values would be defined twice.
+bool inlineCall(Program& p, Block& b, std::uint64_t k) {
+  for (std::size_t i = 0; i < b.stmts.size(); ++i) {
+    Stmt& s = b.stmts[i];
+    if (s.kind == StmtKind::Call && s.imm == k) {
+      const Helper h = p.helpers[k];
+      std::map<int, int> to;
+      for (std::size_t j = 0; j < h.params.size(); ++j) to[h.params[j]] = s.args[j];
+      for (std::size_t j = 0; j < s.results.size(); ++j) to[s.results[j]] = h.body.yields[j];
+      b.stmts.erase(b.stmts.begin() + static_cast<std::ptrdiff_t>(i));
+      b.stmts.insert(b.stmts.begin() + static_cast<std::ptrdiff_t>(i), h.body.stmts.begin(), h.body.stmts.end());
+      renameUses(p.body, to);
+      return true;
+    }
+    for (Block& inner : s.blocks)
+      if (inlineCall(p, inner, k)) return true;
+  }
+  return false;
+}
+
+// Helpers nothing calls removed (the others renumbered).
+void removeUncalledHelpers(Program& p) {
+  for (std::size_t k = p.helpers.size(); k-- > 0;) {
+    if (countCalls(p.body, k) > 0) continue;
+    p.helpers.erase(p.helpers.begin() + static_cast<std::ptrdiff_t>(k));
+    std::function<void(Block&)> renumber = [&](Block& b) {
+      for (Stmt& s : b.stmts) {
+        if (s.kind == StmtKind::Call && s.imm > k) --s.imm;
+        for (Block& inner : s.blocks) renumber(inner);
+      }
+    };
+    renumber(p.body);
+  }
 }
 
 int countStructured(const Block& b) {
@@ -204,10 +256,13 @@ bool flattenNth(Program& p, Block& b, int& nth, int arm) {
 }  // namespace
 
 void removeDeadCode(Program& p) {
+  removeUncalledHelpers(p);
   for (bool changed = true; changed;) {
     std::set<int> used;
     collectUses(p.body, used);
-    changed = removeUnused(p.body, used, !p.trap.empty());
+    for (const Helper& h : p.helpers) collectUses(h.body, used);
+    changed = removeUnused(p, p.body, used);
+    for (Helper& h : p.helpers) changed |= removeUnused(p, h.body, used);
   }
 }
 
@@ -225,7 +280,7 @@ Program reduceWhile(const Program& failing, const KnownBugs& known, const std::f
   Program best = failing;
   auto attempt = [&](Program candidate) {
     removeDeadCode(candidate);
-    if (countStatements(candidate.body) >= countStatements(best.body) && candidate.body.stmts.size() >= best.body.stmts.size())
+    if (countStatements(candidate) >= countStatements(best) && candidate.body.stmts.size() >= best.body.stmts.size())
       return false;
     if (!stillFails(candidate)) return false;
     best = std::move(candidate);
@@ -237,16 +292,31 @@ Program reduceWhile(const Program& failing, const KnownBugs& known, const std::f
     for (int n = 0;; ++n) {
       Program c = best;
       int nth = n;
-      if (!removeNthEffect(c.body, nth)) break;
+      bool found = removeNthEffect(c.body, nth);
+      for (std::size_t k = 0; !found && k < c.helpers.size(); ++k) found = removeNthEffect(c.helpers[k].body, nth);
+      if (!found) break;
       if (attempt(std::move(c))) progress = true, --n;
     }
     // Loops, parallel reductions and branches (at any depth) replaced by their bodies run once or one arm:
     // what was nested comes to the top level, where the next step turns it into constants.
-    for (int n = 0; n < countStructured(best.body); ++n) {
+    // Helpers called once inlined.
+    for (std::size_t k = 0; k < best.helpers.size(); ++k) {
+      Program c = best;
+      if (countCalls(c.body, k) == 1 && inlineCall(c, c.body, k) && attempt(std::move(c))) progress = true, --k;
+    }
+    auto structured = [](const Program& p) {
+      int n = countStructured(p.body);
+      for (const Helper& h : p.helpers) n += countStructured(h.body);
+      return n;
+    };
+    for (int n = 0; n < structured(best); ++n) {
       for (int arm = 0; arm < 2; ++arm) {
         Program c = best;
         int nth = n;
-        if (flattenNth(c, c.body, nth, arm) && attempt(std::move(c))) {
+        bool found = flattenNth(c, c.body, nth, arm);
+        for (std::size_t k = 0; !found && nth >= 0 && k < c.helpers.size(); ++k)
+          found = flattenNth(c, c.helpers[k].body, nth, arm);
+        if (found && attempt(std::move(c))) {
           progress = true, --n;
           break;
         }

@@ -66,6 +66,22 @@ class Printer {
     block(p_.body, 4);
     return out_.str();
   }
+  // Helper k's definition, in a module `module` (the body of the snippet's `helpers` lambda).
+  std::string helper(std::size_t k) {
+    const Helper& h = p_.helpers[k];
+    line(4, "{");
+    line(6, "FunctionBuilder b(module, \"h" + std::to_string(k) + "\", *memjit::parseFunctionType(\"" +
+                helperSignature(p_, h) + "\"));");
+    for (std::size_t i = 0; i < h.params.size(); ++i)
+      line(6, "Value " + v(h.params[i]) + " = b.arg(" + std::to_string(i) + ");");
+    block(h.body, 6);
+    line(6, "b.ret(" + list(h.body.yields) + ");");
+    line(6, "if (memjit::Error e = b.finish()) return e;");
+    line(4, "}");
+    std::string r = out_.str();
+    out_.str("");
+    return r;
+  }
 
  private:
   std::string v(int id) const {
@@ -224,6 +240,12 @@ class Printer {
       case StmtKind::Lanes:
         lanes(s, indent);
         return;
+      case StmtKind::Call: {
+        const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
+        line(indent, "auto " + r + " = b.call(\"h" + std::to_string(s.imm) + "\", " + list(s.args) + ");");
+        results(s, indent, r);
+        return;
+      }
       case StmtKind::Store:
         line(indent, "b.store(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + list(s.args, 2) + ");");
         return;
@@ -349,12 +371,19 @@ std::string toBuilderSnippet(const Program& p, const KnownBugs& known) {
     if (e.fm[i].flags == kExact && e.fm[i].bits != p.fm.data[i]) o << "  e.fm.push_back({" << i << ", " << hexU(e.fm[i].bits) << "});\n";
   for (std::size_t i = 0; i < e.im.size(); ++i)
     if (e.im[i].flags == kExact && e.im[i].bits != p.im.data[i]) o << "  e.im.push_back({" << i << ", " << hexU(e.im[i].bits) << "});\n";
+  if (!p.helpers.empty()) {
+    o << "  auto helpers = [&](Module& module) -> memjit::Error {\n";
+    Printer printer(p);
+    for (std::size_t k = 0; k < p.helpers.size(); ++k) o << printer.helper(k);
+    o << "    return memjit::Error::success();\n  };\n";
+  }
   o << "  auto build = [&](FunctionBuilder& b) {\n";
   o << "    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);\n";
   o << "    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;\n";
   o << Printer(p).run();
   o << "  };\n";
-  o << "  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), \"\");\n";
+  o << "  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e" << (p.helpers.empty() ? "" : ", helpers")
+    << "), \"\");\n";
   o << "}\n";
   return o.str();
 }
