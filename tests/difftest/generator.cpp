@@ -611,6 +611,8 @@ class Gen {
       cur_->stmts.push_back(std::move(s));
     } else if (o_.memrefs && k < 20) {
       subview();
+    } else if (o_.controlFlow && o_.memrefs && k < 23 && depth < 2 && !inParallel_) {
+      vectorisableLoop();
     } else if (o_.controlFlow && k < 26 && depth < 2) {
       forLoop(depth);
     } else if (o_.controlFlow && k < 32 && depth < 2) {
@@ -684,6 +686,55 @@ class Gen {
     inParallel_ = false;
     scopes_.pop_back();
     cur_ = saved;
+    cur_->stmts.push_back(std::move(s));
+  }
+  // What LLVM's loop vectoriser transforms: dst[row, j] = op(src[row, j], constant) for j over the common
+  // last dim, unguarded indices (j < ub <= both sizes), and an integer sum carried along. src and dst may be the
+  // same buffer (the vectoriser's runtime alias checks). The interpreter sees an ordinary loop.
+  void vectorisableLoop() {
+    auto ms = visibleMemrefs();
+    const int src = ms[r_.below(ms.size())], dst = ms[r_.below(ms.size())];
+    const ValueType sv = p_.values[static_cast<std::size_t>(src)], dv = p_.values[static_cast<std::size_t>(dst)];
+    const std::int64_t n = std::min(sv.sizes[1], dv.sizes[1]);
+    const int srcRow = constant(ET::Index, r_.below(static_cast<std::uint64_t>(sv.sizes[0])));
+    const int dstRow = constant(ET::Index, r_.below(static_cast<std::uint64_t>(dv.sizes[0])));
+    const int ub = n == dv.sizes[1] && r_.chance(50) ? assign(Op::Dim, ET::Index, {dst}, 1)
+                                                    : constant(ET::Index, static_cast<std::uint64_t>(n));
+    Stmt s;
+    s.kind = StmtKind::For;
+    s.args = {constant(ET::Index, 0), ub, constant(ET::Index, 1), constant(ET::I64, interesting(ET::I64))};
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int j = fresh(scalarType(ET::Index)), acc = fresh(scalarType(ET::I64));
+    cur_->params = {j, acc};
+    scopes_.back() = {j, acc};
+    const int x = load(src, {srcRow, j});
+    const ET et = sv.elem;
+    int y;
+    if (isFloat(et)) {
+      static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Sub, Op::MaxNumF, Op::MinNumF, Op::Abs, Op::Neg};
+      const Op op = ops[r_.below(std::size(ops))];
+      y = (op == Op::Abs || op == Op::Neg) ? assign(op, et, {x}) : assign(op, et, {x, constant(et, interesting(et))});
+    } else {
+      static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Xor, Op::And, Op::Max, Op::Min, Op::Shl, Op::ShrUI};
+      const Op op = ops[r_.below(std::size(ops))];
+      const bool shift = op == Op::Shl || op == Op::ShrUI;
+      y = assign(op, et, {x, constant(et, shift ? r_.below(32) : interesting(et))});
+      if (!shift && r_.chance(50)) markLiteral(y);
+    }
+    const int yd = et == dv.elem ? y : assign(Op::Bitcast, dv.elem, {y});
+    Stmt store;
+    store.kind = StmtKind::Store;
+    store.args = {yd, dst, dstRow, j};
+    cur_->stmts.push_back(std::move(store));
+    const int wide = assign(Op::Cast, ET::I64, {et == ET::I32 ? x : assign(Op::Bitcast, ET::I32, {x})});
+    cur_->yields = {assign(Op::Add, ET::I64, {acc, wide})};
+    scopes_.pop_back();
+    cur_ = saved;
+    s.results = {fresh(scalarType(ET::I64))};
+    scopes_.back().push_back(s.results[0]);
     cur_->stmts.push_back(std::move(s));
   }
   void forLoop(int depth) {

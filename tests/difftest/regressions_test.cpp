@@ -1042,3 +1042,55 @@ TEST(DifftestRegression, Seed33Calls) {
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
 }
+
+// Found by memjit-difftest after parallelFor entered the generator: at O3, copysign(bf16 2^-123, g) with g the
+// bf16 register argument -7.5 (0xc0f0) loses g's sign (0x0200, expected 0x8200) when a parallelFor comes
+// before it (the reducer could not remove the loop or flatten it to one iteration). `memjit-difftest --seed 168
+// --count 1 --batch 1` reproduces it at O3 through the typed invoker (O3 with debug info, the dynamic invoker
+// and O1/O2 agree), but this printed test passes at every level: what else the runner's call differs in is not
+// yet diagnosed. Likely Seed255626718953969's family (bf16 argument sign); not fixed here.
+// memjit-difftest seed 168: `memjit-difftest --seed 168 --count 1`
+TEST(DifftestRegression, DISABLED_Seed168Bf16ArgumentSignAfterParallelFor) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 5;
+  s.outputs = 3;
+  s.io = {0xb9aa220e8eb2f280ULL, 0x7fbf398b02a50200ULL, 0x7feeeffb9fe1eb8fULL, 0xbd817decaa030000ULL, 0xe1b50916036e6f3eULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {1, 2};
+  s.fm.strides = {2, 1};
+  s.fm.offset = 0;
+  s.fm.data = {0x7f7fffffULL, 0x42ba5d74ULL, 0xffe62290ULL, 0x7f7fffffULL};
+  s.im.sizes = {4, 1};
+  s.im.strides = {3, 1};
+  s.im.offset = 2;
+  s.im.data = {0xffffffffULL, 0x0ULL, 0x0ULL, 0xffffffffULL, 0xb54ef3072d2df42cULL, 0x1ULL, 0x80000000ULL, 0x1ULL, 0xffffffffULL, 0x80000000ULL, 0xc00151bf114b8185ULL, 0xfffffffffffffffaULL, 0x1ULL, 0x3ULL};
+  s.h = 0xca74ULL, s.g = 0xc0f0ULL, s.c = 0xffULL, s.d = 0x3ff88f9792e6c562ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0xffffffffffff8200ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.hasRet = true, e.ret = 0x1ULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v24 = b.dim(fm, 0);
+    Value v25 = b.constant(ElementType::Index, 0LL);
+    Value v26 = b.constant(ElementType::Index, 2LL);
+    b.parallelFor(v25, v24, v26, ParallelOptions{.chunk = 0, .schedule = ParallelSchedule::Dynamic}, [&](Value v27) {
+      Value v30 = b.constant(ElementType::Index, 1LL);
+      Value v31 = b.remui(v27, v30);
+      Value v44 = b.bitcast(b.constant(ElementType::I32, 0xffe2f031ULL), ElementType::F32);
+      Value v45 = b.floor(v44);
+      Value v46 = b.constant(ElementType::Index, 2LL);
+      Value v47 = b.remui(v31, v46);
+      b.store(v45, fm, {v27, v47});
+    });
+    Value v209 = b.constant(ElementType::I64, 1LL);
+    Value v260 = b.constant(ElementType::BF16, 0x1p-123);
+    Value v261 = b.copysign(v260, g);
+    b.store(b.cast(b.bitcast(v261, ElementType::I16), ElementType::I64), io, {b.index(6)});
+    b.ret({v209});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
