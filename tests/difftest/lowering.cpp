@@ -250,9 +250,7 @@ class Lowering {
               break;
           }
         }
-        codegen::ParallelOptions po;
-        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
-        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        const codegen::ParallelOptions po = parallelOptions(s);
         auto results = b_.parallelReduce(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, reductions, [&](Value iv) {
           const Block& body = s.blocks[0];
           v(body.params[0]) = iv;
@@ -263,9 +261,7 @@ class Lowering {
         return;
       }
       case StmtKind::ParallelFor: {
-        codegen::ParallelOptions po;
-        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
-        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        const codegen::ParallelOptions po = parallelOptions(s);
         b_.parallelFor(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, [&](Value iv) {
           v(s.blocks[0].params[0]) = iv;
           block(s.blocks[0]);
@@ -299,6 +295,14 @@ class Lowering {
         b_.ret({v(s.args[0])});
         return;
     }
+  }
+
+  // imm: chunk | schedule << 32.
+  static codegen::ParallelOptions parallelOptions(const Stmt& s) {
+    codegen::ParallelOptions po;
+    po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
+    po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+    return po;
   }
 
   void lanes(const Stmt& s) {

@@ -192,8 +192,7 @@ class Printer {
         reductions += "}";
         const Block& body = s.blocks[0];
         line(indent, "auto " + r + " = b.parallelReduce(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
-                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
-                         ((s.imm >> 32) ? "Dynamic" : "Static") + "}, " + reductions + ", [&](Value " + v(body.params[0]) + ") {");
+                         ", " + parallelOptions(s) + ", " + reductions + ", [&](Value " + v(body.params[0]) + ") {");
         block(body, indent + 2);
         line(indent + 2, "return std::vector<Value>" + list(body.yields) + ";");
         line(indent, "});");
@@ -203,8 +202,7 @@ class Printer {
       case StmtKind::ParallelFor: {
         const Block& body = s.blocks[0];
         line(indent, "b.parallelFor(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
-                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) +
-                         ", .schedule = ParallelSchedule::" + ((s.imm >> 32) ? "Dynamic" : "Static") + "}, [&](Value " +
+                         ", " + parallelOptions(s) + ", [&](Value " +
                          v(body.params[0]) + ") {");
         block(body, indent + 2);
         line(indent, "});");
@@ -268,6 +266,10 @@ class Printer {
     }
   }
 
+  static std::string parallelOptions(const Stmt& s) {
+    return "ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
+           ((s.imm >> 32) ? "Dynamic" : "Static") + "}";
+  }
   // The same builder calls as lowering.cpp's Lowering::lanes.
   void lanes(const Stmt& s, int indent) {
     const auto n = static_cast<std::size_t>(s.sizes[0]);
