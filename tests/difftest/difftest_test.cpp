@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "float_formats.h"
 #include "generator.h"
@@ -170,6 +171,46 @@ TEST(DifftestReducer, DescendsIntoLoopsAndBranches) {
   });
   EXPECT_EQ(countStatements(small.body), small.body.stmts.size()) << "seed " << p.seed << ":\n" << toBuilderSnippet(small);
   EXPECT_LT(countStatements(small.body), 12u) << toBuilderSnippet(small);
+}
+
+namespace {
+int f32Stores(const Program& p, const Block& b) {
+  int n = 0;
+  for (const Stmt& s : b.stmts) {
+    if (s.kind == StmtKind::Store && p.values[static_cast<std::size_t>(s.args[1])].elem == ElementType::F32) ++n;
+    for (const Block& inner : s.blocks) n += f32Stores(p, inner);
+  }
+  return n;
+}
+}  // namespace
+
+TEST(DifftestReducer, InlinesHelpers) {
+  // A program whose only f32 stores are in a helper it calls once: keeping "stores to an f32 memref", the
+  // reducer can drop the helper only by inlining its call.
+  Program p;
+  for (std::uint64_t seed = 0;; ++seed) {
+    p = generate(seed);
+    if (p.helpers.size() != 1 || !p.trap.empty() || f32Stores(p, p.body) != 0 ||
+        f32Stores(p, p.helpers[0].body) == 0)
+      continue;
+    int calls = 0;
+    std::function<void(const Block&)> count = [&](const Block& b) {
+      for (const Stmt& s : b.stmts) {
+        calls += s.kind == StmtKind::Call;
+        for (const Block& inner : s.blocks) count(inner);
+      }
+    };
+    count(p.body);
+    if (calls == 1) break;
+  }
+  const Program small = reduceWhile(p, {}, [](const Program& c) {
+    int n = f32Stores(c, c.body);
+    for (const Helper& h : c.helpers) n += f32Stores(c, h.body);
+    return n > 0 && interpret(c).trap.empty();
+  });
+  EXPECT_TRUE(small.helpers.empty()) << "seed " << p.seed << ":\n" << toBuilderSnippet(small);
+  EXPECT_GT(f32Stores(small, small.body), 0);
+  EXPECT_LT(countStatements(small), 16u) << toBuilderSnippet(small);
 }
 
 TEST(DifftestOracles, ComparisonReportsEveryKindOfDifference) {
