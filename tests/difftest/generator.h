@@ -14,7 +14,7 @@
 namespace memjit::difftest {
 
 struct GeneratorOptions {
-  int statements = 30;  ///< top-level statement budget (nested ones come on top)
+  int statements = 24;  ///< top-level statement budget (nested ones come on top; 24 keeps >= 12 programs/s)
   bool controlFlow = true;
   bool memrefs = true;
   /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract), and the vector
