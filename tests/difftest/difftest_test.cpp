@@ -105,6 +105,11 @@ TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   EXPECT_EQ(result(binary(Op::MinNumF, ElementType::F32, 0x7fc00000, 0x3f800000)), 0x3f800000u);
   const Val zeros = interpret(binary(Op::MinNumF, ElementType::F32, 0x80000000, 0)).outputs[0];
   EXPECT_EQ(zeros.flags, kAlt);
+  // With a NaN operand the other one, narrowed from f32: a bf16 denormal may be flushed then too.
+  const Val narrowed = interpret(binary(Op::MinNumF, ElementType::BF16, 0x7fda, 0x007f)).outputs[0];
+  EXPECT_EQ(narrowed.flags, kAlt);
+  EXPECT_EQ(narrowed.bits, 0x007fu);
+  EXPECT_EQ(narrowed.alt, 0x0000u);
   // minimumf: -0 < +0, NaN propagates.
   EXPECT_EQ(result(binary(Op::MinimumF, ElementType::F16, 0x0000, 0x8000)), 0x8000u);
   EXPECT_EQ(interpret(binary(Op::MaximumF, ElementType::F16, 0x7e00, 0x3c00)).outputs[0].flags, kAnyNaN);

@@ -553,12 +553,11 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
     case Op::MaxNumF: {
       const bool isMin = s.op == Op::Min || s.op == Op::MinNumF;
       if (nanOf(0) && nanOf(1)) return {a[0].bits, 0, kAnyNaN};
-      if (nanOf(0)) return a[1];
-      if (nanOf(1)) return a[0];
       const double l = x(0), rr = x(1);
-      if (l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
-      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision").
-      Val r = (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
+      if (!nanOf(0) && !nanOf(1) && l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
+      // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision"), also when
+      // the other operand is a NaN (found by this tester: minnumf(NaN, 0x007f) gives +0 at O0).
+      Val r = nanOf(0) ? a[1] : nanOf(1) ? a[0] : (isMin ? l < rr : l > rr) ? a[0] : (l == rr ? a[0] : a[1]);
       makeFlushable(t, r);
       return r;
     }
