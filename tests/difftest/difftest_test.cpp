@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "float_formats.h"
 #include "generator.h"
@@ -104,6 +105,11 @@ TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   EXPECT_EQ(result(binary(Op::MinNumF, ElementType::F32, 0x7fc00000, 0x3f800000)), 0x3f800000u);
   const Val zeros = interpret(binary(Op::MinNumF, ElementType::F32, 0x80000000, 0)).outputs[0];
   EXPECT_EQ(zeros.flags, kAlt);
+  // With a NaN operand the other one, narrowed from f32: a bf16 denormal may be flushed then too.
+  const Val narrowed = interpret(binary(Op::MinNumF, ElementType::BF16, 0x7fda, 0x007f)).outputs[0];
+  EXPECT_EQ(narrowed.flags, kAlt);
+  EXPECT_EQ(narrowed.bits, 0x007fu);
+  EXPECT_EQ(narrowed.alt, 0x0000u);
   // minimumf: -0 < +0, NaN propagates.
   EXPECT_EQ(result(binary(Op::MinimumF, ElementType::F16, 0x0000, 0x8000)), 0x8000u);
   EXPECT_EQ(interpret(binary(Op::MaximumF, ElementType::F16, 0x7e00, 0x3c00)).outputs[0].flags, kAnyNaN);
@@ -140,6 +146,76 @@ TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
   ASSERT_EQ(full.outputs.size(), reduced.outputs.size());
   for (std::size_t i = 0; i < full.outputs.size(); ++i) EXPECT_EQ(full.outputs[i].bits, reduced.outputs[i].bits);
   EXPECT_EQ(full.ret.bits, reduced.ret.bits);
+}
+
+namespace {
+// Whether a store to fm sits in `b` (`nested`: inside a loop, a branch or a parallel loop).
+bool storesToFm(const Block& b, bool nested, bool& sawNested) {
+  bool any = false;
+  for (const Stmt& s : b.stmts) {
+    if (s.kind == StmtKind::Store && s.args[1] == kFm) any = true, sawNested |= nested;
+    for (const Block& inner : s.blocks) any |= storesToFm(inner, true, sawNested);
+  }
+  return any;
+}
+}  // namespace
+
+TEST(DifftestReducer, DescendsIntoLoopsAndBranches) {
+  // A program whose store to fm is nested in control flow; the property kept is "stores to fm" alone, so the
+  // reducer has to bring the store out of every loop and branch around it.
+  std::uint64_t seed = 0;
+  Program p;
+  for (bool nested = false; !nested; ++seed) {
+    p = generate(seed);
+    bool sawNested = false;
+    nested = storesToFm(p.body, false, sawNested) && sawNested && p.trap.empty();
+  }
+  const Program small = reduceWhile(p, {}, [](const Program& c) {
+    bool sawNested = false;
+    return storesToFm(c.body, false, sawNested) && interpret(c).trap.empty();
+  });
+  EXPECT_EQ(countStatements(small.body), small.body.stmts.size()) << "seed " << p.seed << ":\n" << toBuilderSnippet(small);
+  EXPECT_LT(countStatements(small.body), 12u) << toBuilderSnippet(small);
+}
+
+namespace {
+int f32Stores(const Program& p, const Block& b) {
+  int n = 0;
+  for (const Stmt& s : b.stmts) {
+    if (s.kind == StmtKind::Store && p.values[static_cast<std::size_t>(s.args[1])].elem == ElementType::F32) ++n;
+    for (const Block& inner : s.blocks) n += f32Stores(p, inner);
+  }
+  return n;
+}
+}  // namespace
+
+TEST(DifftestReducer, InlinesHelpers) {
+  // A program whose only f32 stores are in a helper it calls once: keeping "stores to an f32 memref", the
+  // reducer can drop the helper only by inlining its call.
+  Program p;
+  for (std::uint64_t seed = 0;; ++seed) {
+    p = generate(seed);
+    if (p.helpers.size() != 1 || !p.trap.empty() || f32Stores(p, p.body) != 0 ||
+        f32Stores(p, p.helpers[0].body) == 0)
+      continue;
+    int calls = 0;
+    std::function<void(const Block&)> count = [&](const Block& b) {
+      for (const Stmt& s : b.stmts) {
+        calls += s.kind == StmtKind::Call;
+        for (const Block& inner : s.blocks) count(inner);
+      }
+    };
+    count(p.body);
+    if (calls == 1) break;
+  }
+  const Program small = reduceWhile(p, {}, [](const Program& c) {
+    int n = f32Stores(c, c.body);
+    for (const Helper& h : c.helpers) n += f32Stores(c, h.body);
+    return n > 0 && interpret(c).trap.empty();
+  });
+  EXPECT_TRUE(small.helpers.empty()) << "seed " << p.seed << ":\n" << toBuilderSnippet(small);
+  EXPECT_GT(f32Stores(small, small.body), 0);
+  EXPECT_LT(countStatements(small), 16u) << toBuilderSnippet(small);
 }
 
 TEST(DifftestOracles, ComparisonReportsEveryKindOfDifference) {

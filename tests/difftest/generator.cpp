@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "float_formats.h"
 
@@ -21,13 +22,18 @@ class Gen {
     // Parallel loops cost the most to compile: a quarter of the programs have them.
     parallel_ = o_.parallel && r_.chance(25);
     setUpArguments();
+    // Helper functions, which the main function calls (a third of the programs).
+    if (o_.calls && r_.chance(33)) {
+      const int n = 1 + static_cast<int>(r_.below(2));
+      for (int i = 0; i < n; ++i) helper();
+    }
     cur_ = &p_.body;
     scopes_.push_back({kFm, kIm, kH, kG, kC, kD});
     const int inputs = 3 + static_cast<int>(r_.below(6));
     for (int k = 0; k < inputs; ++k) makeInput(k);
     p_.inputs = inputs;
     for (int i = 0; i < o_.statements; ++i) statement(0);
-    if (o_.trap == "out of bounds") outOfBoundsLoad();
+    if (o_.trap == "out of bounds") outOfBounds();
     if (o_.trap == "by zero" || o_.trap == "overflow") trappingDivision();
     // Some values at random, then every top-level value nothing reads: a
     // wrong value that no comparison sees is a bug the tester cannot find (the
@@ -75,6 +81,43 @@ class Gen {
     for (int id : scopes_.front())
       if (id >= kFixedValues && !isMemref(id) && !read[static_cast<std::size_t>(id)]) r.push_back(id);
     return r;
+  // A function of 1-4 scalars and one of the memref arguments' views, returning 1-3 scalars. Its body sees only
+  // its parameters, and runs no parallel loop (its memref would be the only one, and invisible to the body).
+  void helper() {
+    Helper h;
+    std::vector<std::vector<int>> savedScopes;
+    std::swap(savedScopes, scopes_);
+    scopes_.emplace_back();
+    const int m = fresh(p_.values[r_.chance(50) ? kFm : kIm]);
+    const int scalars = 1 + static_cast<int>(r_.below(4));
+    for (int i = 0; i < scalars; ++i) h.params.push_back(fresh(scalarType(randomType())));
+    h.params.insert(h.params.begin() + static_cast<std::ptrdiff_t>(r_.below(h.params.size() + 1)), m);
+    scopes_.back() = h.params;
+    cur_ = &h.body;
+    inHelper_ = true;
+    const int n = 2 + static_cast<int>(r_.below(6));
+    for (int i = 0; i < n; ++i) statement(1);
+    const int results = 1 + static_cast<int>(r_.below(3));
+    for (int i = 0; i < results; ++i) h.body.yields.push_back(pick(randomType()));
+    inHelper_ = false;
+    cur_ = nullptr;
+    std::swap(savedScopes, scopes_);
+    p_.helpers.push_back(std::move(h));
+  }
+  // A call of a helper: its memref parameter gets the argument whose view it has.
+  void call() {
+    const std::size_t k = r_.below(p_.helpers.size());
+    Stmt s;
+    s.kind = StmtKind::Call;
+    s.imm = k;
+    for (int param : p_.helpers[k].params) {
+      const ValueType& t = p_.values[static_cast<std::size_t>(param)];
+      if (t.rank > 0) s.args.push_back(t.elem == ET::F32 ? kFm : kIm);
+      else s.args.push_back(pick(t.elem));
+    }
+    for (int y : p_.helpers[k].body.yields) s.results.push_back(fresh(scalarType(typeOf(y))));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
   }
 
   // --- values and statements ---
@@ -412,12 +455,17 @@ class Gen {
   }
 
   // --- statements ---
+  // Inside a parallelFor, the buffer its iterations write is invisible: no iteration reads another's row.
   std::vector<int> visibleMemrefs() const {
     std::vector<int> r;
     for (const auto& scope : scopes_)
       for (int id : scope)
-        if (isMemref(id)) r.push_back(id);
+        if (isMemref(id) && bufferOf(id) != writtenInParallel_) r.push_back(id);
     return r;
+  }
+  int bufferOf(int m) const {
+    auto it = viewOf_.find(m);
+    return it == viewOf_.end() ? m : it->second;
   }
   std::vector<int> inBoundsIndices(int m) {
     std::vector<int> idx;
@@ -440,13 +488,138 @@ class Gen {
     const int b = constant(t, zero ? 0 : maskOf(widthOf(t)));
     assign(op, t, {a, b});
   }
-  void outOfBoundsLoad() {
+  // A load, a store, or a vector access (masked, gather/scatter) with one index or lane out of bounds.
+  void outOfBounds() {
     const int m = r_.chance(50) ? kFm : kIm;
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
+    const std::uint64_t kind = o_.vectors ? r_.below(4) : r_.below(2);
+    if (kind >= 2) {
+      const bool masked = kind == 2 && vt.strides[1] == 1 && vt.strides[0] >= 0;  // reinterpret_cast: static strides >= 0
+      const bool store = r_.chance(50);
+      const LaneOp op = masked ? (store ? LaneOp::MaskedStore : LaneOp::MaskedLoad)
+                               : (store ? LaneOp::Scatter : LaneOp::Gather);
+      // Every lane set; lane k at col + k (masked, unguarded) or col + offset_k past the last dim.
+      const std::uint64_t n = 2 + r_.below(7);
+      const int row = inBoundsIndices(m)[0];
+      const int col = constant(ET::Index, static_cast<std::uint64_t>(masked ? vt.sizes[1] - 1 : 0));
+      Stmt s = laneStmt(op, vt.elem, n);
+      s.unguarded = true;
+      s.args = {m, row, col};
+      if (!masked) {
+        const std::uint64_t bad = r_.below(n);
+        for (std::uint64_t k = 0; k < n; ++k)
+          s.args.push_back(k == bad ? constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[1])) : inBoundsLast(m));
+      }
+      const int on = constant(ET::I1, 1);
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(on);
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(pick(vt.elem));
+      finishLanes(std::move(s), store ? 0 : n);
+      return;
+    }
     auto idx = inBoundsIndices(m);
     const std::size_t d = r_.below(idx.size());
-    const auto& vt = p_.values[static_cast<std::size_t>(m)];
     idx[d] = constant(ET::Index, static_cast<std::uint64_t>(r_.chance(50) ? vt.sizes[d] : -1));
-    load(m, idx);
+    if (kind == 0) {
+      load(m, idx);
+      return;
+    }
+    Stmt s;
+    s.kind = StmtKind::Store;
+    s.args = {pick(vt.elem), m};
+    s.args.insert(s.args.end(), idx.begin(), idx.end());
+    cur_->stmts.push_back(std::move(s));
+  }
+
+  // --- vector operations beyond lane by lane (program.h, LaneOp) ---
+  Stmt laneStmt(LaneOp op, ET t, std::uint64_t lanes) {
+    Stmt s;
+    s.kind = StmtKind::Lanes;
+    s.lane = op;
+    s.type = t;
+    s.sizes = {static_cast<std::int64_t>(lanes)};
+    return s;
+  }
+  void finishLanes(Stmt s, std::uint64_t results) {
+    for (std::uint64_t k = 0; k < results; ++k) s.results.push_back(fresh(scalarType(s.type)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  std::vector<int> picks(ET t, std::uint64_t n) {
+    std::vector<int> r;
+    for (std::uint64_t k = 0; k < n; ++k) r.push_back(pick(t));
+    return r;
+  }
+  int inBoundsLast(int m) {
+    const auto size = p_.values[static_cast<std::size_t>(m)].sizes[1];
+    return assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, static_cast<std::uint64_t>(size))});
+  }
+  void laneStatement() {
+    const std::uint64_t n = 2 + r_.below(7);
+    const std::uint64_t kind = o_.memrefs ? r_.below(7) : r_.below(4);
+    if (kind <= 3) {
+      ET t = randomType();
+      Stmt s;
+      switch (kind) {
+        case 0:
+          s = laneStmt(LaneOp::Splat, t, n);
+          s.args = {pick(t)};
+          finishLanes(std::move(s), n);
+          return;
+        case 1:
+        case 2: {
+          s = laneStmt(kind == 1 ? LaneOp::Insert : LaneOp::Extract, t, n);
+          s.args = picks(t, n);
+          if (kind == 1) s.args.push_back(pick(t));
+          s.args.push_back(assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, n)}));
+          finishLanes(std::move(s), kind == 1 ? n : 1);
+          return;
+        }
+        default: {
+          // Integers exactly; f32/f64 (add and mul in lane order). Half types and i1 are left out.
+          static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI16, ET::UI8, ET::UI32, ET::UI64,
+                                         ET::Index, ET::F32, ET::F64};
+          t = types[r_.below(std::size(types))];
+          s = laneStmt(LaneOp::Reduce, t, n);
+          static constexpr LaneReduction intKinds[] = {LaneReduction::Add, LaneReduction::Mul, LaneReduction::Min,
+                                                       LaneReduction::Max, LaneReduction::And, LaneReduction::Or,
+                                                       LaneReduction::Xor};
+          s.laneReduction = isFloat(t) ? static_cast<LaneReduction>(r_.below(6)) : intKinds[r_.below(std::size(intKinds))];
+          s.args = picks(t, n);
+          finishLanes(std::move(s), 1);
+          return;
+        }
+      }
+    }
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
+    const ET t = vt.elem;
+    const bool store = !inParallel_ && r_.chance(50);
+    const int row = inBoundsIndices(m)[0];
+    LaneOp op;
+    if (kind == 4 && vt.strides[1] == 1 && vt.strides[0] >= 0) op = store ? LaneOp::MaskedStore : LaneOp::MaskedLoad;
+    else if (kind == 6) op = store ? LaneOp::TransferWrite : LaneOp::TransferRead;
+    else op = store ? LaneOp::Scatter : LaneOp::Gather;
+    Stmt s = laneStmt(op, t, n);
+    if (op == LaneOp::Gather || op == LaneOp::Scatter) {
+      s.args = {m, row, constant(ET::Index, 0)};
+      for (std::uint64_t k = 0; k < n; ++k) s.args.push_back(inBoundsLast(m));
+    } else {
+      // Transfers may start at the end of the dim (every lane padded or not written).
+      const std::uint64_t room = static_cast<std::uint64_t>(vt.sizes[1]) + (kind == 6 ? 1 : 0);
+      s.args = {m, row, assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, room)})};
+    }
+    if (op != LaneOp::TransferRead && op != LaneOp::TransferWrite) {
+      const auto mask = picks(ET::I1, n);
+      s.args.insert(s.args.end(), mask.begin(), mask.end());
+    }
+    if (op == LaneOp::TransferRead) s.args.push_back(pick(t));
+    else {
+      const auto lanes = picks(t, n);  // pass-through or stored values
+      s.args.insert(s.args.end(), lanes.begin(), lanes.end());
+    }
+    const bool loads = op == LaneOp::MaskedLoad || op == LaneOp::Gather || op == LaneOp::TransferRead;
+    finishLanes(std::move(s), loads ? n : 0);
   }
 
   void statement(int depth) {
@@ -467,12 +640,15 @@ class Gen {
       cur_->stmts.push_back(std::move(s));
     } else if (o_.memrefs && k < 20) {
       subview();
+    } else if (o_.controlFlow && o_.memrefs && k < 23 && depth < 2 && !inParallel_) {
+      vectorisableLoop();
     } else if (o_.controlFlow && k < 26 && depth < 2) {
       forLoop(depth);
     } else if (o_.controlFlow && k < 32 && depth < 2) {
       ifElse(depth);
-    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_) {
-      parallelReduce(depth);
+    } else if (parallel_ && k < 36 && depth < 2 && !inParallel_ && !inHelper_) {
+      if (o_.memrefs && r_.chance(50)) parallelFor(depth);
+      else parallelReduce(depth);
     } else if (o_.memrefs && k < 34) {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
@@ -480,6 +656,11 @@ class Gen {
     } else if (o_.atomics && o_.memrefs && k >= 96) {
       if (parallel_ && !inParallel_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
       else atomic();
+    } else if (o_.vectors && k < 44) {
+      laneStatement();
+    } else if (!p_.helpers.empty() && !inHelper_ && !inParallel_ && k < 50) {
+      // Not in parallel loops: a helper may store anywhere in its memref.
+      call();
     } else {
       produce(randomType());
     }
@@ -567,9 +748,90 @@ class Gen {
       vt.offset += o * src.strides[d];
     }
     const int id = fresh(vt);
+    viewOf_[id] = bufferOf(m);
     s.results = {id};
     cur_->stmts.push_back(std::move(s));
     scopes_.back().push_back(id);
+  }
+  // Each iteration writes its own row of one memref: disjoint stores, as parallelFor requires.
+  void parallelFor(int depth) {
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];
+    Stmt s;
+    s.kind = StmtKind::ParallelFor;
+    const int ub = r_.chance(50) ? assign(Op::Dim, ET::Index, {m}, 0)
+                                 : constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[0]));
+    s.args = {constant(ET::Index, r_.below(2)), ub, constant(ET::Index, 1 + r_.below(2))};
+    s.imm = r_.below(4) | (r_.below(2) << 32);
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int iv = fresh(scalarType(ET::Index));
+    cur_->params.push_back(iv);
+    scopes_.back().push_back(iv);
+    inParallel_ = true;
+    writtenInParallel_ = bufferOf(m);
+    body(depth);
+    Stmt store;
+    store.kind = StmtKind::Store;
+    store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
+    cur_->stmts.push_back(std::move(store));
+    writtenInParallel_ = -1;
+    inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
+    cur_->stmts.push_back(std::move(s));
+  }
+  // What LLVM's loop vectoriser transforms: dst[row, j] = op(src[row, j], constant) for j over the common
+  // last dim, unguarded indices (j < ub <= both sizes), and an integer sum carried along. src and dst may be the
+  // same buffer (the vectoriser's runtime alias checks). The interpreter sees an ordinary loop.
+  void vectorisableLoop() {
+    auto ms = visibleMemrefs();
+    const int src = ms[r_.below(ms.size())], dst = ms[r_.below(ms.size())];
+    const ValueType sv = p_.values[static_cast<std::size_t>(src)], dv = p_.values[static_cast<std::size_t>(dst)];
+    const std::int64_t n = std::min(sv.sizes[1], dv.sizes[1]);
+    const int srcRow = constant(ET::Index, r_.below(static_cast<std::uint64_t>(sv.sizes[0])));
+    const int dstRow = constant(ET::Index, r_.below(static_cast<std::uint64_t>(dv.sizes[0])));
+    const int ub = n == dv.sizes[1] && r_.chance(50) ? assign(Op::Dim, ET::Index, {dst}, 1)
+                                                    : constant(ET::Index, static_cast<std::uint64_t>(n));
+    Stmt s;
+    s.kind = StmtKind::For;
+    s.args = {constant(ET::Index, 0), ub, constant(ET::Index, 1), constant(ET::I64, interesting(ET::I64))};
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int j = fresh(scalarType(ET::Index)), acc = fresh(scalarType(ET::I64));
+    cur_->params = {j, acc};
+    scopes_.back() = {j, acc};
+    const int x = load(src, {srcRow, j});
+    const ET et = sv.elem;
+    int y;
+    if (isFloat(et)) {
+      static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Sub, Op::MaxNumF, Op::MinNumF, Op::Abs, Op::Neg};
+      const Op op = ops[r_.below(std::size(ops))];
+      y = (op == Op::Abs || op == Op::Neg) ? assign(op, et, {x}) : assign(op, et, {x, constant(et, interesting(et))});
+    } else {
+      static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Xor, Op::And, Op::Max, Op::Min, Op::Shl, Op::ShrUI};
+      const Op op = ops[r_.below(std::size(ops))];
+      const bool shift = op == Op::Shl || op == Op::ShrUI;
+      y = assign(op, et, {x, constant(et, shift ? r_.below(32) : interesting(et))});
+      if (!shift && r_.chance(50)) markLiteral(y);
+    }
+    const int yd = et == dv.elem ? y : assign(Op::Bitcast, dv.elem, {y});
+    Stmt store;
+    store.kind = StmtKind::Store;
+    store.args = {yd, dst, dstRow, j};
+    cur_->stmts.push_back(std::move(store));
+    const int wide = assign(Op::Cast, ET::I64, {et == ET::I32 ? x : assign(Op::Bitcast, ET::I32, {x})});
+    cur_->yields = {assign(Op::Add, ET::I64, {acc, wide})};
+    scopes_.pop_back();
+    cur_ = saved;
+    s.results = {fresh(scalarType(ET::I64))};
+    scopes_.back().push_back(s.results[0]);
+    cur_->stmts.push_back(std::move(s));
   }
   void forLoop(int depth) {
     const std::uint64_t lb = r_.below(3);
@@ -625,12 +887,14 @@ class Gen {
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
     s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
-    static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI32, ET::UI8, ET::UI32, ET::UI64};
+    // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
+    static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
+                                   ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
     std::vector<ET> ts;
     const int n = 1 + static_cast<int>(r_.below(3));
     for (int i = 0; i < n; ++i) {
       ts.push_back(types[r_.below(std::size(types))]);
-      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(4)));
+      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
       s.args.push_back(pick(ts.back()));
     }
     inParallel_ = true;
@@ -673,6 +937,9 @@ class Gen {
   int depth_ = 0;
   bool inParallel_ = false;
   std::uint8_t parallelAtomic_ = Stmt::AtomicKinds;  // the parallel loop's atomic kind (AtomicKinds: none)
+  bool inHelper_ = false;
+  int writtenInParallel_ = -1;     // the buffer (kFm, kIm) a parallelFor's iterations write
+  std::map<int, int> viewOf_;      // subview -> the argument whose buffer it views
   bool parallel_ = false;
 };
 

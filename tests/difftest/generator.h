@@ -14,20 +14,25 @@
 namespace memjit::difftest {
 
 struct GeneratorOptions {
-  int statements = 30;  ///< top-level statement budget (nested ones come on top)
+  int statements = 24;  ///< top-level statement budget (nested ones come on top; 24 keeps >= 12 programs/s)
   bool controlFlow = true;
   bool memrefs = true;
-  /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract).
+  /// Ops applied lane by lane to vectors of 2-8 lanes (fromElements, the op, extract), and the vector
+  /// operations beyond that (splat, insert/extract at a dynamic lane, reductions, masked load/store,
+  /// gather/scatter, transfer_read/write; program.h's LaneOp).
   bool vectors = true;
-  /// parallelReduce with exact integer reductions.
+  /// parallelReduce with exact integer reductions, parallelFor storing to disjoint rows.
   bool parallel = true;
   /// Atomic updates of the memrefs (serial, and commutative ones in parallel loops) and array reductions.
   bool atomics = true;
+  /// Helper functions (scalars and a memref in, scalars out) that the main function calls.
+  bool calls = true;
   /// Signalling NaNs among the inputs and constants.
   bool signallingNaN = false;
   /// Transcendental functions (compared within an ulp bound).
   bool transcendentals = true;
-  /// One deliberate trap for checked mode: "out of bounds", "by zero", "overflow" (see Program::trap).
+  /// One deliberate trap for checked mode: "out of bounds" (a load, a store, a masked or gather/scatter lane),
+  /// "by zero", "overflow" (see Program::trap).
   std::string trap;
 };
 

@@ -17,8 +17,10 @@ using ET = ElementType;
 
 class Lowering {
  public:
-  Lowering(FunctionBuilder& b, const Program& p) : b_(b), p_(p), vals_(p.values.size()) {
-    for (int i = 0; i < kFixedValues; ++i) vals_[static_cast<std::size_t>(i)] = b.arg(static_cast<std::size_t>(i));
+  /// `params`: the value ids of the function's arguments, in order.
+  Lowering(FunctionBuilder& b, const Program& p, const std::string& name, const std::vector<int>& params)
+      : b_(b), p_(p), name_(name), vals_(p.values.size()) {
+    for (std::size_t i = 0; i < params.size(); ++i) vals_[static_cast<std::size_t>(params[i])] = b.arg(i);
   }
   void block(const Block& blk) {
     for (const Stmt& s : blk.stmts) stmt(s);
@@ -196,6 +198,16 @@ class Lowering {
         for (std::size_t k = 0; k < lanes; ++k) v(s.results[k]) = b_.extract(r, static_cast<std::uint32_t>(k));
         return;
       }
+      case StmtKind::Lanes:
+        lanes(s);
+        return;
+      case StmtKind::Call: {
+        std::vector<Value> args;
+        for (int id : s.args) args.push_back(v(id));
+        auto results = b_.call(helperName(name_, s.imm), args);
+        for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
+        return;
+      }
       case StmtKind::For: {
         std::vector<Value> inits;
         for (std::size_t i = 3; i < s.args.size(); ++i) inits.push_back(v(s.args[i]));
@@ -214,16 +226,31 @@ class Lowering {
         std::vector<codegen::Reduction> reductions;
         for (std::size_t k = 0; k < s.reductions.size(); ++k) {
           const Value& init = v(s.args[3 + k]);
+          const ET t = typeOf(s.args[3 + k]);
+          // All ones: -1, or the unsigned maximum for ui types (which take no negative literal).
+          auto ones = [&] {
+            return isUnsignedInteger(t) ? b_.constant(t, maskOf(widthOf(t))) : b_.constant(t, -1);
+          };
           switch (s.reductions[k]) {
             case Stmt::Sum: reductions.push_back(codegen::Reduction::sum(init)); break;
             case Stmt::Product: reductions.push_back(codegen::Reduction::product(init)); break;
             case Stmt::Min: reductions.push_back(codegen::Reduction::min(init)); break;
             case Stmt::Max: reductions.push_back(codegen::Reduction::max(init)); break;
+            case Stmt::CustomAnd:
+              reductions.push_back(codegen::Reduction::custom(init, ones(),
+                                                              [&](Value a, Value c) { return b_.andi(a, c); }));
+              break;
+            case Stmt::CustomOr:
+              reductions.push_back(codegen::Reduction::custom(init, b_.constant(t, 0),
+                                                              [&](Value a, Value c) { return b_.ori(a, c); }));
+              break;
+            case Stmt::CustomXor:
+              reductions.push_back(codegen::Reduction::custom(init, b_.constant(t, 0),
+                                                              [&](Value a, Value c) { return b_.xori(a, c); }));
+              break;
           }
         }
-        codegen::ParallelOptions po;
-        po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
-        po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+        const codegen::ParallelOptions po = parallelOptions(s);
         auto results = b_.parallelReduce(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, reductions, [&](Value iv) {
           const Block& body = s.blocks[0];
           v(body.params[0]) = iv;
@@ -231,6 +258,14 @@ class Lowering {
           return yields(body);
         });
         for (std::size_t i = 0; i < s.results.size() && i < results.size(); ++i) v(s.results[i]) = results[i];
+        return;
+      }
+      case StmtKind::ParallelFor: {
+        const codegen::ParallelOptions po = parallelOptions(s);
+        b_.parallelFor(v(s.args[0]), v(s.args[1]), v(s.args[2]), po, [&](Value iv) {
+          v(s.blocks[0].params[0]) = iv;
+          block(s.blocks[0]);
+        });
         return;
       }
       case StmtKind::If: {
@@ -301,19 +336,82 @@ class Lowering {
     }
   }
 
+  // imm: chunk | schedule << 32.
+  static codegen::ParallelOptions parallelOptions(const Stmt& s) {
+    codegen::ParallelOptions po;
+    po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
+    po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+    return po;
+  }
+
+  void lanes(const Stmt& s) {
+    const auto n = static_cast<std::uint32_t>(s.sizes[0]);
+    auto vec = [&](std::size_t first) {
+      std::vector<Value> scalars;
+      for (std::size_t k = 0; k < n; ++k) scalars.push_back(v(s.args[first + k]));
+      return b_.fromElements(scalars);
+    };
+    auto extractAll = [&](const Value& r) {
+      for (std::uint32_t k = 0; k < n; ++k) v(s.results[k]) = b_.extract(r, k);
+    };
+    switch (s.lane) {
+      case LaneOp::Splat: extractAll(b_.splat(v(s.args[0]), n)); return;
+      case LaneOp::Insert: extractAll(b_.insert(vec(0), v(s.args[n]), v(s.args[n + 1]))); return;
+      case LaneOp::Extract: v(s.results[0]) = b_.extract(vec(0), v(s.args[n])); return;
+      case LaneOp::Reduce:
+        v(s.results[0]) = b_.reduce(static_cast<FunctionBuilder::VectorReduction>(s.laneReduction), vec(0));
+        return;
+      default: break;
+    }
+    Value m = v(s.args[0]);
+    const std::vector<Value> at{v(s.args[1]), v(s.args[2])};
+    auto guardedMask = [&](std::size_t first) {
+      Value mask = vec(first);
+      if (s.unguarded) return mask;
+      return b_.andi(mask, b_.createMask(n, b_.sub(b_.dim(m, 1), at[1])));
+    };
+    // maskedload/store want the last stride 1 in the type: the generator vouches for it, the cast states it.
+    auto unitStride = [&] {
+      const ValueType& vt = p_.values[static_cast<std::size_t>(s.args[0])];
+      const MemRefType type(vt.elem, {kDynamic, kDynamic}, StridedLayout{.offset = kDynamic, .strides = {kDynamic, 1}});
+      return b_.reinterpretCast(m, type, vt.offset, {vt.sizes[0], vt.sizes[1]},
+                                {vt.strides[0], vt.strides[1]});
+    };
+    switch (s.lane) {
+      case LaneOp::MaskedLoad: extractAll(b_.maskedLoad(unitStride(), at, guardedMask(3), vec(3 + n))); return;
+      case LaneOp::MaskedStore: b_.maskedStore(vec(3 + n), unitStride(), at, guardedMask(3)); return;
+      case LaneOp::Gather: extractAll(b_.gather(m, at, vec(3), vec(3 + n), vec(3 + 2 * n))); return;
+      case LaneOp::Scatter: b_.scatter(vec(3 + 2 * n), m, at, vec(3), vec(3 + n)); return;
+      case LaneOp::TransferRead: extractAll(b_.transferRead(m, at, n, v(s.args[3]))); return;
+      case LaneOp::TransferWrite: b_.transferWrite(vec(3), m, at); return;
+      default: return;
+    }
+  }
+
   FunctionBuilder& b_;
   const Program& p_;
+  std::string name_;
   std::vector<Value> vals_;
   std::unordered_map<int, std::uint64_t> constants_;
 };
 
 }  // namespace
 
+std::string helperName(const std::string& function, std::uint64_t k) { return function + "_h" + std::to_string(k); }
+
 Error lowerProgram(codegen::Module& module, const std::string& name, const Program& p,
                    const codegen::FunctionOptions& options) {
+  for (std::size_t k = 0; k < p.helpers.size(); ++k) {
+    const Helper& h = p.helpers[k];
+    FunctionBuilder b(module, helperName(name, k), *parseFunctionType(helperSignature(p, h)), options);
+    Lowering lowering(b, p, name, h.params);
+    lowering.block(h.body);
+    b.ret(lowering.yields(h.body));
+    if (Error e = b.finish()) return e;
+  }
   static const FunctionType type = *parseFunctionType(kSignature);
   FunctionBuilder b(module, name, type, options);
-  Lowering(b, p).block(p.body);
+  Lowering(b, p, name, {kIo, kFm, kIm, kH, kG, kC, kD}).block(p.body);
   return b.finish();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "generator.h"
+#include "isolate.h"
 #include "oracles.h"
 #include "reduce.h"
 
@@ -29,6 +30,7 @@ struct Args {
   bool print = false;
   bool stopAtFailure = false;
   bool progress = false;
+  bool isolate = false;
 };
 
 int usage() {
@@ -41,7 +43,8 @@ int usage() {
                "  --no-reduce  print failing programs unreduced\n"
                "  --stop-at-failure  stop after the first batch with a failure;  --progress  print each batch's\n"
                "               first seed before running it (both for the mutation score's runner, mutants.py)\n"
-               "  --statements N  top-level statements per program;  --print  print every program as a test\n");
+               "  --statements N  top-level statements per program;  --print  print every program as a test\n"
+               "  --isolate    each program in a child process: finds and reduces programs that crash the process\n");
   return 2;
 }
 
@@ -76,6 +79,8 @@ bool parse(int argc, char** argv, Args& a) {
       a.print = true;
     } else if (s == "--all-oracles") {
       a.allOracles = true;
+    } else if (s == "--isolate") {
+      a.isolate = true;
     } else if (s == "--no-reduce") {
       a.reduce = false;
     } else if (s == "--stop-at-failure") {
@@ -87,6 +92,47 @@ bool parse(int argc, char** argv, Args& a) {
     }
   }
   return (a.count > 0 || a.seconds > 0) && a.batch > 0;
+}
+
+GeneratorOptions generatorOptions(const Args& args, std::uint64_t seed, const KnownBugs& known) {
+  GeneratorOptions g;
+  g.signallingNaN = !known.nanSemantics;
+  // One program in 16 traps on purpose, for the checked oracles.
+  static const char* const traps[] = {"out of bounds", "by zero", "overflow"};
+  if (args.traps && seed % 16 == 7) g.trap = traps[(seed / 16) % 3];
+  if (args.statements > 0) g.statements = args.statements;
+  return g;
+}
+
+// --isolate: one child process per program (no Jit in this process, so fork is safe); a program whose child dies
+// is reduced with every candidate in a child of its own and printed.
+int runIsolated(const Args& args) {
+  KnownBugs known;
+  if (args.strict) known = {false, false, false};
+  const auto oracles = standardOracles();
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::size_t programs = 0, crashes = 0;
+  for (std::uint64_t seed = args.seed;
+       (args.count == 0 || seed - args.seed < args.count) && (args.seconds == 0 || elapsed() < args.seconds); ++seed) {
+    const Program p = generate(seed, generatorOptions(args, seed, known));
+    ++programs;
+    const std::string crash = crashOf(p, oracles, known);
+    if (crash.empty()) continue;
+    ++crashes;
+    std::printf("CRASH seed %llu (%s)\n", static_cast<unsigned long long>(seed), crash.c_str());
+    std::fflush(stdout);
+    const Program small =
+        args.reduce ? reduceWhile(p, known, [&](const Program& c) { return crashOf(c, oracles, known) == crash; }) : p;
+    std::string which;
+    for (const Oracle& o : oracles)
+      if (!crashOf(small, {o}, known).empty()) which += " " + o.name;
+    std::printf("--- seed %llu, reduced to %zu statements (from %zu), crashes under%s:\n%s\n",
+                static_cast<unsigned long long>(seed), countStatements(small), countStatements(p),
+                which.empty() ? " the oracles together only" : which.c_str(), toBuilderSnippet(small, known).c_str());
+  }
+  std::printf("memjit-difftest --isolate: %zu programs in %.1f s, %zu crashed\n", programs, elapsed(), crashes);
+  return crashes == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -102,6 +148,7 @@ int main(int argc, char** argv) {
               args.strict ? " --strict" : "");
   std::fflush(stdout);
 
+  if (args.isolate) return runIsolated(args);
   auto runner = Runner::create();
   if (!runner) {
     std::fprintf(stderr, "memjit-difftest: %s\n", runner.error().message().c_str());
@@ -123,13 +170,7 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     for (std::size_t i = 0; i < args.batch && (args.count == 0 || next - args.seed < args.count); ++i, ++next) {
-      GeneratorOptions g;
-      g.signallingNaN = !known.nanSemantics;
-      // One program in 16 traps on purpose, for the checked oracles.
-      static const char* const traps[] = {"out of bounds", "by zero", "overflow"};
-      if (args.traps && next % 16 == 7) g.trap = traps[(next / 16) % 3];
-      if (args.statements > 0) g.statements = args.statements;
-      batch.push_back(generate(next, g));
+      batch.push_back(generate(next, generatorOptions(args, next, known)));
       if (args.print) std::printf("%s\n", toBuilderSnippet(batch.back(), known).c_str());
     }
     std::vector<Mismatch> mismatches;
@@ -151,7 +192,7 @@ int main(int argc, char** argv) {
       const Program& p = batch[i];
       const Program small = args.reduce ? reduce(*runner, p, oracles, known) : p;
       std::printf("--- seed %llu, reduced to %zu statements (from %zu):\n%s\n",
-                  static_cast<unsigned long long>(p.seed), countStatements(small.body), countStatements(p.body),
+                  static_cast<unsigned long long>(p.seed), countStatements(small), countStatements(p),
                   toBuilderSnippet(small, known).c_str());
       std::fflush(stdout);
     }

@@ -281,13 +281,16 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
 namespace memjit::difftest {
 
 std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
-                            const Expectations& expected) {
+                            const Expectations& expected, const std::function<Error(codegen::Module&)>& helpers) {
   auto jit = jit::Jit::create();
   if (!jit) return jit.error().message();
   std::string report;
   for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3}) {
     const std::string at = std::string(jit::optLevelName(level)) + ": ";
     codegen::Module module("difftest_regression");
+    if (helpers) {
+      if (Error e = helpers(module)) return at + e.message();
+    }
     {
       codegen::FunctionBuilder b(module, "f", *parseFunctionType(kSignature));
       build(b);

@@ -1,5 +1,7 @@
 #include "program.h"
 
+#include "memjit/type_syntax.h"
+
 namespace memjit::difftest {
 
 const char* opName(Op op) {
@@ -33,6 +35,25 @@ std::size_t countStatements(const Block& b) {
     for (const Block& inner : s.blocks) n += countStatements(inner);
   }
   return n;
+}
+
+std::size_t countStatements(const Program& p) {
+  std::size_t n = countStatements(p.body);
+  for (const Helper& h : p.helpers) n += countStatements(h.body);
+  return n;
+}
+
+std::string helperSignature(const Program& p, const Helper& h) {
+  auto typeName = [&](int id) {
+    const ValueType& t = p.values[static_cast<std::size_t>(id)];
+    if (t.rank == 0) return toString(t.elem);
+    return "memref<?x?x" + toString(t.elem) + ", strided<[?, ?], offset: ?>>";
+  };
+  std::string s = "(";
+  for (std::size_t i = 0; i < h.params.size(); ++i) s += (i ? ", " : "") + typeName(h.params[i]);
+  s += ") -> (";
+  for (std::size_t i = 0; i < h.body.yields.size(); ++i) s += (i ? ", " : "") + typeName(h.body.yields[i]);
+  return s + ")";
 }
 
 }  // namespace memjit::difftest

@@ -58,9 +58,30 @@ enum class StmtKind : std::uint8_t {
             // and nothing reads their memref)
   ArrayReduce,  // args: lb, ub, step, accumulator memref; reductions[0]: the kind; imm as ParallelReduce;
                 // blocks[0] params: iv; yields: value, indices... (private[indices] = combine(private[...], value))
+  ParallelFor,  // args: lb, ub, step; blocks[0] params: iv; imm: chunk | schedule << 32. Iterations are
+                // independent: each stores only to its own row (index iv) of one buffer, which no iteration reads
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
+  Call,     // args: the helper's arguments; imm: the helper (Program::helpers); results: its results
+  Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
+            // fromElements from consecutive args, results extracted lane by lane
 };
+
+/// The operation of a Lanes statement (n = sizes[0]; "n x" = n consecutive args, one per lane).
+enum class LaneOp : std::uint8_t {
+  Splat,          // args: x                               results: n (splat)
+  Insert,         // args: n x v, scalar, lane (index)     results: n (insert at a dynamic lane, in range)
+  Extract,        // args: n x v, lane (index)             results: 1 (extract at a dynamic lane, in range)
+  Reduce,         // args: n x v; kind: VectorReduction    results: 1
+  MaskedLoad,     // args: m, row, col, n x mask, n x pass results: n; lanes col+k past the last dim are masked off
+  MaskedStore,    // args: m, row, col, n x mask, n x v    (lowered on a reinterpret_cast with the last stride 1)
+  Gather,         // args: m, row, col, n x offset (index), n x mask, n x pass   results: n
+  Scatter,        // args: m, row, col, n x offset, n x mask, n x v (repeated offsets: the highest lane wins)
+  TransferRead,   // args: m, row, col, padding            results: n; lanes past the last dim read the padding
+  TransferWrite,  // args: m, row, col, n x v              lanes past the last dim are not written
+};
+/// vector.reduction kinds, in FunctionBuilder::VectorReduction's order.
+enum class LaneReduction : std::uint8_t { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
 
 struct Block;
 
@@ -74,12 +95,18 @@ struct Stmt {
   std::vector<Block> blocks;
   std::vector<std::int64_t> offsets, sizes, strides;  // Subview
   bool literal = false;  // lower the constant operand as a C++ literal (`x + 1`)
-  enum Reduction : std::uint8_t { Sum, Product, Min, Max };
+  /// Built-in combiners, and custom ones (Reduction::custom with the identity -1, 0, 0); ArrayReduce takes
+  /// the first four.
+  enum Reduction : std::uint8_t { Sum, Product, Min, Max, CustomAnd, CustomOr, CustomXor };
   std::vector<Reduction> reductions;  // ParallelReduce, ArrayReduce
   enum Atomic : std::uint8_t { AtomicAdd, AtomicAnd, AtomicOr, AtomicXor, AtomicMaxS, AtomicMinS, AtomicMaxU, AtomicMinU,
                                AtomicMul, AtomicAssign, AtomicAddF, AtomicMaximumF, AtomicMinimumF, AtomicMaxNumF,
                                AtomicMinNumF, AtomicKinds };
   static constexpr int kIntegerAtomics = AtomicAssign + 1;  // the first ones; AtomicMul and below commute
+  LaneOp lane = LaneOp::Splat;        // Lanes
+  LaneReduction laneReduction = LaneReduction::Add;  // Lanes, Reduce
+  /// Lanes MaskedLoad/MaskedStore/Gather/Scatter: no in-bounds guard on the lanes (a deliberate trap).
+  bool unguarded = false;
 };
 
 struct Block {
@@ -132,6 +159,14 @@ struct MemArg {
   std::vector<std::uint64_t> data;
 };
 
+/// A function the program's main function calls (StmtKind::Call): scalars and memrefs in, scalars out. Its
+/// values are numbered with the program's; it sees only its parameters. A memref parameter has the static view
+/// of the one argument (kFm or kIm) every call passes for it.
+struct Helper {
+  std::vector<int> params;
+  Block body;  // yields: the results
+};
+
 struct Program {
   std::uint64_t seed = 0;
   int inputs = 0;   // io[0..inputs) are inputs
@@ -140,6 +175,7 @@ struct Program {
   MemArg fm, im;
   std::uint64_t h = 0, g = 0, c = 0, d = 0;  // the scalar arguments' bits
   std::vector<ValueType> values;
+  std::vector<Helper> helpers;  // defined before the main function, in this order
   Block body;
   /// Traps on purpose (an out-of-bounds load, a division by zero, INT_MIN / -1):
   /// what checked mode's message must contain ("out of bounds", "by zero",
@@ -147,7 +183,11 @@ struct Program {
   std::string trap;
 };
 
-/// Statements in the program (recursively).
+/// Statements in the block (recursively).
 std::size_t countStatements(const Block& b);
+/// Statements in the program: the main function's and every helper's.
+std::size_t countStatements(const Program& p);
+/// A helper's signature: "(i32, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (f16, i64)".
+std::string helperSignature(const Program& p, const Helper& h);
 
 }  // namespace memjit::difftest

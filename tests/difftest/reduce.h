@@ -2,6 +2,7 @@
 // it as a C++ regression test.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,16 @@
 namespace memjit::difftest {
 
 /// A smaller program that still disagrees with the interpreter under one of
-/// `oracles`: outputs, stores and whole loops/branches removed, top-level
-/// values replaced by the constants the interpreter computed for them, then
-/// whatever no longer feeds an output removed. Every step keeps the program
+/// `oracles` (see reduceWhile). Every step keeps the program
 /// free of undefined behaviour (constants are the values the guarded
 /// program had).
 Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& oracles, const KnownBugs& known);
+
+/// The reduction itself, for any property `stillFails` of a program (reduce()
+/// asks the failing oracles): outputs and stores removed, loops, parallel
+/// reductions and branches at any depth replaced by their bodies run once (or
+/// one arm), top-level values replaced by constants, dead code removed.
+Program reduceWhile(const Program& failing, const KnownBugs& known, const std::function<bool(const Program&)>& stillFails);
 
 /// Removes statements whose results nothing uses (loads too, unless the program is out of bounds on purpose).
 void removeDeadCode(Program& p);

@@ -4,6 +4,7 @@
 // reference interpreter computed.
 #pragma once
 
+#include <cmath>  // INFINITY, in printed constants
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "memjit/type_syntax.h"  // parseFunctionType, for printed helpers
 #include "program.h"
 
 namespace memjit::difftest {
@@ -22,8 +24,10 @@ struct Expectations {
   std::vector<std::pair<std::size_t, std::uint64_t>> fm, im;  // buffer element, bits
 };
 
-/// "" when every level gives the expected values, else what differed.
+/// "" when every level gives the expected values, else what differed. `helpers` defines the functions
+/// `build` calls, in the same module, first.
 std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
-                            const Expectations& expected);
+                            const Expectations& expected,
+                            const std::function<Error(codegen::Module&)>& helpers = {});
 
 }  // namespace memjit::difftest

@@ -66,6 +66,22 @@ class Printer {
     block(p_.body, 4);
     return out_.str();
   }
+  // Helper k's definition, in a module `module` (the body of the snippet's `helpers` lambda).
+  std::string helper(std::size_t k) {
+    const Helper& h = p_.helpers[k];
+    line(4, "{");
+    line(6, "FunctionBuilder b(module, \"h" + std::to_string(k) + "\", *memjit::parseFunctionType(\"" +
+                helperSignature(p_, h) + "\"));");
+    for (std::size_t i = 0; i < h.params.size(); ++i)
+      line(6, "Value " + v(h.params[i]) + " = b.arg(" + std::to_string(i) + ");");
+    block(h.body, 6);
+    line(6, "b.ret(" + list(h.body.yields) + ");");
+    line(6, "if (memjit::Error e = b.finish()) return e;");
+    line(4, "}");
+    std::string r = out_.str();
+    out_.str("");
+    return r;
+  }
 
  private:
   std::string v(int id) const {
@@ -159,18 +175,37 @@ class Printer {
       case StmtKind::ParallelReduce: {
         const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
         static const char* const kinds[] = {"sum", "product", "min", "max"};
+        static const char* const custom[] = {"andi", "ori", "xori"};
         std::string reductions = "{";
-        for (std::size_t k = 0; k < s.reductions.size(); ++k)
-          reductions += std::string(k ? ", " : "") + "Reduction::" + kinds[s.reductions[k]] + "(" + v(s.args[3 + k]) + ")";
+        for (std::size_t k = 0; k < s.reductions.size(); ++k) {
+          const std::string init = v(s.args[3 + k]);
+          if (s.reductions[k] <= Stmt::Max) {
+            reductions += std::string(k ? ", " : "") + "Reduction::" + kinds[s.reductions[k]] + "(" + init + ")";
+            continue;
+          }
+          const int c = s.reductions[k] - Stmt::CustomAnd;
+          const ElementType t = typeOf(s.args[3 + k]);
+          reductions += std::string(k ? ", " : "") + "Reduction::custom(" + init + ", b.constant(" + et(t) + ", " +
+                        (c == 0 ? intLiteral(t, maskOf(widthOf(t))) : "0") +
+                        "), [&](Value x, Value y) { return b." + custom[c] + "(x, y); })";
+        }
         reductions += "}";
         const Block& body = s.blocks[0];
         line(indent, "auto " + r + " = b.parallelReduce(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
-                         ", ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
-                         ((s.imm >> 32) ? "Dynamic" : "Static") + "}, " + reductions + ", [&](Value " + v(body.params[0]) + ") {");
+                         ", " + parallelOptions(s) + ", " + reductions + ", [&](Value " + v(body.params[0]) + ") {");
         block(body, indent + 2);
         line(indent + 2, "return std::vector<Value>" + list(body.yields) + ";");
         line(indent, "});");
         results(s, indent, r);
+        return;
+      }
+      case StmtKind::ParallelFor: {
+        const Block& body = s.blocks[0];
+        line(indent, "b.parallelFor(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + v(s.args[2]) +
+                         ", " + parallelOptions(s) + ", [&](Value " +
+                         v(body.params[0]) + ") {");
+        block(body, indent + 2);
+        line(indent, "});");
         return;
       }
       case StmtKind::If: {
@@ -222,6 +257,13 @@ class Printer {
         line(indent + 2, "b.store(" + std::string(combine[s.reductions[0]]) + "(b.load(own[0], " + idx + "), " +
                              v(body.yields[0]) + "), own[0], " + idx + ");");
         line(indent, "});");
+      case StmtKind::Lanes:
+        lanes(s, indent);
+        return;
+      case StmtKind::Call: {
+        const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
+        line(indent, "auto " + r + " = b.call(\"h" + std::to_string(s.imm) + "\", " + list(s.args) + ");");
+        results(s, indent, r);
         return;
       }
       case StmtKind::Store:
@@ -243,6 +285,65 @@ class Printer {
       case StmtKind::Return:
         line(indent, "b.ret({" + v(s.args[0]) + "});");
         return;
+    }
+  }
+
+  static std::string parallelOptions(const Stmt& s) {
+    return "ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
+           ((s.imm >> 32) ? "Dynamic" : "Static") + "}";
+  }
+  // The same builder calls as lowering.cpp's Lowering::lanes.
+  void lanes(const Stmt& s, int indent) {
+    const auto n = static_cast<std::size_t>(s.sizes[0]);
+    const std::string r = "l" + std::to_string(nextTemp_++);
+    auto vec = [&](std::size_t first) {
+      std::vector<int> scalars(s.args.begin() + static_cast<std::ptrdiff_t>(first),
+                               s.args.begin() + static_cast<std::ptrdiff_t>(first + n));
+      return "b.fromElements(" + list(scalars) + ")";
+    };
+    auto extractAll = [&](const std::string& e) {
+      line(indent, "Value " + r + " = " + e + ";");
+      for (std::size_t k = 0; k < n; ++k)
+        line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
+    };
+    static const char* const kinds[] = {"Add", "Mul", "Min", "Max", "Minimumf", "Maximumf", "And", "Or", "Xor"};
+    switch (s.lane) {
+      case LaneOp::Splat: extractAll("b.splat(" + v(s.args[0]) + ", " + std::to_string(n) + ")"); return;
+      case LaneOp::Insert: extractAll("b.insert(" + vec(0) + ", " + v(s.args[n]) + ", " + v(s.args[n + 1]) + ")"); return;
+      case LaneOp::Extract:
+        line(indent, "Value " + v(s.results[0]) + " = b.extract(" + vec(0) + ", " + v(s.args[n]) + ");");
+        return;
+      case LaneOp::Reduce:
+        line(indent, "Value " + v(s.results[0]) + " = b.reduce(FunctionBuilder::VectorReduction::" +
+                         kinds[static_cast<int>(s.laneReduction)] + ", " + vec(0) + ");");
+        return;
+      default: break;
+    }
+    const std::string m = v(s.args[0]), at = "{" + v(s.args[1]) + ", " + v(s.args[2]) + "}";
+    auto mask = [&](std::size_t first) {
+      if (s.unguarded) return vec(first);
+      return "b.andi(" + vec(first) + ", b.createMask(" + std::to_string(n) + ", b.sub(b.dim(" + m + ", 1), " +
+             v(s.args[2]) + ")))";
+    };
+    auto unitStride = [&] {
+      const ValueType& vt = p_.values[static_cast<std::size_t>(s.args[0])];
+      return "b.reinterpretCast(" + m + ", memjit::MemRefType(" + et(vt.elem) +
+             ", {memjit::kDynamic, memjit::kDynamic}, memjit::StridedLayout{.offset = memjit::kDynamic, .strides = "
+             "{memjit::kDynamic, 1}}), " + std::to_string(vt.offset) + ", {" + std::to_string(vt.sizes[0]) + ", " +
+             std::to_string(vt.sizes[1]) + "}, {" + std::to_string(vt.strides[0]) + ", " + std::to_string(vt.strides[1]) + "})";
+    };
+    switch (s.lane) {
+      case LaneOp::MaskedLoad: extractAll("b.maskedLoad(" + unitStride() + ", " + at + ", " + mask(3) + ", " + vec(3 + n) + ")"); return;
+      case LaneOp::MaskedStore:
+        line(indent, "b.maskedStore(" + vec(3 + n) + ", " + unitStride() + ", " + at + ", " + mask(3) + ");");
+        return;
+      case LaneOp::Gather: extractAll("b.gather(" + m + ", " + at + ", " + vec(3) + ", " + vec(3 + n) + ", " + vec(3 + 2 * n) + ")"); return;
+      case LaneOp::Scatter:
+        line(indent, "b.scatter(" + vec(3 + 2 * n) + ", " + m + ", " + at + ", " + vec(3) + ", " + vec(3 + n) + ");");
+        return;
+      case LaneOp::TransferRead: extractAll("b.transferRead(" + m + ", " + at + ", " + std::to_string(n) + ", " + v(s.args[3]) + ")"); return;
+      case LaneOp::TransferWrite: line(indent, "b.transferWrite(" + vec(3) + ", " + m + ", " + at + ");"); return;
+      default: return;
     }
   }
 
@@ -294,12 +395,19 @@ std::string toBuilderSnippet(const Program& p, const KnownBugs& known) {
     if (e.fm[i].flags == kExact && e.fm[i].bits != p.fm.data[i]) o << "  e.fm.push_back({" << i << ", " << hexU(e.fm[i].bits) << "});\n";
   for (std::size_t i = 0; i < e.im.size(); ++i)
     if (e.im[i].flags == kExact && e.im[i].bits != p.im.data[i]) o << "  e.im.push_back({" << i << ", " << hexU(e.im[i].bits) << "});\n";
+  if (!p.helpers.empty()) {
+    o << "  auto helpers = [&](Module& module) -> memjit::Error {\n";
+    Printer printer(p);
+    for (std::size_t k = 0; k < p.helpers.size(); ++k) o << printer.helper(k);
+    o << "    return memjit::Error::success();\n  };\n";
+  }
   o << "  auto build = [&](FunctionBuilder& b) {\n";
   o << "    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);\n";
   o << "    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;\n";
   o << Printer(p).run();
   o << "  };\n";
-  o << "  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), \"\");\n";
+  o << "  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e" << (p.helpers.empty() ? "" : ", helpers")
+    << "), \"\");\n";
   o << "}\n";
   return o.str();
 }
