@@ -81,6 +81,7 @@ class Gen {
     for (int id : scopes_.front())
       if (id >= kFixedValues && !isMemref(id) && !read[static_cast<std::size_t>(id)]) r.push_back(id);
     return r;
+  }
   // A function of 1-4 scalars and one of the memref arguments' views, returning 1-3 scalars. Its body sees only
   // its parameters, and runs no parallel loop (its memref would be the only one, and invisible to the body).
   void helper() {
@@ -639,7 +640,8 @@ class Gen {
       s.args.insert(s.args.end(), idx.begin(), idx.end());
       cur_->stmts.push_back(std::move(s));
     } else if (o_.memrefs && k < 20) {
-      subview();
+      if (r_.chance(30)) memrefCast();
+      else subview();
     } else if (o_.controlFlow && o_.memrefs && k < 23 && depth < 2 && !inParallel_) {
       vectorisableLoop();
     } else if (o_.controlFlow && k < 26 && depth < 2) {
@@ -748,6 +750,37 @@ class Gen {
       vt.offset += o * src.strides[d];
     }
     const int id = fresh(vt);
+    viewOf_[id] = bufferOf(m);
+    s.results = {id};
+    cur_->stmts.push_back(std::move(s));
+    scopes_.back().push_back(id);
+  }
+  // The same view under a type that makes some of what the generator knows static: sizes, strides, the offset,
+  // or the identity layout when the view is exactly row-major from offset 0 (static strides must match).
+  void memrefCast() {
+    auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ValueType src = p_.values[static_cast<std::size_t>(m)];
+    Stmt s;
+    s.kind = StmtKind::MemrefCast;
+    s.args = {m};
+    bool rowMajor = src.offset == 0;
+    std::int64_t expect = 1;
+    for (std::size_t d = src.sizes.size(); d-- > 0;) {
+      rowMajor = rowMajor && src.strides[d] == expect;
+      expect *= src.sizes[d];
+    }
+    if (rowMajor && r_.chance(50)) {
+      s.imm = 1;
+      s.sizes = src.sizes;  // the identity layout's static strides follow from static sizes
+    } else {
+      for (std::size_t d = 0; d < src.sizes.size(); ++d) {
+        s.sizes.push_back(r_.chance(50) ? src.sizes[d] : -1);
+        s.strides.push_back(r_.chance(50) ? src.strides[d] : kAnyStride);
+      }
+      s.offsets.push_back(r_.chance(50) ? src.offset : kAnyStride);
+    }
+    const int id = fresh(src);
     viewOf_[id] = bufferOf(m);
     s.results = {id};
     cur_->stmts.push_back(std::move(s));

@@ -211,6 +211,9 @@ class Interpreter {
         }
         return;
       }
+      case StmtKind::MemrefCast:  // the same view (kernel-language.md, "Casting memrefs")
+        views_[s.results[0]] = views_[s.args[0]];
+        return;
       case StmtKind::Subview: {
         const View& src = views_[s.args[0]];
         View v{src.buffer, src.offset, s.sizes, {}};

@@ -315,11 +315,17 @@ class Lowering {
                               case Stmt::Product: next = b_.mul(old, y[0]); break;
                               case Stmt::Min: next = b_.min(old, y[0]); break;
                               case Stmt::Max: next = b_.max(old, y[0]); break;
+                              case Stmt::CustomAnd:  // array reductions take the first four kinds only
+                              case Stmt::CustomOr:
+                              case Stmt::CustomXor: break;
                             }
                             b_.store(next, own[0], idx);
                           });
         return;
       }
+      case StmtKind::MemrefCast:
+        v(s.results[0]) = b_.memrefCast(v(s.args[0]), castType(s, p_.values[static_cast<std::size_t>(s.args[0])].elem));
+        return;
       case StmtKind::Subview: {
         std::vector<codegen::IndexOperand> o, n, st;
         for (std::size_t d = 0; d < s.offsets.size(); ++d)
@@ -334,6 +340,16 @@ class Lowering {
         b_.ret({v(s.args[0])});
         return;
     }
+  }
+
+  // A MemrefCast's result type.
+  static MemRefType castType(const Stmt& s, ElementType elem) {
+    std::vector<std::int64_t> shape;
+    for (std::int64_t n : s.sizes) shape.push_back(n < 0 ? kDynamic : n);
+    if (s.imm == 1) return MemRefType(elem, shape);
+    StridedLayout layout{s.offsets[0] == kAnyStride ? kDynamic : s.offsets[0], {}};
+    for (std::int64_t st : s.strides) layout.strides.push_back(st == kAnyStride ? kDynamic : st);
+    return MemRefType(elem, shape, layout);
   }
 
   // imm: chunk | schedule << 32.

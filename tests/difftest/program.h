@@ -49,6 +49,8 @@ enum class StmtKind : std::uint8_t {
   If,       // args: cond; blocks[0] then, blocks[1] else (no params), results
   Store,    // args: value, memref, indices...
   Subview,  // args: memref; results[0] the view; offsets/sizes/strides static
+  MemrefCast,  // args: memref; results[0] the same view under another type (memref.cast): sizes[d] its static
+               // size or -1 (dynamic), strides[d] and offsets[0] static or kAnyStride; imm 1: the identity layout
   Output,   // args: value; imm: the io slot
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
                    // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
@@ -84,6 +86,9 @@ enum class LaneOp : std::uint8_t {
 enum class LaneReduction : std::uint8_t { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
 
 struct Block;
+
+/// MemrefCast: a stride or offset the cast's type leaves dynamic.
+inline constexpr std::int64_t kAnyStride = INT64_MIN;
 
 struct Stmt {
   StmtKind kind = StmtKind::Assign;

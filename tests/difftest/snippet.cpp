@@ -257,6 +257,8 @@ class Printer {
         line(indent + 2, "b.store(" + std::string(combine[s.reductions[0]]) + "(b.load(own[0], " + idx + "), " +
                              v(body.yields[0]) + "), own[0], " + idx + ");");
         line(indent, "});");
+        return;
+      }
       case StmtKind::Lanes:
         lanes(s, indent);
         return;
@@ -269,6 +271,22 @@ class Printer {
       case StmtKind::Store:
         line(indent, "b.store(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + list(s.args, 2) + ");");
         return;
+      case StmtKind::MemrefCast: {
+        auto dims = [](const std::vector<std::int64_t>& xs, std::int64_t dynamic) {
+          std::string r = "{";
+          for (std::size_t i = 0; i < xs.size(); ++i)
+            r += (i ? ", " : "") + (xs[i] == dynamic ? std::string("memjit::kDynamic") : std::to_string(xs[i]));
+          return r + "}";
+        };
+        std::string type =
+            "memjit::MemRefType(" + et(p_.values[static_cast<std::size_t>(s.args[0])].elem) + ", " + dims(s.sizes, -1);
+        if (s.imm != 1) {
+          const std::string offset = dims(s.offsets, kAnyStride);
+          type += ", memjit::StridedLayout{" + offset.substr(1, offset.size() - 2) + ", " + dims(s.strides, kAnyStride) + "}";
+        }
+        line(indent, "Value " + v(s.results[0]) + " = b.memrefCast(" + v(s.args[0]) + ", " + type + ");");
+        return;
+      }
       case StmtKind::Subview: {
         auto ints = [](const std::vector<std::int64_t>& xs) {
           std::string r = "{";
