@@ -626,7 +626,12 @@ class Gen {
   void statement(int depth) {
     const std::uint64_t k = r_.below(100);
     if (o_.memrefs && k < 10) {
+      // A parallelFor's body sees neither the buffer it writes nor, with atomics, the i32 ones: maybe nothing.
       auto ms = readableMemrefs();
+      if (ms.empty()) {
+        produce(randomType());
+        return;
+      }
       const int m = ms[r_.below(ms.size())];
       load(m, inBoundsIndices(m));
     } else if (o_.memrefs && k < 17 && !inParallel_) {
@@ -656,7 +661,8 @@ class Gen {
       const int m = ms[r_.below(ms.size())];
       assign(Op::Dim, ET::Index, {m}, r_.below(2));
     } else if (o_.atomics && o_.memrefs && k >= 96) {
-      if (parallel_ && !inParallel_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
+      // Not in helpers, whose one memref may hold floats and which run no parallel loop.
+      if (parallel_ && !inParallel_ && !inHelper_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
       else atomic();
     } else if (o_.vectors && k < 44) {
       laneStatement();
