@@ -79,4 +79,19 @@ void passHalvesAsBits(llvm::Module& module) {
   }
 }
 
+bool hasHalfValues(const llvm::Module& module) {
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    for (const llvm::Argument& a : f.args())
+      if (isHalf(a.getType())) return true;
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block) {
+        if (isHalf(inst.getType())) return true;
+        for (const llvm::Value* operand : inst.operand_values())
+          if (isHalf(operand->getType())) return true;
+      }
+  }
+  return false;
+}
+
 }  // namespace memjit::jit::detail

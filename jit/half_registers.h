@@ -6,7 +6,9 @@
 // load/store pair moves such values unchanged, an ifElse or loop did not
 // (issue 24). Just before code generation, every half value used in another
 // block is passed there as its i16 bits instead; nothing is left for the
-// optimiser to fold back. Internal to jit/.
+// optimiser to fold back. Within a block SelectionDAG keeps halves as they
+// are, but FastISel (LLVM's O0 selector) does not, so the code emitter takes
+// SelectionDAG for modules with half values (hasHalfValues). Internal to jit/.
 #pragma once
 
 namespace llvm {
@@ -19,5 +21,9 @@ namespace memjit::jit::detail {
 /// block boundary: half phis become i16 phis, and a half used in another
 /// block goes there as a bitcast to i16 made after its definition.
 void passHalvesAsBits(llvm::Module& module);
+
+/// True when some f16/bf16 value (or vector of them) is an argument, a result
+/// or an operand in `module`'s function definitions.
+bool hasHalfValues(const llvm::Module& module);
 
 }  // namespace memjit::jit::detail
