@@ -344,7 +344,7 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
       case Arith::Rem: r = ir.CreateFRem(x, y); break;
     }
   } else {
-    const bool uns = isUnsignedInteger(*t);
+    const bool uns = detail::isUnsignedLike(*t);
     // Index arithmetic addresses memory and cannot wrap in a valid program.
     const bool nsw = *t == ElementType::Index;
     if (k == Arith::Div || k == Arith::Rem) detail::checkDivision(self, op, !uns, k == Arith::Rem, x, y);
@@ -401,7 +401,7 @@ Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b, std::
   if (isFloat(*t)) {
     const P f[] = {P::FCMP_OEQ, P::FCMP_UNE, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE};
     pred = f[static_cast<int>(p)];
-  } else if (isUnsignedInteger(*t) || *t == ElementType::I1) {
+  } else if (detail::isUnsignedLike(*t)) {
     const P u[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT, P::ICMP_UGE};
     pred = u[static_cast<int>(p)];
   } else {
@@ -439,20 +439,20 @@ Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location
   }
   llvm::Type* lt = detail::shapedLike(lowerElementType(ir.getContext(), to, impl_->opts()), v.llvm()->getType());
   auto intLike = [](ElementType t) { return isInteger(t) || t == ElementType::Index; };
-  auto unsignedLike = [](ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; };
+  using detail::isUnsignedLike;
   llvm::Value* x = v.llvm();
   llvm::Value* r = nullptr;
   if (*from == to) {
     r = x;
   } else if (intLike(*from) && intLike(to)) {
-    r = unsignedLike(*from) ? ir.CreateZExtOrTrunc(x, lt) : ir.CreateSExtOrTrunc(x, lt);
+    r = isUnsignedLike(*from) ? ir.CreateZExtOrTrunc(x, lt) : ir.CreateSExtOrTrunc(x, lt);
   } else if (intLike(*from) && isFloat(to)) {
-    r = detail::integerToFloat(ir, x, !unsignedLike(*from), lt);
+    r = detail::integerToFloat(ir, x, !isUnsignedLike(*from), lt);
   } else if (isFloat(*from) && intLike(to)) {
     // Saturating: NaN gives 0 and a value beyond the type its nearest bound,
     // at every level, where fptosi's poison let the unoptimised code and
     // constant folding disagree. i1 converts as unsigned (1.0 is true).
-    r = detail::floatToInteger(ir, x, unsignedLike(to), lt);
+    r = detail::floatToInteger(ir, x, isUnsignedLike(to), lt);
   } else if (isFloat(*from) && isFloat(to)) {
     if (bitWidth(*from) == bitWidth(to))  // f16 <-> bf16
       x = ir.CreateFPExt(x, detail::shapedLike(ir.getFloatTy(), x->getType()));

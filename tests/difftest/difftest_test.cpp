@@ -47,7 +47,7 @@ TEST(DifftestFloatFormats, RoundsIntegersOnce) {
 
 namespace {
 // A program of one integer statement `op(a, b)` on constants, output as slot 0.
-Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b) {
+Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b, std::uint64_t imm = 0) {
   GeneratorOptions empty;
   empty.statements = 0;
   Program p = generate(1, empty);
@@ -68,6 +68,7 @@ Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b) {
   const int y = add(cb, t);
   Stmt s;
   s.op = op;
+  s.imm = imm;
   s.args = {x, y};
   const int r = add(s, t);
   Stmt out;
@@ -97,6 +98,14 @@ TEST(DifftestInterpreter, FollowsReadmeIntegerSemantics) {
   EXPECT_EQ(result(binary(Op::MulHi, ElementType::UI64, ~0ULL, ~0ULL)), ~0ULL - 1);
   EXPECT_EQ(result(binary(Op::Max, ElementType::UI32, 0xffffffff, 1)), 0xffffffffu);
   EXPECT_EQ(result(binary(Op::Max, ElementType::I32, 0xffffffff, 1)), 1u);
+  // i1 is unsigned (true is 1) unless the op names its signedness.
+  EXPECT_EQ(result(binary(Op::Shr, ElementType::I1, 1, 1)), 0u);
+  EXPECT_EQ(result(binary(Op::ShrSI, ElementType::I1, 1, 1)), 1u);
+  EXPECT_EQ(result(binary(Op::Div, ElementType::I1, 1, 1)), 1u);
+  EXPECT_EQ(result(binary(Op::Min, ElementType::I1, 0, 1)), 0u);
+  EXPECT_EQ(result(binary(Op::MulHi, ElementType::I1, 1, 1)), 0u);
+  EXPECT_EQ(result(binary(Op::Cmp, ElementType::I1, 0, 1, 2)), 1u);  // false < true
+  EXPECT_EQ(interpret(binary(Op::DivSI, ElementType::I1, 1, 1)).trap, "overflow");  // -1 / -1
 }
 
 TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {

@@ -13,7 +13,8 @@ namespace {
 
 bool isFloatT(ElementType t) { return isFloat(t); }
 /// Signless, si and index are signed; ui unsigned (README: "signed or unsigned behaviour comes from the type").
-bool signedT(ElementType t) { return !isUnsignedInteger(t); }
+// i1 is unsigned (true is 1) wherever signedness matters, as README says.
+bool signedT(ElementType t) { return !isUnsignedInteger(t) && t != ElementType::I1; }
 std::uint64_t fromSigned(std::int64_t v, unsigned w) { return static_cast<std::uint64_t>(v) & maskOf(w); }
 
 struct View {
@@ -274,8 +275,7 @@ Val Interpreter::eval(const Stmt& s, const std::vector<Val>& a) {
 Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementType to) {
   const bool intFrom = !isFloatT(from), intTo = !isFloatT(to);
   const unsigned wf = widthOf(from), wt = widthOf(to);
-  // i1 converts as an unsigned value (zext, uitofp), as memjit documents for conditions.
-  const bool srcSigned = signedT(from) && from != ElementType::I1;
+  const bool srcSigned = signedT(from);
   if (intFrom && intTo) {
     const std::uint64_t v = srcSigned ? static_cast<std::uint64_t>(signExtend(x.bits, wf)) : (x.bits & maskOf(wf));
     return {v & maskOf(wt), 0, kExact};
@@ -292,7 +292,7 @@ Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementTy
   const double d = decodeFloat(from, x.bits);
   if (intTo) {  // the generator guards the range
     const double t = std::trunc(d);
-    if (isUnsignedInteger(to)) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
+    if (!signedT(to)) return {static_cast<std::uint64_t>(t) & maskOf(wt), 0, kExact};
     return {fromSigned(static_cast<std::int64_t>(t), wt), 0, kExact};
   }
   if (std::isnan(d)) return {roundToFloat(to, d), 0, kAnyNaN};
@@ -451,9 +451,7 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
 Val Interpreter::evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t) {
   const unsigned w = widthOf(t);
   const std::uint64_t m = maskOf(w);
-  // memjit treats i1 as unsigned (cmp, min/max, mulhi, casts) although README
-  // says signless types are signed; shr of i1 is arithmetic all the same.
-  const bool sg = signedT(t) && t != ElementType::I1;
+  const bool sg = signedT(t);
   const std::uint64_t ua = a.size() > 0 ? a[0].bits & m : 0, ub = a.size() > 1 ? a[1].bits & m : 0;
   const std::int64_t sa = signExtend(ua, w), sb = signExtend(ub, w);
   auto ok = [&](std::uint64_t v) { return Val{v & m, 0, kExact}; };
@@ -462,7 +460,8 @@ Val Interpreter::evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t
     if (ub == 0) throw Trap{"by zero"};
     const bool signedOp = s.op == Op::DivSI || s.op == Op::RemSI || s.op == Op::CeilDivSI || s.op == Op::FloorDivSI ||
                           ((s.op == Op::Div || s.op == Op::Rem) && sg);
-    if (signedOp && w > 1 && ua == (1ULL << (w - 1)) && ub == m) throw Trap{"overflow"};
+    // On i1 that is divsi(true, true): true is -1 and the minimum.
+    if (signedOp && ua == (1ULL << (w - 1)) && ub == m) throw Trap{"overflow"};
   }
   auto udiv = [&](std::uint64_t x, std::uint64_t y) { return y ? x / y : 0; };
   auto sdiv = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
@@ -507,7 +506,7 @@ Val Interpreter::evalInt(const Stmt& s, const std::vector<Val>& a, ElementType t
     case Op::Shr:
     case Op::ShrSI:
     case Op::ShrUI: {
-      const bool arithmetic = s.op == Op::ShrSI || (s.op == Op::Shr && (sg || t == ElementType::I1));
+      const bool arithmetic = s.op == Op::ShrSI || (s.op == Op::Shr && sg);
       if (arithmetic) return ok(static_cast<std::uint64_t>(sa >> (ub >= w ? 63 : ub)));
       return ok(ub >= w ? 0 : ua >> ub);
     }
