@@ -22,7 +22,7 @@ struct GeneratorOptions {
   /// parallelReduce with exact integer reductions.
   bool parallel = true;
   /// Signalling NaNs among the inputs and constants.
-  bool signallingNaN = false;
+  bool signallingNaN = true;
   /// Transcendental functions (compared within an ulp bound).
   bool transcendentals = true;
   /// One deliberate trap for checked mode: "out of bounds", "by zero", "overflow" (see Program::trap).

@@ -203,11 +203,11 @@ Expected<jit::LoadedModule> compile(jit::Jit& jit, codegen::Module module, const
 }
 }  // namespace
 
-void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>& oracles, const KnownBugs& known,
+void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>& oracles,
                  std::vector<Mismatch>& mismatches, BatchStats& stats) {
   std::vector<Outcome> expected;
   std::vector<bool> usable(programs.size(), true);
-  for (const Program& p : programs) expected.push_back(interpret(p, known));
+  for (const Program& p : programs) expected.push_back(interpret(p));
   stats.programs += programs.size();
   for (const Oracle& o : oracles) {
     const auto started = std::chrono::steady_clock::now();

@@ -16,13 +16,13 @@ namespace memjit::difftest {
 /// whatever no longer feeds an output removed. Every step keeps the program
 /// free of undefined behaviour (constants are the values the guarded
 /// program had).
-Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& oracles, const KnownBugs& known);
+Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& oracles);
 
 /// Removes statements whose results nothing uses (loads too, unless the program is out of bounds on purpose).
 void removeDeadCode(Program& p);
 
 /// `p` as a gtest that builds it with FunctionBuilder, calls it through the
 /// typed invoker at O0 and O3, and expects the interpreter's exact values.
-std::string toBuilderSnippet(const Program& p, const KnownBugs& known = {});
+std::string toBuilderSnippet(const Program& p);
 
 }  // namespace memjit::difftest

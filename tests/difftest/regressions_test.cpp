@@ -153,7 +153,7 @@ TEST(DifftestRegression, Seed49) {
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
 }
 
-// Found by memjit-difftest --strict: a bf16 denormal scalar argument (0x8001) arrived as -0
+// Found by memjit-difftest: a bf16 denormal scalar argument (0x8001) arrived as -0
 // through every invoker at every level. FastISel (O0) held the argument in an f32 register
 // and narrowed it back with vcvtneps2bf16, which flushes; and an O0 compile left the pooled
 // TargetMachine on FastISel for O1-O3 too (jit/code_emitter.cpp).
