@@ -61,11 +61,43 @@ void valuesAsBits(llvm::Function& f) {
         llvm::IRBuilder<> after(block, inst && !llvm::isa<llvm::PHINode>(inst) ? std::next(inst->getIterator())
                                                                                : block->getFirstInsertionPt());
         if (inst) after.SetCurrentDebugLocation(inst->getDebugLoc());
-        bits = after.CreateBitCast(def, bitsOf(def->getType()));
+        // Frozen: CodeGenPrepare folds a bitcast of a bitcast back to the
+        // half, which would cross the block after all.
+        bits = after.CreateFreeze(after.CreateBitCast(def, bitsOf(def->getType())));
       }
       llvm::IRBuilder<> before(user);
       use.set(before.CreateBitCast(bits, def->getType()));
     }
+  }
+}
+
+// Selects and lane moves of halves become the same operations on i16. Within
+// a block the x86 back end promotes them to f32 too when the value has an
+// arithmetic use there (a compare, a conversion), and narrows the moved value
+// back where its bits are needed (vcvtneps2bf16 again): a bf16 denormal chosen
+// by a select came out as +-0 at O2 (found by the difftest).
+void movesAsBits(llvm::Function& f) {
+  std::vector<llvm::Instruction*> moves;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block)
+      if (isHalf(inst.getType()) && (llvm::isa<llvm::SelectInst>(inst) || llvm::isa<llvm::InsertElementInst>(inst) ||
+                                     llvm::isa<llvm::ExtractElementInst>(inst) || llvm::isa<llvm::ShuffleVectorInst>(inst)))
+        moves.push_back(&inst);
+  for (llvm::Instruction* inst : moves) {
+    llvm::IRBuilder<> ir(inst);
+    ir.SetCurrentDebugLocation(inst->getDebugLoc());
+    auto bits = [&](llvm::Value* v) { return ir.CreateBitCast(v, bitsOf(v->getType())); };
+    llvm::Value* r = nullptr;
+    if (auto* select = llvm::dyn_cast<llvm::SelectInst>(inst))
+      r = ir.CreateSelect(select->getCondition(), bits(select->getTrueValue()), bits(select->getFalseValue()));
+    else if (auto* insert = llvm::dyn_cast<llvm::InsertElementInst>(inst))
+      r = ir.CreateInsertElement(bits(insert->getOperand(0)), bits(insert->getOperand(1)), insert->getOperand(2));
+    else if (auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(inst))
+      r = ir.CreateExtractElement(bits(extract->getVectorOperand()), extract->getIndexOperand());
+    else if (auto* shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(inst))
+      r = ir.CreateShuffleVector(bits(shuffle->getOperand(0)), bits(shuffle->getOperand(1)), shuffle->getShuffleMask());
+    inst->replaceAllUsesWith(ir.CreateBitCast(r, inst->getType()));
+    inst->eraseFromParent();
   }
 }
 
@@ -74,6 +106,7 @@ void valuesAsBits(llvm::Function& f) {
 void passHalvesAsBits(llvm::Module& module) {
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
+    movesAsBits(f);
     phisAsBits(f);
     valuesAsBits(f);
   }

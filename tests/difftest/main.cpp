@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   std::printf("memjit-difftest: seed %llu (reproduce: memjit-difftest --seed %llu %s)\n",
               static_cast<unsigned long long>(args.seed), static_cast<unsigned long long>(args.seed),
               args.count ? ("--count " + std::to_string(args.count)).c_str()
-                         : ("--seconds " + std::to_string(args.seconds)).c_str());
+                         : ("--seconds " + std::to_string(static_cast<long long>(args.seconds))).c_str());
   std::fflush(stdout);
 
   auto runner = Runner::create();
