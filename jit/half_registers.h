@@ -5,8 +5,11 @@
 // flushes bf16 denormals to zero and quiets signalling NaNs. A select or a
 // load/store pair moves such values unchanged, an ifElse or loop did not
 // (issue 24). Just before code generation, every half value used in another
-// block is passed there as its i16 bits instead; nothing is left for the
-// optimiser to fold back. Within a block SelectionDAG keeps halves as they
+// block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
+// folds bitcast pairs), and selects and vector lane moves of halves, which
+// the back end also promotes to f32 when the value has an arithmetic use in
+// its block, become i16 operations; nothing is left for the optimiser to
+// fold back. Within a block SelectionDAG keeps halves as they
 // are, but FastISel (LLVM's O0 selector) does not, so the code emitter takes
 // SelectionDAG for modules with half values (hasHalfValues). Internal to jit/.
 #pragma once
@@ -18,8 +21,9 @@ class Module;
 namespace memjit::jit::detail {
 
 /// Rewrites `module` so that no f16/bf16 value (or vector of them) crosses a
-/// block boundary: half phis become i16 phis, and a half used in another
-/// block goes there as a bitcast to i16 made after its definition.
+/// block boundary or is moved by a select or lane operation: half phis,
+/// selects and lane moves become i16 ones, and a half used in another block
+/// goes there as its frozen i16 bits, made after its definition.
 void passHalvesAsBits(llvm::Module& module);
 
 /// True when some f16/bf16 value (or vector of them) is an argument, a result
