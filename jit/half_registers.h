@@ -6,7 +6,8 @@
 // load/store pair moves such values unchanged, an ifElse or loop did not
 // (issue 24). Just before code generation, every half value used in another
 // block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
-// folds bitcast pairs), and selects and vector lane moves of halves, which
+// folds bitcast pairs), so is every half argument (live across a call it was
+// spilled as f32), and selects and vector lane moves of halves, which
 // the back end also promotes to f32 when the value has an arithmetic use in
 // its block, become i16 operations; nothing is left for the optimiser to
 // fold back. Within a block SelectionDAG keeps halves as they
@@ -21,9 +22,10 @@ class Module;
 namespace memjit::jit::detail {
 
 /// Rewrites `module` so that no f16/bf16 value (or vector of them) crosses a
-/// block boundary or is moved by a select or lane operation: half phis,
-/// selects and lane moves become i16 ones, and a half used in another block
-/// goes there as its frozen i16 bits, made after its definition.
+/// block boundary, stays live as an argument or is moved by a select or lane
+/// operation: half phis, selects and lane moves become i16 ones, and half
+/// arguments and halves used in another block are carried as frozen i16
+/// bits, made after their definition and turned back before each use.
 void passHalvesAsBits(llvm::Module& module);
 
 /// True when some f16/bf16 value (or vector of them) is an argument, a result

@@ -287,23 +287,23 @@ std::string checkRegression(const Program& state, const std::function<void(codeg
   auto jit = jit::Jit::create();
   if (!jit) return jit.error().message();
   std::string report;
-  // Each level unchecked, and O2 checked (whose extra blocks have exposed bugs of their own).
-  const std::pair<jit::OptLevel, bool> runs[] = {{jit::OptLevel::O0, false}, {jit::OptLevel::O1, false},
-                                                 {jit::OptLevel::O2, false}, {jit::OptLevel::O3, false},
-                                                 {jit::OptLevel::O2, true}};
-  for (const auto& [level, checked] : runs) {
-    const std::string at = std::string(jit::optLevelName(level)) + (checked ? "-checked: " : ": ");
+  // Each level, and O2 checked and ahead of time (whose code differs enough to have exposed bugs of its own).
+  std::vector<Oracle> runs;
+  for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3})
+    runs.push_back({std::string(jit::optLevelName(level)), level});
+  runs.push_back({"O2-checked", jit::OptLevel::O2, {Invoker::Typed}, true});
+  runs.push_back({"aot-O2", jit::OptLevel::O2, {Invoker::Typed}, false, false, true});
+  for (const Oracle& o : runs) {
+    const std::string at = o.name + ": ";
     codegen::Module module("difftest_regression");
     {
       codegen::FunctionOptions options;
-      options.checked = checked;
+      options.checked = o.checked;
       codegen::FunctionBuilder b(module, "f", *parseFunctionType(kSignature), options);
       build(b);
       if (Error e = b.finish()) return at + e.message();
     }
-    jit::AddOptions add;
-    add.optLevel = level;
-    auto loaded = jit->add(std::move(module), add);
+    auto loaded = compile(*jit, std::move(module), o);
     if (!loaded) return at + loaded.error().message();
     auto fn = loaded->function("f");
     if (!fn) return at + fn.error().message();
