@@ -7,10 +7,12 @@
 // (issue 24). Just before code generation, every half value used in another
 // block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
 // folds bitcast pairs), so is every half argument (live across a call it was
-// spilled as f32), and selects and vector lane moves of halves, which
-// the back end also promotes to f32 when the value has an arithmetic use in
-// its block, become i16 operations; nothing is left for the optimiser to
-// fold back. Within a block SelectionDAG keeps halves as they
+// spilled as f32); selects, vector lane moves, loads and stores of halves,
+// which the back end also promotes to f32, become i16 operations; fabs, fneg
+// and copysign, which InstCombine re-forms from the builder's masks, become
+// masks again; and the bits of a computed bf16 reach integer operations
+// through an empty asm (the back end takes their sign to be zero). Nothing
+// is left for the optimiser to fold back. Within a block SelectionDAG keeps halves as they
 // are, but FastISel (LLVM's O0 selector) does not, so the code emitter takes
 // SelectionDAG for modules with half values (hasHalfValues). Internal to jit/.
 #pragma once
@@ -22,10 +24,11 @@ class Module;
 namespace memjit::jit::detail {
 
 /// Rewrites `module` so that no f16/bf16 value (or vector of them) crosses a
-/// block boundary, stays live as an argument or is moved by a select or lane
-/// operation: half phis, selects and lane moves become i16 ones, and half
-/// arguments and halves used in another block are carried as frozen i16
-/// bits, made after their definition and turned back before each use.
+/// block boundary, stays live as an argument or is moved without arithmetic:
+/// half phis, selects, lane moves, loads, stores and sign operations become
+/// i16 ones, and half arguments and halves used in another block are carried
+/// as frozen i16 bits, made after their definition and turned back before
+/// each use.
 void passHalvesAsBits(llvm::Module& module);
 
 /// True when some f16/bf16 value (or vector of them) is an argument, a result
