@@ -118,6 +118,12 @@ TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   EXPECT_EQ(interpret(binary(Op::MaximumF, ElementType::F16, 0x7e00, 0x3c00)).outputs[0].flags, kAnyNaN);
   // copysign is a bit operation.
   EXPECT_EQ(result(binary(Op::CopySign, ElementType::BF16, 0x007f, 0x8000)), 0x807fu);
+  // maxnum(x, NaN) is x computed like any max: a bf16 denormal x may come out flushed.
+  const Val maxOfNaN = interpret(binary(Op::MaxNumF, ElementType::BF16, 0x807f, 0x7f81)).outputs[0];
+  EXPECT_EQ(maxOfNaN.flags, kAlt);
+  EXPECT_EQ(maxOfNaN.alt, 0x8000u);
+  // powi(x, 0) = 1 for every x, a signalling NaN too (as pow(x, 0)).
+  EXPECT_EQ(result(binary(Op::Powi, ElementType::F32, 0x7f8c8137, 0)), 0x3f800000u);
   // f16 arithmetic rounds once to f16: 1 + 2^-11 is a tie, to even.
   EXPECT_EQ(result(binary(Op::Add, ElementType::F16, 0x3c00, 0x1000)), 0x3c00u);
   // A bf16 denormal result may be flushed (README, "Half precision").

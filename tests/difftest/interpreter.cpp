@@ -339,8 +339,12 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
     case Op::MaxNumF: {
       const bool isMin = s.op == Op::Min || s.op == Op::MinNumF;
       if (nanOf(0) && nanOf(1)) return {a[0].bits, 0, kAnyNaN};
-      if (nanOf(0)) return a[1];
-      if (nanOf(1)) return a[0];
+      // The other operand, computed like any min/max: a bf16 denormal may be flushed there too.
+      if (nanOf(0) || nanOf(1)) {
+        Val other = a[nanOf(0) ? 1 : 0];
+        makeFlushable(t, other);
+        return other;
+      }
       const double l = x(0), rr = x(1);
       if (l == 0 && rr == 0 && a[0].bits != a[1].bits) return {a[0].bits, a[1].bits, kAlt};
       // bf16 min/max compute in f32 and narrow: a denormal may be flushed (README, "Half precision").
@@ -396,7 +400,8 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
       break;
     case Op::Powi: {
       const auto n = static_cast<double>(signExtend(a[1].bits, 32));
-      r = std::pow(x(0), n);  // n exact in double (in float, 2^31 - 1 would become even)
+      // x^0 = 1 for every x, NaNs included, as README says of pow (glibc's pow gives NaN for a signalling NaN).
+      r = n == 0 ? 1.0 : std::pow(x(0), n);  // n exact in double (in float, 2^31 - 1 would become even)
       break;
     }
     default: throw std::logic_error(std::string("difftest interpreter: float op ") + opName(s.op));
