@@ -47,7 +47,7 @@ class DiagnosticCapture {
 }  // namespace
 
 Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& machine, EmitKind kind) {
-  std::unique_ptr<CodeEmitter> emitter(new CodeEmitter(machine.getOptLevel()));
+  std::unique_ptr<CodeEmitter> emitter(new CodeEmitter(machine, machine.getOptLevel()));
   const auto fileType = kind == EmitKind::Object ? llvm::CodeGenFileType::ObjectFile
                                                  : llvm::CodeGenFileType::AssemblyFile;
   if (machine.addPassesToEmitFile(emitter->passes_, emitter->stream_, nullptr, fileType))
@@ -59,6 +59,17 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
   passHalvesAsBits(module);
+  // The instruction selector, chosen per module. Building an O0 pipeline
+  // switches the machine to FastISel for good (TargetPassConfig sets
+  // EnableFastISel on the TargetMachine, and SelectionDAGISel reads it for
+  // every function), so a pooled machine that had once compiled at O0 selected
+  // O1-O3 code with FastISel too. And FastISel keeps a value another
+  // instruction uses in a virtual register of its register type, f32 for bf16
+  // (and for f16 without AVX512-FP16), narrowed back with vcvtneps2bf16 or
+  // vcvtps2ph, which flush bf16 denormals and quiet signalling NaNs (issue 24).
+  // Modules with half values take SelectionDAG at O0 as well, which keeps a
+  // half used in its own block where it is (passHalvesAsBits handles the rest).
+  machine_.setFastISel(level_ == llvm::CodeGenOptLevel::None && !hasHalfValues(module));
   {
     DiagnosticCapture diagnostics(module.getContext());
     passes_.run(module);

@@ -52,7 +52,8 @@ class CodeEmitter {
   llvm::CodeGenOptLevel level() const noexcept { return level_; }
 
  private:
-  explicit CodeEmitter(llvm::CodeGenOptLevel level) : level_(level) {}
+  CodeEmitter(llvm::TargetMachine& machine, llvm::CodeGenOptLevel level) : machine_(machine), level_(level) {}
+  llvm::TargetMachine& machine_;
   llvm::CodeGenOptLevel level_;
   // Declared before the pass manager: its AsmPrinter writes here until destroyed.
   llvm::SmallVector<char, 0> buffer_;

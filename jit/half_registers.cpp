@@ -1,5 +1,6 @@
 #include "half_registers.h"
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -7,7 +8,9 @@
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
 namespace memjit::jit::detail {
@@ -61,10 +64,153 @@ void valuesAsBits(llvm::Function& f) {
         llvm::IRBuilder<> after(block, inst && !llvm::isa<llvm::PHINode>(inst) ? std::next(inst->getIterator())
                                                                                : block->getFirstInsertionPt());
         if (inst) after.SetCurrentDebugLocation(inst->getDebugLoc());
-        bits = after.CreateBitCast(def, bitsOf(def->getType()));
+        // Frozen: CodeGenPrepare folds a bitcast of a bitcast back to the
+        // half, which would cross the block after all.
+        bits = after.CreateFreeze(after.CreateBitCast(def, bitsOf(def->getType())));
       }
       llvm::IRBuilder<> before(user);
       use.set(before.CreateBitCast(bits, def->getType()));
+    }
+  }
+}
+
+// Selects and lane moves of halves become the same operations on i16. Within
+// a block the x86 back end promotes them to f32 too when the value has an
+// arithmetic use there (a compare, a conversion), and narrows the moved value
+// back where its bits are needed (vcvtneps2bf16 again): a bf16 denormal chosen
+// by a select came out as +-0 at O2 (found by the difftest).
+void movesAsBits(llvm::Function& f) {
+  std::vector<llvm::Instruction*> moves;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block)
+      if (isHalf(inst.getType()) && (llvm::isa<llvm::SelectInst>(inst) || llvm::isa<llvm::InsertElementInst>(inst) ||
+                                     llvm::isa<llvm::ExtractElementInst>(inst) || llvm::isa<llvm::ShuffleVectorInst>(inst)))
+        moves.push_back(&inst);
+  for (llvm::Instruction* inst : moves) {
+    llvm::IRBuilder<> ir(inst);
+    ir.SetCurrentDebugLocation(inst->getDebugLoc());
+    auto bits = [&](llvm::Value* v) { return ir.CreateBitCast(v, bitsOf(v->getType())); };
+    llvm::Value* r = nullptr;
+    if (auto* select = llvm::dyn_cast<llvm::SelectInst>(inst))
+      r = ir.CreateSelect(select->getCondition(), bits(select->getTrueValue()), bits(select->getFalseValue()));
+    else if (auto* insert = llvm::dyn_cast<llvm::InsertElementInst>(inst))
+      r = ir.CreateInsertElement(bits(insert->getOperand(0)), bits(insert->getOperand(1)), insert->getOperand(2));
+    else if (auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(inst))
+      r = ir.CreateExtractElement(bits(extract->getVectorOperand()), extract->getIndexOperand());
+    else if (auto* shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(inst))
+      r = ir.CreateShuffleVector(bits(shuffle->getOperand(0)), bits(shuffle->getOperand(1)), shuffle->getShuffleMask());
+    inst->replaceAllUsesWith(ir.CreateBitCast(r, inst->getType()));
+    inst->eraseFromParent();
+  }
+}
+
+// fabs, fneg and copysign of halves as integer operations on the sign bit.
+// The builder emits them so, but InstCombine turns the masks back into
+// llvm.fabs (and the like), which the x86 back end computes through f32:
+// abs of a bf16 signalling NaN came out quiet at O3 (found by the difftest).
+void signOpsAsBits(llvm::Function& f) {
+  std::vector<llvm::Instruction*> ops;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block) {
+      if (!isHalf(inst.getType())) continue;
+      auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+      if (llvm::isa<llvm::UnaryOperator>(inst) && inst.getOpcode() == llvm::Instruction::FNeg)
+        ops.push_back(&inst);
+      else if (call && (call->getIntrinsicID() == llvm::Intrinsic::fabs ||
+                        call->getIntrinsicID() == llvm::Intrinsic::copysign))
+        ops.push_back(&inst);
+    }
+  for (llvm::Instruction* inst : ops) {
+    llvm::IRBuilder<> ir(inst);
+    ir.SetCurrentDebugLocation(inst->getDebugLoc());
+    llvm::Type* type = bitsOf(inst->getType());
+    auto k = [&](std::uint16_t m) { return llvm::ConstantInt::get(type, m); };
+    llvm::Value* x = ir.CreateBitCast(inst->getOperand(0), type);
+    llvm::Value* r;
+    if (inst->getOpcode() == llvm::Instruction::FNeg) {
+      r = ir.CreateXor(x, k(0x8000));
+    } else if (llvm::cast<llvm::IntrinsicInst>(inst)->getIntrinsicID() == llvm::Intrinsic::fabs) {
+      r = ir.CreateAnd(x, k(0x7fff));
+    } else {  // a select, as the builder's copysign (the and/or form is folded wrongly by LLVM 19's x86 back end)
+      llvm::Value* negative = ir.CreateICmpSLT(ir.CreateBitCast(inst->getOperand(1), type), k(0));
+      r = ir.CreateSelect(negative, ir.CreateOr(x, k(0x8000)), ir.CreateAnd(x, k(0x7fff)));
+    }
+    inst->replaceAllUsesWith(ir.CreateBitCast(r, inst->getType()));
+    inst->eraseFromParent();
+  }
+}
+
+// Loads and stores of halves move i16. SelectionDAG at O0 (which modules with
+// halves take, see code_emitter.cpp) loads a half as an extension to f32 and
+// narrows it back for a store or a bitcast, flushing bf16 denormals.
+void memoryAsBits(llvm::Function& f) {
+  std::vector<llvm::LoadInst*> loads;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block) {
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst); store && isHalf(store->getValueOperand()->getType())) {
+        llvm::IRBuilder<> ir(store);
+        store->setOperand(0, ir.CreateBitCast(store->getValueOperand(), bitsOf(store->getValueOperand()->getType())));
+      } else if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst); load && isHalf(load->getType())) {
+        loads.push_back(load);
+      }
+    }
+  for (llvm::LoadInst* load : loads) {
+    llvm::IRBuilder<> ir(load);
+    llvm::LoadInst* bits = ir.CreateAlignedLoad(bitsOf(load->getType()), load->getPointerOperand(), load->getAlign(),
+                                                load->isVolatile());
+    bits->setAtomic(load->getOrdering(), load->getSyncScopeID());
+    bits->copyMetadata(*load);
+    load->replaceAllUsesWith(ir.CreateBitCast(bits, load->getType()));
+    load->eraseFromParent();
+  }
+}
+
+// The bits of a computed bf16 scalar pass through an empty inline asm before
+// integer operations see them. LLVM 19 and 22's x86 back end takes the sign
+// bit of a bf16 narrowed from f32 (vcvtneps2bf16) to be known zero, so
+// `bitcast(fptrunc(x)) & 0x8000` folds to 0: copysign(-inf, bitcast(bf16 rem))
+// gave +inf at O3 (found by the tests once O3 stopped using FastISel). The asm
+// hides the bits from that analysis and costs nothing.
+void opaqueComputedBits(llvm::Function& f) {
+  std::vector<llvm::BitCastInst*> casts;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block) {
+      auto* cast = llvm::dyn_cast<llvm::BitCastInst>(&inst);
+      if (!cast || !cast->getSrcTy()->isBFloatTy()) continue;
+      const llvm::Value* source = cast->getOperand(0);
+      const bool computed = llvm::isa<llvm::Instruction>(source) &&
+                            !llvm::isa<llvm::BitCastInst, llvm::LoadInst, llvm::PHINode, llvm::SelectInst,
+                                       llvm::FreezeInst, llvm::ExtractElementInst>(source);
+      const bool integerUse = llvm::any_of(cast->users(), [](const llvm::User* u) {
+        return llvm::isa<llvm::BinaryOperator, llvm::ICmpInst, llvm::CastInst>(u) && !llvm::isa<llvm::BitCastInst>(u);
+      });
+      if (computed && integerUse) casts.push_back(cast);
+    }
+  for (llvm::BitCastInst* cast : casts) {
+    llvm::IRBuilder<> ir(cast->getNextNode());
+    auto* type = llvm::FunctionType::get(cast->getType(), {cast->getType()}, false);
+    llvm::Value* opaque = ir.CreateCall(llvm::InlineAsm::get(type, "", "=r,0", false), {cast});
+    cast->replaceUsesWithIf(opaque, [&](llvm::Use& u) { return u.getUser() != opaque; });
+  }
+}
+
+// A half argument becomes its frozen i16 bits on entry, made back into a half
+// before each use. The x86 back end keeps a half argument that stays live in
+// an f32 register, so one used after a call in its block (an AOT module's
+// raw function around memjit_parallel_for) was spilled as f32 and narrowed
+// for its bits, quieting a signalling NaN (found by the difftest).
+void argumentsAsBits(llvm::Function& f) {
+  for (llvm::Argument& a : f.args()) {
+    if (!isHalf(a.getType()) || a.use_empty()) continue;
+    llvm::IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().getFirstInsertionPt());
+    llvm::Value* cast = entry.CreateBitCast(&a, bitsOf(a.getType()));
+    llvm::Value* bits = entry.CreateFreeze(cast);
+    for (llvm::Use& use : llvm::make_early_inc_range(a.uses())) {
+      auto* user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+      if (!user || user == cast) continue;
+      auto* phi = llvm::dyn_cast<llvm::PHINode>(user);
+      llvm::IRBuilder<> before(phi ? phi->getIncomingBlock(use)->getTerminator() : user);
+      use.set(before.CreateBitCast(bits, a.getType()));
     }
   }
 }
@@ -74,9 +220,29 @@ void valuesAsBits(llvm::Function& f) {
 void passHalvesAsBits(llvm::Module& module) {
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
+    signOpsAsBits(f);
+    movesAsBits(f);
+    memoryAsBits(f);
+    argumentsAsBits(f);
+    opaqueComputedBits(f);
     phisAsBits(f);
     valuesAsBits(f);
   }
+}
+
+bool hasHalfValues(const llvm::Module& module) {
+  for (const llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    for (const llvm::Argument& a : f.args())
+      if (isHalf(a.getType())) return true;
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block) {
+        if (isHalf(inst.getType())) return true;
+        for (const llvm::Value* operand : inst.operand_values())
+          if (isHalf(operand->getType())) return true;
+      }
+  }
+  return false;
 }
 
 }  // namespace memjit::jit::detail

@@ -5,8 +5,16 @@
 // flushes bf16 denormals to zero and quiets signalling NaNs. A select or a
 // load/store pair moves such values unchanged, an ifElse or loop did not
 // (issue 24). Just before code generation, every half value used in another
-// block is passed there as its i16 bits instead; nothing is left for the
-// optimiser to fold back. Internal to jit/.
+// block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
+// folds bitcast pairs), so is every half argument (live across a call it was
+// spilled as f32); selects, vector lane moves, loads and stores of halves,
+// which the back end also promotes to f32, become i16 operations; fabs, fneg
+// and copysign, which InstCombine re-forms from the builder's masks, become
+// masks again; and the bits of a computed bf16 reach integer operations
+// through an empty asm (the back end takes their sign to be zero). Nothing
+// is left for the optimiser to fold back. Within a block SelectionDAG keeps halves as they
+// are, but FastISel (LLVM's O0 selector) does not, so the code emitter takes
+// SelectionDAG for modules with half values (hasHalfValues). Internal to jit/.
 #pragma once
 
 namespace llvm {
@@ -16,8 +24,15 @@ class Module;
 namespace memjit::jit::detail {
 
 /// Rewrites `module` so that no f16/bf16 value (or vector of them) crosses a
-/// block boundary: half phis become i16 phis, and a half used in another
-/// block goes there as a bitcast to i16 made after its definition.
+/// block boundary, stays live as an argument or is moved without arithmetic:
+/// half phis, selects, lane moves, loads, stores and sign operations become
+/// i16 ones, and half arguments and halves used in another block are carried
+/// as frozen i16 bits, made after their definition and turned back before
+/// each use.
 void passHalvesAsBits(llvm::Module& module);
+
+/// True when some f16/bf16 value (or vector of them) is an argument, a result
+/// or an operand in `module`'s function definitions.
+bool hasHalfValues(const llvm::Module& module);
 
 }  // namespace memjit::jit::detail

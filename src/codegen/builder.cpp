@@ -351,7 +351,7 @@ Value arith(FunctionBuilder& self, Arith k, const Value& a, const Value& b) {
         k == Arith::Add && m && m->getOpcode() == llvm::Instruction::FMul && MEMJIT_MUTANT("contract_in_exact_mode"))
       r = ir.CreateIntrinsic(llvm::Intrinsic::fma, {r->getType()}, {m->getOperand(0), m->getOperand(1), y});
   } else {
-    const bool uns = isUnsignedInteger(*t);
+    const bool uns = detail::isUnsignedLike(*t);
     // Index arithmetic addresses memory and cannot wrap in a valid program.
     const bool nsw = *t == ElementType::Index;
     if (k == Arith::Div || k == Arith::Rem) detail::checkDivision(self, op, !uns, k == Arith::Rem, x, y);
@@ -416,7 +416,7 @@ Value FunctionBuilder::cmp(CmpPredicate p, const Value& a, const Value& b, std::
     const P f[] = {P::FCMP_OEQ, P::FCMP_UNE, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE};
     pred = f[static_cast<int>(p)];
     if (pred == P::FCMP_UNE && MEMJIT_MUTANT("cmp_ne_ordered")) pred = P::FCMP_ONE;
-  } else if (isUnsignedInteger(*t) || *t == ElementType::I1 || MEMJIT_MUTANT("cmp_signed_as_unsigned")) {
+  } else if (detail::isUnsignedLike(*t) || MEMJIT_MUTANT("cmp_signed_as_unsigned")) {
     const P u[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT, P::ICMP_UGE};
     pred = u[static_cast<int>(p)];
   } else {
@@ -457,21 +457,21 @@ Value FunctionBuilder::cast(const Value& v, ElementType to, std::source_location
   }
   llvm::Type* lt = detail::shapedLike(lowerElementType(ir.getContext(), to, impl_->opts()), v.llvm()->getType());
   auto intLike = [](ElementType t) { return isInteger(t) || t == ElementType::Index; };
-  auto unsignedLike = [](ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; };
+  using detail::isUnsignedLike;
   llvm::Value* x = v.llvm();
   llvm::Value* r = nullptr;
   if (*from == to) {
     r = x;
   } else if (intLike(*from) && intLike(to)) {
-    r = unsignedLike(*from) || MEMJIT_MUTANT("cast_zext_for_sext") ? ir.CreateZExtOrTrunc(x, lt)
-                                                                     : ir.CreateSExtOrTrunc(x, lt);
+    r = isUnsignedLike(*from) || MEMJIT_MUTANT("cast_zext_for_sext") ? ir.CreateZExtOrTrunc(x, lt)
+                                                                       : ir.CreateSExtOrTrunc(x, lt);
   } else if (intLike(*from) && isFloat(to)) {
-    r = detail::integerToFloat(ir, x, !unsignedLike(*from) || MEMJIT_MUTANT("uitofp_as_sitofp"), lt);
+    r = detail::integerToFloat(ir, x, !isUnsignedLike(*from) || MEMJIT_MUTANT("uitofp_as_sitofp"), lt);
   } else if (isFloat(*from) && intLike(to)) {
     // Saturating: NaN gives 0 and a value beyond the type its nearest bound,
     // at every level, where fptosi's poison let the unoptimised code and
     // constant folding disagree. i1 converts as unsigned (1.0 is true).
-    r = detail::floatToInteger(ir, x, unsignedLike(to), lt);
+    r = detail::floatToInteger(ir, x, isUnsignedLike(to), lt);
   } else if (isFloat(*from) && isFloat(to)) {
     if (bitWidth(*from) == bitWidth(to))  // f16 <-> bf16
       x = ir.CreateFPExt(x, detail::shapedLike(ir.getFloatTy(), x->getType()));

@@ -40,8 +40,6 @@ llvm::Value* width(llvm::Value* like) {
   return llvm::ConstantInt::get(like->getType(), like->getType()->getScalarSizeInBits());
 }
 
-bool isUnsignedLike(ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; }
-
 }  // namespace
 
 Value FunctionBuilder::divsi(const Value& a, const Value& b, std::source_location loc) {
@@ -117,7 +115,7 @@ Value FunctionBuilder::mulhi(const Value& a, const Value& b, std::source_locatio
   llvm::Type* type = a.llvm()->getType();
   const unsigned w = type->getScalarSizeInBits();
   llvm::Type* wide = detail::shapedLike(ir.getIntNTy(2 * w), type);
-  const bool uns = isUnsignedLike(*t) || MEMJIT_MUTANT("mulhi_zext_for_sext");
+  const bool uns = detail::isUnsignedLike(*t) || MEMJIT_MUTANT("mulhi_zext_for_sext");
   auto extend = [&](llvm::Value* v) { return uns ? ir.CreateZExt(v, wide) : ir.CreateSExt(v, wide); };
   llvm::Value* product = ir.CreateMul(extend(a.llvm()), extend(b.llvm()));
   return BuilderOps::make(*this, ir.CreateTrunc(ir.CreateLShr(product, w), type), *t);
@@ -189,7 +187,7 @@ Value FunctionBuilder::shr(const Value& a, const Value& n, std::source_location 
   const detail::OpLocation at(*this, loc);
   auto t = sameIntegerScalar(*this, "shr", {&a, &n});
   if (!t) return {};
-  return isUnsignedInteger(*t) ? shrui(a, n) : shrsi(a, n);
+  return detail::isUnsignedLike(*t) ? shrui(a, n) : shrsi(a, n);
 }
 
 namespace {

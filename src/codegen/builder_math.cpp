@@ -242,7 +242,7 @@ Value FunctionBuilder::min(const Value& a, const Value& b, std::source_location 
   auto t = detail::sameNumericScalar(*this, "min", a, b);
   if (!t) return {};
   if (isFloat(*t)) return minnumf(a, b);
-  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin;
+  auto id = detail::isUnsignedLike(*t) ? llvm::Intrinsic::umin : llvm::Intrinsic::smin;
   return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
 }
 
@@ -251,7 +251,7 @@ Value FunctionBuilder::max(const Value& a, const Value& b, std::source_location 
   auto t = detail::sameNumericScalar(*this, "max", a, b);
   if (!t) return {};
   if (isFloat(*t)) return maxnumf(a, b);
-  auto id = isUnsignedInteger(*t) || *t == ElementType::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax;
+  auto id = detail::isUnsignedLike(*t) ? llvm::Intrinsic::umax : llvm::Intrinsic::smax;
   return BuilderOps::make(*this, impl_->ir.CreateBinaryIntrinsic(id, a.llvm(), b.llvm()), *t);
 }
 
@@ -262,7 +262,7 @@ Value FunctionBuilder::abs(const Value& a, std::source_location loc) {
   if (*t == ElementType::F16 || *t == ElementType::BF16)
     return BuilderOps::make(*this, detail::halfSignOp(impl_->ir, a.llvm(), nullptr, false), *t);
   if (isFloat(*t)) return emitMath(*this, MathFunction{.op = "abs", .intrinsic = llvm::Intrinsic::fabs}, {&a});
-  if (isUnsignedInteger(*t)) return a;
+  if (detail::isUnsignedLike(*t)) return a;
   llvm::Value* r = impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a.llvm(), impl_->ir.getFalse());
   if (MEMJIT_MUTANT("abs_int_min_saturates"))  // |INT_MIN| as INT_MAX instead of wrapping to INT_MIN
     r = impl_->ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, r, llvm::ConstantInt::get(r->getType(),

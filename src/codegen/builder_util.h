@@ -45,6 +45,13 @@ llvm::Value* halfSignOp(llvm::IRBuilderBase& ir, llvm::Value* x, llvm::Value* si
 /// llvm.fpto[su]i.sat into a scalar conversion per lane.
 llvm::Value* floatToInteger(llvm::IRBuilderBase& ir, llvm::Value* x, bool isUnsigned, llvm::Type* to);
 
+/// Whether operations that depend on signedness (`div`, `rem`, `shr`, `min`,
+/// `max`, `abs`, `mulhi`, comparisons, casts, reductions) treat `t` as
+/// unsigned: the `ui` types and `i1`, whose true is 1 (C++'s bool, MLIR's
+/// `arith.extui`/`uitofp` of a condition). Ops that name their signedness
+/// (`divsi`, `shrsi`, ...) keep it on i1.
+inline bool isUnsignedLike(ElementType t) { return isUnsignedInteger(t) || t == ElementType::I1; }
+
 /// LLVM's flags for memjit's.
 llvm::FastMathFlags toLLVM(FastMath flags);
 /// The function attributes clang sets for function-wide fast-math flags

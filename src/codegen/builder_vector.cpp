@@ -199,7 +199,7 @@ Value FunctionBuilder::reduce(VectorReduction kind, const Value& v, std::source_
                                                    v.typeName()));
     return {};
   }
-  const bool uns = isUnsignedInteger(t) || t == ElementType::I1;
+  const bool uns = detail::isUnsignedLike(t);
   llvm::Value* r = nullptr;
   // MLIR: vector.reduction -> llvm.vector.reduce.*; float add/mul start from
   // the identity and are ordered (sequential) unless reassociation is allowed.

@@ -150,6 +150,67 @@ TEST(BuilderIntegers, I64) { checkAllIntegerOps<std::int64_t>("i64"); }
 TEST(BuilderIntegers, UI64) { checkAllIntegerOps<std::uint64_t>("ui64"); }
 TEST(BuilderIntegers, Index) { checkAllIntegerOps<std::int64_t>("index"); }
 
+// i1 is unsigned wherever signedness matters: true is 1, so false < true,
+// min is and, max is or, true / true = true, shr(true, true) = false, and it
+// widens to 1 and 1.0. Ops that name their signedness read true as -1 (what
+// MLIR's arith.divsi/shrsi/extsi lower to on i1).
+TEST(BuilderIntegers, I1IsUnsignedUnlessTheOperationSaysSigned) {
+  using B = FunctionBuilder;
+  const std::vector<std::uint8_t> a{0, 0, 1, 1}, b{0, 1, 0, 1};
+  struct Case {
+    const char* name;
+    test::BinaryOp op;
+    std::vector<std::uint8_t> expected;  // for (0,0) (0,1) (1,0) (1,1)
+    bool divides = false;                // defined only where b is true
+  };
+  const std::vector<Case> cases{
+      {"lt", [](B&, Value x, Value y) { return x < y; }, {0, 1, 0, 0}},
+      {"ge", [](B&, Value x, Value y) { return x >= y; }, {1, 0, 1, 1}},
+      {"min", [](B& f, Value x, Value y) { return f.min(x, y); }, {0, 0, 0, 1}},
+      {"max", [](B& f, Value x, Value y) { return f.max(x, y); }, {0, 1, 1, 1}},
+      {"div", [](B&, Value x, Value y) { return x / y; }, {0, 0, 0, 1}, true},
+      {"rem", [](B&, Value x, Value y) { return x % y; }, {0, 0, 0, 0}, true},
+      {"shr", [](B&, Value x, Value y) { return x >> y; }, {0, 0, 1, 0}},
+      {"shrsi", [](B& f, Value x, Value y) { return f.shrsi(x, y); }, {0, 0, 1, 1}},
+      {"mulhi", [](B& f, Value x, Value y) { return f.mulhi(x, y); }, {0, 0, 0, 0}},
+      {"abs", [](B& f, Value x, Value) { return f.abs(x); }, {0, 0, 1, 1}},
+      {"neg", [](B&, Value x, Value) { return -x; }, {0, 0, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::uint8_t> x, y, expected;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!c.divides || b[i]) x.push_back(a[i]), y.push_back(b[i]), expected.push_back(c.expected[i]);
+    for (bool optimize : {false, true}) {
+      auto r = runBinary<std::uint8_t, std::uint8_t>("i1", "i1", c.op, x, y, optimize);
+      ASSERT_TRUE(r.ok()) << c.name << ": " << r.error().str();
+      for (std::size_t i = 0; i < x.size(); ++i)
+        EXPECT_EQ(+(*r)[i], +expected[i]) << c.name << "(" << +x[i] << ", " << +y[i] << ")" << (optimize ? " at O3" : "");
+    }
+  }
+  // divsi(false, true) = 0; divsi(true, true) is -1 / -1, the overflow checked mode reports.
+  auto q = runBinary<std::uint8_t, std::uint8_t>("i1", "i1", [](B& f, Value x, Value y) { return f.divsi(x, y); },
+                                                 {0}, {1}, true);
+  ASSERT_TRUE(q.ok()) << q.error().str();
+  EXPECT_EQ(+(*q)[0], 0);
+  for (bool optimize : {false, true}) {
+    auto wide = runBinary<std::uint8_t, std::int64_t>(
+        "i1", "i64", [](B& f, Value x, Value) { return f.cast(x, ElementType::I64); }, a, a, optimize);
+    auto asFloat = runBinary<std::uint8_t, float>(
+        "i1", "f32", [](B& f, Value x, Value) { return f.cast(x, ElementType::F32); }, a, a, optimize);
+    ASSERT_TRUE(wide.ok() && asFloat.ok());
+    EXPECT_EQ(*wide, (std::vector<std::int64_t>{0, 0, 1, 1}));
+    EXPECT_EQ(*asFloat, (std::vector<float>{0, 0, 1, 1}));
+  }
+  // Float to i1 saturates as unsigned: 1.0 and 2.0 are true; 0.75, -1, NaN false.
+  const std::vector<float> floats{1.0f, 2.0f, 0.75f, -1.0f, std::numeric_limits<float>::quiet_NaN(), -0.0f};
+  for (bool optimize : {false, true}) {
+    auto r = runBinary<float, std::uint8_t>(
+        "f32", "i1", [](B& f, Value x, Value) { return f.cast(x, ElementType::I1); }, floats, floats, optimize);
+    ASSERT_TRUE(r.ok()) << r.error().str();
+    EXPECT_EQ(*r, (std::vector<std::uint8_t>{1, 1, 0, 0, 0, 0}));
+  }
+}
+
 // The murmur3 64-bit finaliser, written with literal constants above 2^63:
 // the constants must reach the code exactly (they once went through double).
 TEST(BuilderIntegers, MurmurFinaliserConstantsAreExact) {

@@ -396,8 +396,11 @@ class Gen {
                                  Op::And, Op::Or, Op::Xor, Op::Not, Op::Shl, Op::Shr, Op::ShrSI, Op::ShrUI,
                                  Op::RotL, Op::RotR, Op::CtPop, Op::CtLz, Op::CtTz, Op::Min, Op::Max, Op::Abs};
     Op op = ops[r_.below(std::size(ops))];
+    const bool namedSigned = op == Op::DivSI || op == Op::RemSI || op == Op::CeilDivSI || op == Op::FloorDivSI;
+    // On i1 signed division is defined only for false / true (true is -1 and the minimum), which the guard
+    // cannot arrange; unsigned division (i1's div and rem too) can.
+    if (t == ET::I1 && namedSigned) op = Op::Xor;
     const bool division = op >= Op::Div && op <= Op::FloorDivSI;
-    if (division && t == ET::I1) op = Op::Xor;
     int a = pick(t);
     if (op == Op::Neg || op == Op::Not || op == Op::CtPop || op == Op::CtLz || op == Op::CtTz || op == Op::Abs) {
       if (t == ET::Index && op == Op::Neg) a = mask16(a);
@@ -408,8 +411,7 @@ class Gen {
                 : pick(t);
     if (t == ET::Index && (op == Op::Add || op == Op::Sub || op == Op::Mul)) a = mask16(a), b = mask16(b);
     if (division) {
-      const bool signedOp = op == Op::DivSI || op == Op::RemSI || op == Op::CeilDivSI || op == Op::FloorDivSI ||
-                            ((op == Op::Div || op == Op::Rem) && !isUnsignedInteger(t));
+      const bool signedOp = namedSigned || ((op == Op::Div || op == Op::Rem) && !isUnsignedInteger(t) && t != ET::I1);
       b = guardDivisor(t, a, b, signedOp);
     }
     const int v = assign(op, t, {a, b});

@@ -28,7 +28,7 @@ struct GeneratorOptions {
   /// Helper functions (scalars and a memref in, scalars out) that the main function calls.
   bool calls = true;
   /// Signalling NaNs among the inputs and constants.
-  bool signallingNaN = false;
+  bool signallingNaN = true;
   /// Transcendental functions (compared within an ulp bound).
   bool transcendentals = true;
   /// One deliberate trap for checked mode: "out of bounds" (a load, a store, a masked or gather/scatter lane),

@@ -30,21 +30,6 @@ struct Val {
   std::uint8_t flags = kExact;
 };
 
-/// Tolerances for bugs already known and being fixed elsewhere (issue 24
-/// items 1 and 4): on by default so that the tester finds new bugs; off
-/// (`--strict`) to see whether they are fixed.
-struct KnownBugs {
-  /// bf16 denormals flushed by ifElse, abs, copysign, ... at O0 (item 1): any
-  /// bf16 denormal result may be +-0.
-  bool bf16Flush = true;
-  /// Signalling NaNs quieted by copysign/abs/neg/ifElse at O0 (items 1, 4),
-  /// pow/atan2 of NaN (item 4): NaN results of those ops are any NaN, and
-  /// pow/atan2 with a NaN operand are not compared.
-  bool nanSemantics = true;
-  /// rsqrt of f16/bf16 rounded twice (item 2; f16 too, found by this tester): within 1 ulp.
-  bool halfRsqrt = true;
-};
-
 struct Outcome {
   std::vector<Val> outputs;
   std::vector<ElementType> outputTypes;
@@ -56,7 +41,7 @@ struct Outcome {
   std::string trap;
 };
 
-Outcome interpret(const Program& p, const KnownBugs& known = {});
+Outcome interpret(const Program& p);
 
 /// The i64 an Output statement stores for a value of type `t`: floats
 /// bitcast to their signless integer type and sign-extended, integers

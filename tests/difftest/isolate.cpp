@@ -7,7 +7,7 @@
 
 namespace memjit::difftest {
 
-std::string crashOf(const Program& p, const std::vector<Oracle>& oracles, const KnownBugs& known) {
+std::string crashOf(const Program& p, const std::vector<Oracle>& oracles) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t child = ::fork();
@@ -19,7 +19,7 @@ std::string crashOf(const Program& p, const std::vector<Oracle>& oracles, const 
     if (!runner) ::_exit(2);
     std::vector<Mismatch> mismatches;
     BatchStats stats;
-    runner->run({p}, oracles, known, mismatches, stats);
+    runner->run({p}, oracles, mismatches, stats);
     ::_exit(mismatches.empty() ? 0 : 1);
   }
   int status = 0;

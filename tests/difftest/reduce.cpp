@@ -63,11 +63,11 @@ std::string signature(const std::string& what) { return what.substr(0, what.find
 
 // Whether `p` still fails as `wanted` does (any failure when `wanted` is empty): a
 // reduction must not wander off to another bug, as a smaller program often shows one.
-bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles, const KnownBugs& known,
+bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles,
            const std::string& wanted, std::string* first = nullptr) {
   std::vector<Mismatch> mismatches;
   BatchStats stats;
-  runner.run({p}, oracles, known, mismatches, stats);
+  runner.run({p}, oracles, mismatches, stats);
   for (const Mismatch& m : mismatches)
     if (wanted.empty() || signature(m.what) == wanted) {
       if (first) *first = signature(m.what);
@@ -268,17 +268,17 @@ void removeDeadCode(Program& p) {
   }
 }
 
-Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& allOracles, const KnownBugs& known) {
+Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& allOracles) {
   // Only the oracles that fail: a cheaper test per step.
   std::vector<Oracle> oracles;
   std::string wanted;
   for (const Oracle& o : allOracles)
-    if (fails(runner, failing, {o}, known, wanted, &wanted)) oracles.push_back(o);
+    if (fails(runner, failing, {o}, wanted, &wanted)) oracles.push_back(o);
   if (oracles.empty()) return failing;  // failed only in the company of its batch: print it whole
-  return reduceWhile(failing, known, [&](const Program& p) { return fails(runner, p, oracles, known, wanted); });
+  return reduceWhile(failing, [&](const Program& p) { return fails(runner, p, oracles, wanted); });
 }
 
-Program reduceWhile(const Program& failing, const KnownBugs& known, const std::function<bool(const Program&)>& stillFails) {
+Program reduceWhile(const Program& failing, const std::function<bool(const Program&)>& stillFails) {
   Program best = failing;
   auto attempt = [&](Program candidate) {
     removeDeadCode(candidate);
@@ -325,7 +325,7 @@ Program reduceWhile(const Program& failing, const KnownBugs& known, const std::f
       }
     }
     // Replace top-level statements (loops and branches whole) by the constants they computed, last first.
-    const Outcome values = interpret(best, known);
+    const Outcome values = interpret(best);
     for (std::size_t i = best.body.stmts.size(); i-- > 0;) {
       Program c = best;
       if (i >= c.body.stmts.size() || !toConstants(c, i, values)) continue;

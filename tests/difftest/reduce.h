@@ -15,19 +15,19 @@ namespace memjit::difftest {
 /// `oracles` (see reduceWhile). Every step keeps the program
 /// free of undefined behaviour (constants are the values the guarded
 /// program had).
-Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& oracles, const KnownBugs& known);
+Program reduce(Runner& runner, const Program& failing, const std::vector<Oracle>& oracles);
 
 /// The reduction itself, for any property `stillFails` of a program (reduce()
 /// asks the failing oracles): outputs and stores removed, loops, parallel
 /// reductions and branches at any depth replaced by their bodies run once (or
 /// one arm), top-level values replaced by constants, dead code removed.
-Program reduceWhile(const Program& failing, const KnownBugs& known, const std::function<bool(const Program&)>& stillFails);
+Program reduceWhile(const Program& failing, const std::function<bool(const Program&)>& stillFails);
 
 /// Removes statements whose results nothing uses (loads too, unless the program is out of bounds on purpose).
 void removeDeadCode(Program& p);
 
 /// `p` as a gtest that builds it with FunctionBuilder, calls it through the
 /// typed invoker at O0 and O3, and expects the interpreter's exact values.
-std::string toBuilderSnippet(const Program& p, const KnownBugs& known = {});
+std::string toBuilderSnippet(const Program& p);
 
 }  // namespace memjit::difftest

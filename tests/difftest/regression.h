@@ -1,7 +1,7 @@
 // What a printed regression test (toBuilderSnippet) calls: builds the
-// function with the snippet's builder code, runs it at O0..O3 through the
-// typed invoker on the recorded initial state, and checks the values the
-// reference interpreter computed.
+// function with the snippet's builder code, runs it at O0..O3, at O2 in
+// checked mode and ahead of time (O2) through the typed invoker on the recorded initial state, and
+// checks the values the reference interpreter computed.
 #pragma once
 
 #include <cmath>  // INFINITY, in printed constants

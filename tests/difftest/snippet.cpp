@@ -390,8 +390,8 @@ void memArg(std::ostringstream& o, const char* name, const MemArg& m) {
 
 }  // namespace
 
-std::string toBuilderSnippet(const Program& p, const KnownBugs& known) {
-  const Outcome e = interpret(p, known);
+std::string toBuilderSnippet(const Program& p) {
+  const Outcome e = interpret(p);
   std::ostringstream o;
   o << "// memjit-difftest seed " << p.seed << ": `memjit-difftest --seed " << p.seed << " --count 1`\n";
   o << "TEST(DifftestRegression, Seed" << p.seed << ") {\n";

@@ -131,6 +131,35 @@ INSTANTIATE_TEST_SUITE_P(Levels, CodeEmitterTest,
                          ::testing::Values(OptLevel::O0, OptLevel::O2, OptLevel::O3),
                          [](const auto& info) { return std::string(optLevelName(info.param)); });
 
+// The pool keeps one emitter per level on the same machine. Building the O0
+// pipeline used to switch that machine to FastISel for good, so every module
+// compiled afterwards at O1-O3 was selected by FastISel (slower code, and the
+// bf16 flushes of issue 24).
+TEST(CodeEmitter, AnO0PipelineLeavesTheOtherLevelsOnSelectionDAG) {
+  auto machine = hostMachine(OptLevel::O2);
+  ASSERT_TRUE(machine);
+  const auto optimised = kernels(*machine, OptLevel::O2);
+  auto o2 = CodeEmitter::create(*machine, EmitKind::Assembly);
+  ASSERT_TRUE(o2);
+  std::vector<std::string> before;
+  for (const Prepared& p : optimised) {
+    auto text = (*o2)->emit(*p.clone());
+    ASSERT_TRUE(text) << text.error().str();
+    before.push_back(std::move(*text));
+  }
+  machine->setOptLevel(codegenOptLevel(OptLevel::O0));
+  auto o0 = CodeEmitter::create(*machine, EmitKind::Assembly);
+  ASSERT_TRUE(o0);
+  const auto unoptimised = kernels(*machine, OptLevel::O0);
+  ASSERT_TRUE((*o0)->emit(*unoptimised[1].clone()));
+  machine->setOptLevel(codegenOptLevel(OptLevel::O2));
+  for (std::size_t i = 0; i < optimised.size(); ++i) {
+    auto after = (*o2)->emit(*optimised[i].clone());
+    ASSERT_TRUE(after) << after.error().str();
+    EXPECT_EQ(withoutInitialText(*after), withoutInitialText(before[i])) << optimised[i].name;
+  }
+}
+
 TEST(CodeEmitter, DiagnosticErrorNamesTheModuleAndTheNextModuleIsUnaffected) {
   auto machine = hostMachine(OptLevel::O2);
   ASSERT_TRUE(machine);
