@@ -692,6 +692,10 @@ class Gen {
     std::vector<int> ms;
     for (int m : visibleMemrefs())
       if (!inParallel_ || p_.values[static_cast<std::size_t>(m)].elem == ET::I32) ms.push_back(m);
+    if (ms.empty()) {  // a parallelFor writing the i32 buffer's rows: no atomic there
+      produce(randomType());
+      return;
+    }
     const int m = ms[r_.below(ms.size())];
     const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
     Stmt s;
@@ -813,6 +817,7 @@ class Gen {
     cur_->params.push_back(iv);
     scopes_.back().push_back(iv);
     inParallel_ = true;
+    parallelAtomic_ = Stmt::AtomicKinds;  // its iterations store to their own rows; no atomics beside
     writtenInParallel_ = bufferOf(m);
     body(depth);
     Stmt store;
