@@ -244,6 +244,7 @@ std::optional<LoadedModule> shareLinkedTwin(const std::shared_ptr<JitCore>& core
   state->dylib = owner->dylib;
   state->symbols = owner->symbols;
   state->deferred = owner->deferred;
+  state->object = owner->object;  // the code's object, which LoadedModule::assembly disassembles
   state->codeOwner = std::move(owner);  // whose resolved functions LoadedModule::function reuses
   object.stats.objectBytes = state->codeOwner->stats.objectBytes;
   object.stats.codeBytes = state->codeOwner->stats.codeBytes;
