@@ -266,6 +266,10 @@ class Walker {
       u64(call->getCallingConv());
       u64(call->getTailCallKind());
       attributes(call->getAttributes());
+    } else if (const auto* sw = dyn_cast<SwitchInst>(&i)) {
+      // The case values: operands in LLVM 19, kept apart from them since LLVM 21.
+      u64(sw->getNumCases());
+      for (const auto& c : sw->cases()) value(c.getCaseValue());
     } else if (const auto* shuffle = dyn_cast<ShuffleVectorInst>(&i)) {
       u64(shuffle->getShuffleMask().size());
       for (int element : shuffle->getShuffleMask()) u64(static_cast<std::uint64_t>(element));
