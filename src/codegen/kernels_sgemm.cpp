@@ -8,6 +8,16 @@
 //         pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (zero past M)
 //         for jr, ir: the MR x NR micro-kernel     B micro-panel: kc x NR (L1)
 //
+// Problems whose B fits SgemmOptions::directBytes skip the packing (as
+// OpenBLAS's small-matrix kernels and libxsmm do: packing costs as much as
+// the product there):
+//
+//   for ir in [0, M) step MR                      MR rows of A in place
+//     for jr in [0, N) step NR                    B in place (L2), or packed once
+//       for pc in [0, K) step kc: the micro-kernel, then C += (C = on the first)
+//
+// with the same kc blocks, so both paths sum in the same order (kernels.h).
+//
 // The micro-kernel keeps MR x (NR / lanes) accumulators in vector registers
 // and adds, per k, one broadcast A element times NR / lanes B vectors to
 // each row (one FMA each). Its C update reads and writes only the lanes
@@ -26,7 +36,7 @@ namespace {
 
 struct Blocking {
   unsigned mr, nv, lanes;
-  std::int64_t nr, kc, mc, nc;
+  std::int64_t nr, kc, mc, nc, directBytes;
 };
 
 Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
@@ -50,6 +60,7 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   auto roundTo = [](std::int64_t v, std::int64_t m) { return std::max<std::int64_t>(m, v / m * m); };
   b.mc = roundTo(o.mc ? o.mc : 256 * 1024 / (b.kc * bytes), b.mr);
   b.nc = roundTo(o.nc ? o.nc : 4096, b.nr);
+  b.directBytes = o.directBytes >= 0 ? o.directBytes : 512 * 1024;
   if (b.kc <= 0)
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': kc must be positive");
   return b;
@@ -72,11 +83,10 @@ class SgemmKernel {
     readOperands();
     checkShapes();
     zeroCWhenKIsEmpty();
-    viewATransposed();
-    allocatePackBuffers();
-    b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) { columnBlock(jc); });
-    b_.dealloc(bPack_);
-    if (!o_.parallel) b_.dealloc(aShared_);
+    Value bBytes = K_ * N_ * b_.index(static_cast<std::int64_t>(storageSize(t_)));
+    Value limit = b_.index(k_.directBytes);
+    b_.ifThen(bBytes <= limit, [&] { unpacked(); });
+    b_.ifThen(bBytes > limit, [&] { packed(); });
     b_.ret();
   }
 
@@ -104,6 +114,68 @@ class SgemmKernel {
     detail::checkShapes(b_, ok.llvm(), "sgemm (A: M x K, B: K x N, C: M x N)", {"A", "B", "C"}, raw, {2, 2, 2});
   }
 
+  // The BLIS loop nest over packed panels.
+  void packed() {
+    viewATransposed();
+    allocatePackBuffers();
+    b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) { columnBlock(jc); });
+    b_.dealloc(bPack_);
+    if (!o_.parallel) b_.dealloc(aShared_);
+  }
+
+  // Small B: the micro-kernel on A and B in place, MR rows at a time. A
+  // column-major B (no unit stride along N) is packed once, whole, into
+  // K x NR panels.
+  void unpacked() {
+    const bool packB = o_.b == MatrixLayout::ColumnMajor;
+    if (packB) {
+      Value panels = b_.ceildivsi(N_, b_.index(NR_));
+      bPack_ = b_.alloc(packed_, {panels * b_.index(NR_) * K_}, 64);
+      b_.forLoop(i0_, N_, b_.index(NR_), [&](Value jr) { packBPanel(i0_, i0_, K_, jr); });
+    }
+    auto rowBlock = [&](Value ir) {
+      // Rows past M (the last block) repeat row M - 1: in bounds, not written.
+      Value last = M_ - b_.index(1);
+      std::vector<Value> rows;
+      for (unsigned r = 0; r < k_.mr; ++r) rows.push_back(b_.min(ir + b_.index(r), last));
+      b_.forLoop(i0_, N_, b_.index(NR_), [&](Value jr) {
+        if (packB) {
+          unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
+            return b_.vectorLoad(bPack_, {jr * K_ + k * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
+          });
+          return;
+        }
+        b_.ifThen(jr + b_.index(NR_) <= N_, [&] {
+          unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
+            return b_.vectorLoad(B_, {k, jr + b_.index(v * L_)}, L_);
+          });
+        });
+        b_.ifThen(jr + b_.index(NR_) > N_, [&] {  // lanes past N read zero
+          unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
+            return b_.transferRead(B_, {k, jr + b_.index(v * L_)}, L_, zero_);
+          });
+        });
+      });
+    };
+    if (o_.parallel)
+      b_.parallelFor(i0_, M_, b_.index(MR_), {}, rowBlock);
+    else
+      b_.forLoop(i0_, M_, b_.index(MR_), rowBlock);
+    if (packB) b_.dealloc(bPack_);
+  }
+
+  // C[row0:row0+MR, col0:col0+NR] over K in kc blocks; bAt(v, k) is vector v
+  // of B's row k.
+  template <typename BLoad>
+  void unpackedTile(const std::vector<Value>& rows, const Value& row0, const Value& col0, const BLoad& bAt) {
+    b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
+      Value kc = b_.min(b_.index(k_.kc), K_ - pc);
+      auto acc = chain(kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
+                       [&](unsigned r, const Value& p) { return b_.load(A_, {rows[r], pc + p}); });
+      updateC(acc, row0, col0, pc == b_.index(0));
+    });
+  }
+
   // K == 0: C = 0 (no panel would write it).
   void zeroCWhenKIsEmpty() {
     b_.ifThen(K_ == b_.index(0), [&] {
@@ -115,10 +187,14 @@ class SgemmKernel {
 
   // A^T: a view whose rows are A's columns, so a column of A (MR rows of a
   // panel) is one strided transfer_read, zero-padded past M.
+  // A column-major A gives A^T unit stride along its rows (contiguous reads).
   void viewATransposed() {
-    const MemRefType transposedType(t_, {kDynamic, kDynamic}, StridedLayout{kDynamic, {1, kDynamic}});
+    const bool rowMajor = o_.a == MatrixLayout::RowMajor;
+    const MemRefType transposedType(t_, {kDynamic, kDynamic}, rowMajor ? StridedLayout{kDynamic, {1, kDynamic}}
+                                                                       : StridedLayout{kDynamic, {kDynamic, 1}});
+    Value rowStride = field(b_, A_, {4, 0}), colStride = field(b_, A_, {4, 1});
     At_ = b_.reinterpretCast(A_, transposedType, field(b_, A_, {2}), {K_, b_.dim(A_, 0)},
-                             {b_.index(1), field(b_, A_, {4, 0})});
+                             {rowMajor ? b_.index(1) : colStride, rowMajor ? rowStride : b_.index(1)});
   }
 
   // The packed B block, and A's unless each parallel row block packs its own.
@@ -178,10 +254,19 @@ class SgemmKernel {
   // One MR x NR block of C from packed panels at aOff / bOff.
   void microKernel(const Value& aPack, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
                    const Value& col0, const Value& first) {
-    std::vector<Value> init(k_.mr * k_.nv, b_.splat(zero_, L_));
-    auto acc = b_.forLoop(i0_, kc, b_.index(1), init, LoopOptions{0, 0, 4}, [&](Value p, const std::vector<Value>& s) {
-      return accumulateStep(aPack, aOff, bOff, p, s);
-    });
+    Value bp0 = bOff, ap0 = aOff;
+    auto acc = chain(
+        kc,
+        [&](unsigned v, const Value& p) {
+          return b_.vectorLoad(bPack_, {bp0 + p * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
+        },
+        [&](unsigned r, const Value& p) { return b_.load(aPack, {ap0 + p * b_.index(MR_) + b_.index(r)}); });
+    updateC(acc, row0, col0, first);
+  }
+
+  // C's rows within M, lanes within N: the block sums on the first kc block,
+  // added to C after.
+  void updateC(const std::vector<Value>& acc, const Value& row0, const Value& col0, const Value& first) {
     for (unsigned r = 0; r < k_.mr; ++r) {
       Value row = row0 + b_.index(r);
       b_.ifThen(row < M_, [&] {
@@ -195,20 +280,22 @@ class SgemmKernel {
     }
   }
 
-  // The accumulators `s` after step p: one broadcast A element times the NR /
-  // lanes B vectors added to each row.
-  std::vector<Value> accumulateStep(const Value& aPack, const Value& aOff, const Value& bOff, const Value& p,
-                                    const std::vector<Value>& s) {
-    std::vector<Value> bv;
-    Value bp = bOff + p * b_.index(NR_);
-    for (unsigned v = 0; v < k_.nv; ++v) bv.push_back(b_.vectorLoad(bPack_, {bp + b_.index(v * L_)}, L_, aligned_));
-    Value ap = aOff + p * b_.index(MR_);
-    std::vector<Value> next(s.size());
-    for (unsigned r = 0; r < k_.mr; ++r) {
-      Value a = b_.splat(b_.load(aPack, {ap + b_.index(r)}), L_);
-      for (unsigned v = 0; v < k_.nv; ++v) next[r * k_.nv + v] = b_.fma(a, bv[v], s[r * k_.nv + v]);
-    }
-    return next;
+  // The MR x NR accumulators over p in [0, kc), from zero: per p, the NR /
+  // lanes B vectors bAt(v, p), then each row's broadcast aAt(r, p) times
+  // them (one FMA each), so every accumulator is an in-order chain.
+  template <typename BLoad, typename ALoad>
+  std::vector<Value> chain(const Value& kc, const BLoad& bAt, const ALoad& aAt) {
+    std::vector<Value> init(k_.mr * k_.nv, b_.splat(zero_, L_));
+    return b_.forLoop(i0_, kc, b_.index(1), init, LoopOptions{0, 0, 4}, [&](Value p, const std::vector<Value>& s) {
+      std::vector<Value> bv;
+      for (unsigned v = 0; v < k_.nv; ++v) bv.push_back(bAt(v, p));
+      std::vector<Value> next(s.size());
+      for (unsigned r = 0; r < k_.mr; ++r) {
+        Value a = b_.splat(aAt(r, p), L_);
+        for (unsigned v = 0; v < k_.nv; ++v) next[r * k_.nv + v] = b_.fma(a, bv[v], s[r * k_.nv + v]);
+      }
+      return next;
+    });
   }
 
   FunctionBuilder& b_;
@@ -228,11 +315,16 @@ class SgemmKernel {
 Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o) {
   auto blk = blocking(name, o);
   if (!blk) return blk.error();
-  const MemRefType view(o.element, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, 1}});
+  auto view = [&](MatrixLayout l) {
+    return MemRefType(o.element, {kDynamic, kDynamic},
+                      l == MatrixLayout::RowMajor ? StridedLayout{kDynamic, {kDynamic, 1}}
+                                                  : StridedLayout{kDynamic, {1, kDynamic}});
+  };
   FunctionOptions fo;
   fo.arguments.assign(3, ArgumentAttributes{true, 0});
   fo.checked = o.checked;
-  FunctionBuilder b(m, std::string(name), FunctionType{{view, view, view}, {}}, fo);
+  FunctionBuilder b(m, std::string(name),
+                    FunctionType{{view(o.a), view(o.b), view(MatrixLayout::RowMajor)}, {}}, fo);
   SgemmKernel(b, *blk, o).build();
   return b.finish();
 }

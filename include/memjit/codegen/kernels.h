@@ -61,6 +61,12 @@ Error addScaledCopy(Module& m, std::string_view name, const KernelOptions& o = {
 /// the caller frees the descriptor and the data's allocated pointer.
 Error addScaledCopyUnranked(Module& m, std::string_view name, const KernelOptions& o = {});
 
+/// How addSgemm reads an operand: RowMajor is `strided<[?, 1]>` (unit
+/// column stride: a row-major matrix or its subview), ColumnMajor
+/// `strided<[1, ?]>` (unit row stride: the transposed view of a row-major
+/// matrix, e.g. Bᵀ passed as B; read in place, no copy by the caller).
+enum class MatrixLayout { RowMajor, ColumnMajor };
+
 /// Options of the blocked matrix multiply (addSgemm).
 struct SgemmOptions {
   /// f32 (sgemm) or f64.
@@ -78,6 +84,13 @@ struct SgemmOptions {
   /// packed B (L3). 0 picks defaults; mc and nc are rounded to the
   /// micro-kernel's rows and columns.
   std::int64_t kc = 0, mc = 0, nc = 0;
+  /// Layouts of A and B (C is row-major).
+  MatrixLayout a = MatrixLayout::RowMajor, b = MatrixLayout::RowMajor;
+  /// Problems whose B (K x N) takes at most this many bytes run unpacked:
+  /// the micro-kernel reads A and B where they are (a column-major B is
+  /// packed once, whole). -1 picks the default (512 KiB, B resident in L2);
+  /// 0 always packs.
+  std::int64_t directBytes = -1;
   /// Spread the column panels (packing B) and the row blocks over the
   /// thread pool (parallelFor).
   bool parallel = false;
@@ -86,13 +99,22 @@ struct SgemmOptions {
 };
 
 /// `(A, B, C) -> ()` with A, B, C of type `memref<?x?xT, strided<[?, 1],
-/// offset: ?>>` (row-major views with unit column stride, e.g. subviews):
-/// C = A * B for any M, N, K (C is overwritten; K == 0 zeroes it). Written
-/// with the builder's vector ops as BLIS structures a GEMM: B packed into
-/// kc x NR panels, A into MR x kc panels (through a transposed view, rows
-/// past M zero-padded), a register-blocked MR x NR micro-kernel of FMAs,
-/// and C's edges written with masks. Mismatched shapes fail: in checked
-/// mode with an error, else they are undefined.
+/// offset: ?>>` (row-major views with unit column stride, e.g. subviews; A
+/// and B `strided<[1, ?], offset: ?>` when SgemmOptions::a / b is
+/// ColumnMajor): C = A * B for any M, N, K (C is overwritten; K == 0 zeroes
+/// it). Written with the builder's vector ops as BLIS structures a GEMM: B
+/// packed into kc x NR panels, A into MR x kc panels (through a transposed
+/// view, rows past M zero-padded), a register-blocked MR x NR micro-kernel
+/// of FMAs, and C's edges written with masks. Problems whose B fits
+/// SgemmOptions::directBytes skip the packing: the same micro-kernel reads
+/// the operands in place. Mismatched shapes fail: in checked mode with an
+/// error, else they are undefined.
+///
+/// Summation order, the same on every path, layout and thread count: K is
+/// cut into blocks of kc; C[i][j] is the first block's in-order FMA chain
+/// from +0 (fma(A[i][p], B[p][j], acc), p ascending), then each later
+/// block's chain added to it: C = (((b0) + b1) + b2) ... So results depend
+/// on kc (and the element type), never on M, N, the path or the micro-kernel.
 Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o = {});
 
 }  // namespace memjit::codegen
