@@ -1,9 +1,15 @@
 // addSgemm (kernels.h) against a double-precision reference: sizes no block
 // divides, skinny shapes, strided subviews, small blocks that force every
-// edge, f64, parallel and checked builds.
+// edge, f64, parallel and checked builds; and bit for bit against the
+// documented summation order on both paths (packed, unpacked), every layout,
+// shapes around the micro-kernel's and kc's edges, NaN, inf and -0.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -249,6 +255,131 @@ TEST(Sgemm, RefusesOtherElementTypes) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e.code(), ErrorCode::Unsupported);
   EXPECT_EQ(e.message(), "kernel 'gemm': element type i32 is not f32 or f64");
+}
+
+// --- the summation-order contract (kernels.h), bit for bit ---
+
+// A rows x cols operand in `layout`, inside a buffer with `pad` elements
+// around it (offset view), filled from `seed`.
+struct Operand {
+  std::vector<float> data;
+  View<float> view;
+  Operand(std::int64_t rows, std::int64_t cols, MatrixLayout layout, std::int64_t pad, unsigned seed) {
+    const bool rowMajor = layout == MatrixLayout::RowMajor;
+    const std::int64_t ld = (rowMajor ? cols : rows) + 2 * pad;
+    data = values<float>(static_cast<std::size_t>(((rowMajor ? rows : cols) + 2 * pad) * ld), seed);
+    view = {data.data(), data.data(), pad * ld + pad, {rows, cols}, {rowMajor ? ld : 1, rowMajor ? 1 : ld}};
+  }
+  float& at(std::int64_t i, std::int64_t j) {
+    return data[static_cast<std::size_t>(view.offset + i * view.strides[0] + j * view.strides[1])];
+  }
+};
+
+// kernels.h's order: per kc block an in-order FMA chain from +0, the blocks
+// added left to right.
+float contractValue(Operand& a, Operand& b, std::int64_t i, std::int64_t j, std::int64_t k, std::int64_t kc) {
+  float c = 0;
+  for (std::int64_t pc = 0; pc < k; pc += kc) {
+    float acc = 0;
+    for (std::int64_t p = pc; p < std::min(k, pc + kc); ++p) acc = std::fma(a.at(i, p), b.at(p, j), acc);
+    c = pc == 0 ? acc : c + acc;
+  }
+  return c;
+}
+
+bool sameBits(float x, float y) {
+  return (std::isnan(x) && std::isnan(y)) || std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+}
+
+// C = A * B on padded operands in the given layouts: every element of C has
+// the contract's bits and C's surroundings are untouched.
+void checkBits(void (*gemm)(View<float>*, View<float>*, View<float>*), Shape s, MatrixLayout la, MatrixLayout lb,
+               std::int64_t kc, unsigned seed, const std::function<void(Operand&, Operand&)>& edit = {}) {
+  const std::int64_t pad = 2;
+  Operand a(s.m, s.k, la, pad, seed), b(s.k, s.n, lb, pad, seed + 1), c(s.m, s.n, MatrixLayout::RowMajor, pad, 0);
+  if (edit) edit(a, b);
+  std::fill(c.data.begin(), c.data.end(), 7.0f);
+  gemm(&a.view, &b.view, &c.view);
+  for (std::int64_t i = -pad; i < s.m + pad; ++i)
+    for (std::int64_t j = -pad; j < s.n + pad; ++j) {
+      const bool inside = i >= 0 && i < s.m && j >= 0 && j < s.n;
+      const float want = inside ? contractValue(a, b, i, j, s.k, kc) : 7.0f;
+      ASSERT_TRUE(sameBits(c.at(i, j), want))
+          << "C[" << i << "," << j << "] = " << c.at(i, j) << ", want " << want << " (" << s.m << "x" << s.n << "x"
+          << s.k << ", A " << (la == MatrixLayout::RowMajor ? "row" : "column") << "-major, B "
+          << (lb == MatrixLayout::RowMajor ? "row" : "column") << "-major)";
+    }
+}
+
+constexpr MatrixLayout kLayouts[] = {MatrixLayout::RowMajor, MatrixLayout::ColumnMajor};
+constexpr std::int64_t kAlwaysUnpacked = std::int64_t{1} << 50;
+
+// Both paths, every layout pair, M around MR (14 on AVX-512), N around NR
+// (32), K around kc (192), and the empty dims.
+TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
+  for (MatrixLayout la : kLayouts)
+    for (MatrixLayout lb : kLayouts)
+      for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
+        SgemmOptions o;
+        o.a = la;
+        o.b = lb;
+        o.directBytes = direct;
+        o.kc = 192;
+        Gemm<float> g(o);
+        ASSERT_NE(g.fn(), nullptr);
+        unsigned seed = 40;
+        for (std::int64_t m : {0, 1, 13, 14, 15, 29})
+          for (std::int64_t n : {0, 1, 31, 32, 33, 65})
+            for (std::int64_t k : {0, 1, 191, 192, 193, 385}) checkBits(g.fn(), {m, n, k}, la, lb, 192, seed++);
+      }
+}
+
+// Either side of the default directBytes (512 KiB of B) and of a chosen one.
+TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
+  Gemm<float> byDefault(SgemmOptions{.kc = 192});
+  ASSERT_NE(byDefault.fn(), nullptr);
+  for (std::int64_t n : {511, 512, 513})
+    checkBits(byDefault.fn(), {15, n, 256}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
+  SgemmOptions o{.kc = 192, .b = MatrixLayout::ColumnMajor, .directBytes = 33 * 40 * 4};
+  Gemm<float> chosen(o);
+  ASSERT_NE(chosen.fn(), nullptr);
+  for (std::int64_t n : {32, 33, 34})
+    checkBits(chosen.fn(), {20, n, 40}, MatrixLayout::RowMajor, MatrixLayout::ColumnMajor, 192, 4);
+}
+
+// NaN and inf reach exactly the elements whose sums they enter, also from
+// the last row and column (the unpacked path re-reads row M - 1 for the
+// rows past M; both paths compute zero-padded lanes past N); -0 products
+// sum as the contract says.
+TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (MatrixLayout la : kLayouts)
+    for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
+      SgemmOptions o{.kc = 192, .a = la, .directBytes = direct};
+      Gemm<float> g(o);
+      ASSERT_NE(g.fn(), nullptr);
+      const Shape s{29, 33, 200};
+      checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
+        a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
+        a.at(4, 195) = nan;      // in the second kc block
+        b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
+        b.at(0, 0) = 0.0f;
+        for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
+      });
+    }
+}
+
+TEST(Sgemm, CheckedAndParallelBuildsKeepTheOrderOnBothPaths) {
+  for (bool checked : {true, false})
+    for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
+      SgemmOptions o{.kc = 192, .a = MatrixLayout::ColumnMajor, .b = MatrixLayout::ColumnMajor,
+                     .directBytes = direct, .parallel = !checked, .checked = checked};
+      Gemm<float> g(o);
+      ASSERT_NE(g.fn(), nullptr);
+      runtime::setNumThreads(3);
+      checkBits(g.fn(), {45, 70, 230}, o.a, o.b, 192, 6);
+      runtime::setNumThreads(0);
+    }
 }
 
 }  // namespace
