@@ -5,7 +5,10 @@
 // peak of a 16-accumulator FMA loop, all in the same run.
 //
 //   Kernel/sgemm/<system>/<n>        systems: memjit openblas native memjit_par; n x n x n
-//   Kernel/sgemm/<system>/<m>x<n>x<k>  the skinny shapes
+//   Kernel/sgemm/<system>/<m>x<n>x<k>  the small and skinny shapes
+//   Kernel/sgemm/<system>/<size>_At    A passed transposed (column-major
+//                                      view of Aᵀ; memjit and openblas only)
+//   Kernel/sgemm/<system>/<size>_Bt    B passed transposed
 //   Kernel/fma_peak/native/1          GFLOP/s of the FMA loop (the peak)
 //
 // OpenBLAS reports the kernels it chose as the context line openblas_core;
@@ -49,16 +52,25 @@ struct Shape {
   }
 };
 
-// Square sizes, then two skinny shapes: a tall-thin panel update and a
-// short-wide one (the shapes of a blocked factorisation's trailing updates).
-const Shape kShapes[] = {{64, 64, 64},     {256, 256, 256},  {512, 512, 512}, {1024, 1024, 1024},
-                         {2048, 2048, 2048}, {4096, 64, 256}, {64, 4096, 1024}};
+// Square sizes, then skinny shapes: a tall-thin panel update and a
+// short-wide one (the shapes of a blocked factorisation's trailing updates),
+// and attention heads / small layers (64 or 128 wide).
+const Shape kShapes[] = {{64, 64, 64},       {256, 256, 256},   {512, 512, 512},  {1024, 1024, 1024},
+                         {2048, 2048, 2048}, {4096, 64, 256},   {64, 4096, 1024}, {128, 64, 128},
+                         {1024, 64, 1024}};
+// Transposed operands at a cache-resident, an unpacked-skinny and a large shape.
+const Shape kTransposedShapes[] = {{256, 256, 256}, {4096, 64, 256}, {1024, 1024, 1024}};
+
+// Which operand is passed transposed (a column-major view).
+enum class Transposed { None, A, B };
 
 struct Kernels {
   std::unique_ptr<jit::Jit> jit;
   std::optional<jit::LoadedModule> mod;
   void (*serial)(Mat*, Mat*, Mat*) = nullptr;
   void (*parallel)(Mat*, Mat*, Mat*) = nullptr;
+  void (*transposedA)(Mat*, Mat*, Mat*) = nullptr;
+  void (*transposedB)(Mat*, Mat*, Mat*) = nullptr;
 };
 
 Kernels& kernels() {
@@ -69,6 +81,8 @@ Kernels& kernels() {
     par.parallel = true;
     if (Error e = codegen::addSgemm(m, "sgemm", {})) std::abort();
     if (Error e = codegen::addSgemm(m, "sgemm_par", par)) std::abort();
+    if (Error e = codegen::addSgemm(m, "sgemm_At", {.a = codegen::MatrixLayout::ColumnMajor})) std::abort();
+    if (Error e = codegen::addSgemm(m, "sgemm_Bt", {.b = codegen::MatrixLayout::ColumnMajor})) std::abort();
     auto j = jit::Jit::create();
     if (!j) std::abort();
     r.jit = std::make_unique<jit::Jit>(std::move(*j));
@@ -80,19 +94,30 @@ Kernels& kernels() {
     r.mod.emplace(std::move(*mod));
     r.serial = reinterpret_cast<void (*)(Mat*, Mat*, Mat*)>(*r.mod->symbol("_mlir_ciface_sgemm"));
     r.parallel = reinterpret_cast<void (*)(Mat*, Mat*, Mat*)>(*r.mod->symbol("_mlir_ciface_sgemm_par"));
+    r.transposedA = reinterpret_cast<void (*)(Mat*, Mat*, Mat*)>(*r.mod->symbol("_mlir_ciface_sgemm_At"));
+    r.transposedB = reinterpret_cast<void (*)(Mat*, Mat*, Mat*)>(*r.mod->symbol("_mlir_ciface_sgemm_Bt"));
     return r;
   }();
   return k;
 }
 
+// A (m x k) and B (k x n) row-major, or stored transposed (Aᵀ k x m, Bᵀ
+// n x k, row-major) and viewed column-major.
 struct Operands {
   std::vector<float> a, b, c;
   Shape s;
-  explicit Operands(Shape shape) : a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n), s(shape) {
+  Transposed t;
+  Operands(Shape shape, Transposed transposed)
+      : a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n), s(shape), t(transposed) {
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(static_cast<int>(i * 7 % 23) - 11) / 16;
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>(i * 5 % 19) - 9) / 16;
   }
-  Mat view(std::vector<float>& v, std::int64_t rows, std::int64_t cols) {
+  std::int64_t lda() const { return t == Transposed::A ? s.m : s.k; }
+  std::int64_t ldb() const { return t == Transposed::B ? s.k : s.n; }
+  float aAt(std::int64_t i, std::int64_t p) const { return t == Transposed::A ? a[p * s.m + i] : a[i * s.k + p]; }
+  float bAt(std::int64_t p, std::int64_t j) const { return t == Transposed::B ? b[j * s.k + p] : b[p * s.n + j]; }
+  Mat view(std::vector<float>& v, std::int64_t rows, std::int64_t cols, bool columnMajor) {
+    if (columnMajor) return {v.data(), v.data(), 0, {rows, cols}, {1, rows}};
     return {v.data(), v.data(), 0, {rows, cols}, {cols, 1}};
   }
   // The largest error against a double product over a sample of entries,
@@ -103,8 +128,8 @@ struct Operands {
       for (std::int64_t j = 0; j < s.n; j += std::max<std::int64_t>(1, s.n / 13)) {
         double ref = 0, mag = 0;
         for (std::int64_t p = 0; p < s.k; ++p) {
-          ref += static_cast<double>(a[i * s.k + p]) * b[p * s.n + j];
-          mag += std::abs(static_cast<double>(a[i * s.k + p]) * b[p * s.n + j]);
+          ref += static_cast<double>(aAt(i, p)) * bAt(p, j);
+          mag += std::abs(static_cast<double>(aAt(i, p)) * bAt(p, j));
         }
         worst = std::max(worst, std::abs(c[i * s.n + j] - ref) / (mag + 1e-30));
       }
@@ -115,14 +140,19 @@ struct Operands {
 enum class System { Memjit, MemjitPar, OpenBlas, Native };
 
 void run(System sys, Operands& o) {
-  Mat va = o.view(o.a, o.s.m, o.s.k), vb = o.view(o.b, o.s.k, o.s.n), vc = o.view(o.c, o.s.m, o.s.n);
+  Mat va = o.view(o.a, o.s.m, o.s.k, o.t == Transposed::A), vb = o.view(o.b, o.s.k, o.s.n, o.t == Transposed::B),
+      vc = o.view(o.c, o.s.m, o.s.n, false);
   switch (sys) {
-    case System::Memjit: kernels().serial(&va, &vb, &vc); break;
+    case System::Memjit:
+      (o.t == Transposed::A ? kernels().transposedA : o.t == Transposed::B ? kernels().transposedB
+                                                                           : kernels().serial)(&va, &vb, &vc);
+      break;
     case System::MemjitPar: kernels().parallel(&va, &vb, &vc); break;
     case System::OpenBlas:
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(o.s.m), static_cast<int>(o.s.n),
-                  static_cast<int>(o.s.k), 1.0f, o.a.data(), static_cast<int>(o.s.k), o.b.data(),
-                  static_cast<int>(o.s.n), 0.0f, o.c.data(), static_cast<int>(o.s.n));
+      cblas_sgemm(CblasRowMajor, o.t == Transposed::A ? CblasTrans : CblasNoTrans,
+                  o.t == Transposed::B ? CblasTrans : CblasNoTrans, static_cast<int>(o.s.m), static_cast<int>(o.s.n),
+                  static_cast<int>(o.s.k), 1.0f, o.a.data(), static_cast<int>(o.lda()), o.b.data(),
+                  static_cast<int>(o.ldb()), 0.0f, o.c.data(), static_cast<int>(o.s.n));
       break;
     case System::Native:
       bench::nativeSgemm(o.a.data(), o.s.k, o.b.data(), o.s.n, o.c.data(), o.s.n, o.s.m, o.s.n, o.s.k);
@@ -130,8 +160,8 @@ void run(System sys, Operands& o) {
   }
 }
 
-void BM_Sgemm(benchmark::State& state, System sys, Shape s) {
-  Operands o(s);
+void BM_Sgemm(benchmark::State& state, System sys, Shape s, Transposed t) {
+  Operands o(s, t);
   run(sys, o);
   if (o.error() > 1e-5) {
     state.SkipWithError("wrong result");
@@ -197,8 +227,15 @@ int main(int argc, char** argv) {
                                                     {"memjit_par", System::MemjitPar}};
   for (const Shape& s : kShapes)
     for (auto [name, sys] : systems)
-      benchmark::RegisterBenchmark(("Kernel/sgemm/" + std::string(name) + "/" + s.name()).c_str(), BM_Sgemm, sys, s)
+      benchmark::RegisterBenchmark(("Kernel/sgemm/" + std::string(name) + "/" + s.name()).c_str(), BM_Sgemm, sys, s,
+                                   Transposed::None)
           ->Unit(benchmark::kMicrosecond);
+  for (auto [suffix, t] : {std::pair{"_At", Transposed::A}, std::pair{"_Bt", Transposed::B}})
+    for (const Shape& s : kTransposedShapes)
+      for (auto [name, sys] : {systems[0], systems[1]})
+        benchmark::RegisterBenchmark(("Kernel/sgemm/" + std::string(name) + "/" + s.name() + suffix).c_str(), BM_Sgemm,
+                                     sys, s, t)
+            ->Unit(benchmark::kMicrosecond);
   PeakReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

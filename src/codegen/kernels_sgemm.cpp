@@ -36,6 +36,7 @@ namespace {
 
 struct Blocking {
   unsigned mr, nv, lanes;
+  unsigned directMr, directNv;  // the unpacked path's micro-kernel
   std::int64_t nr, kc, mc, nc, directBytes;
 };
 
@@ -53,6 +54,11 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': a " + std::to_string(b.mr) + " x " +
                                                  std::to_string(b.nv) + "-vector micro-kernel is too large");
   b.nr = static_cast<std::int64_t>(b.nv) * b.lanes;
+  // Unpacked, each row of A is its own pointer: 6 rows (6 address registers
+  // of 16) times 4 vectors where 32 vector registers hold them (10 loads per
+  // 24 FMAs), 6 x 2 with 16.
+  b.directNv = o.vectors ? b.nv : (o.target.registers >= 32 ? 4 : 2);
+  b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, (o.target.registers - b.directNv - 2) / b.directNv));
   const std::int64_t bytes = static_cast<std::int64_t>(storageSize(o.element));
   // kc: a B micro-panel (kc x NR) of about 24 KiB stays in a 32 KiB L1.
   b.kc = o.kc ? o.kc : std::clamp<std::int64_t>(24 * 1024 / (b.nr * bytes), 64, 512);
@@ -128,29 +134,30 @@ class SgemmKernel {
   // K x NR panels.
   void unpacked() {
     const bool packB = o_.b == MatrixLayout::ColumnMajor;
+    const std::int64_t dnr = static_cast<std::int64_t>(k_.directNv) * L_;
     if (packB) {
-      Value panels = b_.ceildivsi(N_, b_.index(NR_));
-      bPack_ = b_.alloc(packed_, {panels * b_.index(NR_) * K_}, 64);
-      b_.forLoop(i0_, N_, b_.index(NR_), [&](Value jr) { packBPanel(i0_, i0_, K_, jr); });
+      Value panels = b_.ceildivsi(N_, b_.index(dnr));
+      bPack_ = b_.alloc(packed_, {panels * b_.index(dnr) * K_}, 64);
+      b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) { packBPanel(i0_, i0_, K_, jr, k_.directNv); });
     }
     auto rowBlock = [&](Value ir) {
       // Rows past M (the last block) repeat row M - 1: in bounds, not written.
       Value last = M_ - b_.index(1);
       std::vector<Value> rows;
-      for (unsigned r = 0; r < k_.mr; ++r) rows.push_back(b_.min(ir + b_.index(r), last));
-      b_.forLoop(i0_, N_, b_.index(NR_), [&](Value jr) {
+      for (unsigned r = 0; r < k_.directMr; ++r) rows.push_back(b_.min(ir + b_.index(r), last));
+      b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) {
         if (packB) {
           unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
-            return b_.vectorLoad(bPack_, {jr * K_ + k * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
+            return b_.vectorLoad(bPack_, {jr * K_ + k * b_.index(dnr) + b_.index(v * L_)}, L_, aligned_);
           });
           return;
         }
-        b_.ifThen(jr + b_.index(NR_) <= N_, [&] {
+        b_.ifThen(jr + b_.index(dnr) <= N_, [&] {
           unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
             return b_.vectorLoad(B_, {k, jr + b_.index(v * L_)}, L_);
           });
         });
-        b_.ifThen(jr + b_.index(NR_) > N_, [&] {  // lanes past N read zero
+        b_.ifThen(jr + b_.index(dnr) > N_, [&] {  // lanes past N read zero
           unpackedTile(rows, ir, jr, [&](unsigned v, const Value& k) {
             return b_.transferRead(B_, {k, jr + b_.index(v * L_)}, L_, zero_);
           });
@@ -158,9 +165,9 @@ class SgemmKernel {
       });
     };
     if (o_.parallel)
-      b_.parallelFor(i0_, M_, b_.index(MR_), {}, rowBlock);
+      b_.parallelFor(i0_, M_, b_.index(k_.directMr), {}, rowBlock);
     else
-      b_.forLoop(i0_, M_, b_.index(MR_), rowBlock);
+      b_.forLoop(i0_, M_, b_.index(k_.directMr), rowBlock);
     if (packB) b_.dealloc(bPack_);
   }
 
@@ -170,9 +177,9 @@ class SgemmKernel {
   void unpackedTile(const std::vector<Value>& rows, const Value& row0, const Value& col0, const BLoad& bAt) {
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
-      auto acc = chain(kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
+      auto acc = chain(k_.directMr, k_.directNv, kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
                        [&](unsigned r, const Value& p) { return b_.load(A_, {rows[r], pc + p}); });
-      updateC(acc, row0, col0, pc == b_.index(0));
+      updateC(k_.directMr, k_.directNv, acc, row0, col0, pc == b_.index(0));
     });
   }
 
@@ -210,7 +217,7 @@ class SgemmKernel {
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
       Value first = pc == b_.index(0);
-      auto packB = [&](Value jr) { packBPanel(jc, pc, kc, jr); };
+      auto packB = [&](Value jr) { packBPanel(jc, pc, kc, jr, k_.nv); };
       if (o_.parallel) {
         b_.parallelFor(i0_, nc, b_.index(NR_), {}, packB);
         b_.parallelFor(i0_, M_, b_.index(k_.mc), {}, [&](Value ic) {
@@ -226,11 +233,11 @@ class SgemmKernel {
   }
 
   // B panel jr: kc rows of NR columns, at jr * kc.
-  void packBPanel(const Value& jc, const Value& pc, const Value& kc, const Value& jr) {
+  void packBPanel(const Value& jc, const Value& pc, const Value& kc, const Value& jr, unsigned nv) {
     b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
-      for (unsigned v = 0; v < k_.nv; ++v)
+      for (unsigned v = 0; v < nv; ++v)
         b_.vectorStore(b_.transferRead(B_, {pc + p, jc + jr + b_.index(v * L_)}, L_, zero_), bPack_,
-                       {jr * kc + p * b_.index(NR_) + b_.index(v * L_)}, aligned_);
+                       {jr * kc + p * b_.index(nv * L_) + b_.index(v * L_)}, aligned_);
     });
   }
 
@@ -256,23 +263,24 @@ class SgemmKernel {
                    const Value& col0, const Value& first) {
     Value bp0 = bOff, ap0 = aOff;
     auto acc = chain(
-        kc,
+        k_.mr, k_.nv, kc,
         [&](unsigned v, const Value& p) {
           return b_.vectorLoad(bPack_, {bp0 + p * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
         },
         [&](unsigned r, const Value& p) { return b_.load(aPack, {ap0 + p * b_.index(MR_) + b_.index(r)}); });
-    updateC(acc, row0, col0, first);
+    updateC(k_.mr, k_.nv, acc, row0, col0, first);
   }
 
   // C's rows within M, lanes within N: the block sums on the first kc block,
   // added to C after.
-  void updateC(const std::vector<Value>& acc, const Value& row0, const Value& col0, const Value& first) {
-    for (unsigned r = 0; r < k_.mr; ++r) {
+  void updateC(unsigned mr, unsigned nv, const std::vector<Value>& acc, const Value& row0, const Value& col0,
+               const Value& first) {
+    for (unsigned r = 0; r < mr; ++r) {
       Value row = row0 + b_.index(r);
       b_.ifThen(row < M_, [&] {
-        for (unsigned v = 0; v < k_.nv; ++v) {
+        for (unsigned v = 0; v < nv; ++v) {
           Value col = col0 + b_.index(v * L_);
-          Value sum = acc[r * k_.nv + v];
+          Value sum = acc[r * nv + v];
           Value old = b_.transferRead(C_, {row, col}, L_, zero_);
           b_.transferWrite(b_.select(first, sum, sum + old), C_, {row, col});
         }
@@ -284,15 +292,15 @@ class SgemmKernel {
   // lanes B vectors bAt(v, p), then each row's broadcast aAt(r, p) times
   // them (one FMA each), so every accumulator is an in-order chain.
   template <typename BLoad, typename ALoad>
-  std::vector<Value> chain(const Value& kc, const BLoad& bAt, const ALoad& aAt) {
-    std::vector<Value> init(k_.mr * k_.nv, b_.splat(zero_, L_));
+  std::vector<Value> chain(unsigned mr, unsigned nv, const Value& kc, const BLoad& bAt, const ALoad& aAt) {
+    std::vector<Value> init(mr * nv, b_.splat(zero_, L_));
     return b_.forLoop(i0_, kc, b_.index(1), init, LoopOptions{0, 0, 4}, [&](Value p, const std::vector<Value>& s) {
       std::vector<Value> bv;
-      for (unsigned v = 0; v < k_.nv; ++v) bv.push_back(bAt(v, p));
+      for (unsigned v = 0; v < nv; ++v) bv.push_back(bAt(v, p));
       std::vector<Value> next(s.size());
-      for (unsigned r = 0; r < k_.mr; ++r) {
+      for (unsigned r = 0; r < mr; ++r) {
         Value a = b_.splat(aAt(r, p), L_);
-        for (unsigned v = 0; v < k_.nv; ++v) next[r * k_.nv + v] = b_.fma(a, bv[v], s[r * k_.nv + v]);
+        for (unsigned v = 0; v < nv; ++v) next[r * nv + v] = b_.fma(a, bv[v], s[r * nv + v]);
       }
       return next;
     });
