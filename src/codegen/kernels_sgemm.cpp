@@ -25,6 +25,7 @@
 #include <algorithm>
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
 
 #include "builder_checks.h"
 #include "memjit/codegen/builder.h"
@@ -60,8 +61,12 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   b.directNv = o.vectors ? b.nv : (o.target.registers >= 32 ? 4 : 2);
   b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, (o.target.registers - b.directNv - 2) / b.directNv));
   const std::int64_t bytes = static_cast<std::int64_t>(storageSize(o.element));
-  // kc: a B micro-panel (kc x NR) of about 24 KiB stays in a 32 KiB L1.
-  b.kc = o.kc ? o.kc : std::clamp<std::int64_t>(24 * 1024 / (b.nr * bytes), 64, 512);
+  // kc: a B micro-panel (kc x NR) of 32 KiB, at most 384 deep: 256 for
+  // AVX-512 (NR 32 f32 / 16 f64; 48 KiB L1 with the A micro-panel) and 384
+  // for AVX2. Each kc block costs a pass over C (its update and the misses
+  // of its rows), so deeper is faster while the panels stay cached: 256
+  // rather than 192 took 1024-2048 from 0.85-0.90x to 0.95x OpenBLAS.
+  b.kc = o.kc ? o.kc : std::clamp<std::int64_t>(32 * 1024 / (b.nr * bytes), 64, 384);
   // mc: an A block (mc x kc) of about 256 KiB in L2; nc: B block of 2-4 MiB.
   auto roundTo = [](std::int64_t v, std::int64_t m) { return std::max<std::int64_t>(m, v / m * m); };
   b.mc = roundTo(o.mc ? o.mc : 256 * 1024 / (b.kc * bytes), b.mr);
@@ -175,6 +180,7 @@ class SgemmKernel {
   // of B's row k.
   template <typename BLoad>
   void unpackedTile(const std::vector<Value>& rows, const Value& row0, const Value& col0, const BLoad& bAt) {
+    prefetchC(k_.directMr, k_.directNv, row0, col0);
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
       auto acc = chain(k_.directMr, k_.directNv, kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
@@ -262,6 +268,7 @@ class SgemmKernel {
   void microKernel(const Value& aPack, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
                    const Value& col0, const Value& first) {
     Value bp0 = bOff, ap0 = aOff;
+    prefetchC(k_.mr, k_.nv, row0 + b_.index(MR_), col0);  // the next micro-kernel's tile (ir + MR)
     auto acc = chain(
         k_.mr, k_.nv, kc,
         [&](unsigned v, const Value& p) {
@@ -269,6 +276,25 @@ class SgemmKernel {
         },
         [&](unsigned r, const Value& p) { return b_.load(aPack, {ap0 + p * b_.index(MR_) + b_.index(r)}); });
     updateC(k_.mr, k_.nv, acc, row0, col0, first);
+  }
+
+  // Starts fetching a tile of C (mr rows of nv vectors) into L1 for writing,
+  // so its update after the k loop does not wait on L2/L3: rows of C lie a
+  // row stride apart, each a miss of its own. Prefetches past M or N are
+  // harmless (they never fault).
+  void prefetchC(unsigned mr, unsigned nv, const Value& row0, const Value& col0) {
+    llvm::IRBuilderBase& ir = b_.ir();
+    llvm::Type* element = t_ == ElementType::F32 ? ir.getFloatTy() : ir.getDoubleTy();
+    llvm::Value* base = ir.CreateExtractValue(C_.llvm(), {1});
+    Value rowStride = field(b_, C_, {4, 0}), start = field(b_, C_, {2});
+    for (unsigned r = 0; r < mr; ++r)
+      for (unsigned v = 0; v <= nv; ++v) {  // the first lane of each vector, and the last lane
+        Value col = col0 + b_.index(v < nv ? v * L_ : nv * L_ - 1);
+        Value at = start + (row0 + b_.index(r)) * rowStride + col;
+        llvm::Value* address = ir.CreateGEP(element, base, at.llvm());
+        ir.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                           {address, ir.getInt32(1), ir.getInt32(3), ir.getInt32(1)});
+      }
   }
 
   // C's rows within M, lanes within N: the block sums on the first kc block,
