@@ -301,17 +301,32 @@ class SgemmKernel {
   // added to C after.
   void updateC(unsigned mr, unsigned nv, const std::vector<Value>& acc, const Value& row0, const Value& col0,
                const Value& first) {
-    for (unsigned r = 0; r < mr; ++r) {
-      Value row = row0 + b_.index(r);
-      b_.ifThen(row < M_, [&] {
-        for (unsigned v = 0; v < nv; ++v) {
-          Value col = col0 + b_.index(v * L_);
-          Value sum = acc[r * nv + v];
-          Value old = b_.transferRead(C_, {row, col}, L_, zero_);
-          b_.transferWrite(b_.select(first, sum, sum + old), C_, {row, col});
-        }
-      });
-    }
+    // Four copies: whole tiles (most) need no lane masks, and the first kc
+    // block need not read C. Each sums as select(first, sum, sum + C) would.
+    auto rows = [&](bool masked, bool add) {
+      for (unsigned r = 0; r < mr; ++r) {
+        Value row = row0 + b_.index(r);
+        b_.ifThen(row < M_, [&] {
+          for (unsigned v = 0; v < nv; ++v) {
+            Value col = col0 + b_.index(v * L_);
+            Value sum = acc[r * nv + v];
+            if (add) sum = sum + (masked ? b_.transferRead(C_, {row, col}, L_, zero_) : b_.vectorLoad(C_, {row, col}, L_));
+            if (masked)
+              b_.transferWrite(sum, C_, {row, col});
+            else
+              b_.vectorStore(sum, C_, {row, col});
+          }
+        });
+      }
+    };
+    auto byBlock = [&](bool masked) {
+      b_.ifElse(
+          first, [&] { rows(masked, false); return std::vector<Value>{}; },
+          [&] { rows(masked, true); return std::vector<Value>{}; });
+    };
+    b_.ifElse(
+        col0 + b_.index(nv * L_) <= N_, [&] { byBlock(false); return std::vector<Value>{}; },
+        [&] { byBlock(true); return std::vector<Value>{}; });
   }
 
   // The MR x NR accumulators over p in [0, kc), from zero: per p, the NR /
