@@ -228,6 +228,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
     case OptLevel::O3: passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3); break;
   }
   passes.run(module, mam);
+  if (level >= OptLevel::O1) boundSchedulingRegions(module);
 }
 
 static void dropTrailingNewlines(std::string& text) {

@@ -1,5 +1,6 @@
 // Keeping the optimisation of large functions linear in their size
-// (internal to jit/): two guards optimize() applies at O1 and above.
+// (internal to jit/): guards optimize() applies at O1 and above, the first two
+// before the IR passes, the last after them.
 #pragma once
 
 #include <cstddef>
@@ -41,5 +42,23 @@ inline constexpr std::size_t kVectorizeLoopsUpTo = 4000;
 /// large is rare in a hand-written kernel and is what generated code (query
 /// and DSL compilers) produces. Returns the number of loops marked.
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold = kVectorizeLoopsUpTo);
+
+/// Blocks with more IR instructions than this get scheduling boundaries.
+inline constexpr std::size_t kScheduleBlocksUpTo = 2000;
+
+/// Puts a zero-byte `llvm.experimental.stackmap` (no code, a call to the
+/// code generator, so the end of a machine scheduling region) before every
+/// `limit`th instruction of blocks longer than `limit` instructions; run on
+/// optimised IR, just before code generation.
+///
+/// Why: the machine scheduler's register-pressure bookkeeping
+/// (ScheduleDAGMILive::collectVRegUses) scans, for each use of a virtual
+/// register, the uses of it already seen in the region: quadratic in the uses
+/// of one value in one block. A 100K-operation loop body, which reuses its
+/// loaded value and three constants 25K times each, spent 20 of its 21 s of
+/// code generation there; bounded regions took 1.3 s, the same code. Nothing
+/// else in the code generator sees the stackmap but as a call without
+/// clobbers. Returns the number of boundaries inserted.
+std::size_t boundSchedulingRegions(llvm::Module& module, std::size_t limit = kScheduleBlocksUpTo);
 
 }  // namespace memjit::jit::detail

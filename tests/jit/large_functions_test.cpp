@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -117,4 +119,130 @@ TEST(KeepHugeLoopsScalar, MarksOnlyInnermostLoopsAboveTheThreshold) {
   EXPECT_EQ(jit::detail::keepHugeLoopsScalar(nest.llvm(), 50), 1u);
   codegen::Module nestSmall = kernel(ScalingShape::Nest, 800);
   EXPECT_EQ(jit::detail::keepHugeLoopsScalar(nestSmall.llvm(), 400), 0u);
+}
+
+namespace {
+
+// A kernel whose loops talk to each other in every way outlining must keep:
+// a loop-carried reduction whose result later loops use, a value computed in
+// the caller between loops, a heap buffer one loop writes and the next reads
+// back in reverse (a dependence through memory between loops), and the final
+// reduction stored at out[n]. `groups` three-loop
+// groups; (memref<?xf32> in[n], memref<?xf32> out[n+1]) -> ().
+codegen::Module dependentLoops(std::size_t groups) {
+  using codegen::Value;
+  codegen::Module module("dependent");
+  codegen::FunctionBuilder b(module, "kernel", *parseFunctionType("(memref<?xf32>, memref<?xf32>) -> ()"));
+  Value in = b.arg(0), out = b.arg(1), zero = b.index(0), one = b.index(1);
+  Value n = b.dim(in, 0);
+  Value last = n - one;
+  Value tmp = b.alloc(MemRefType(ElementType::F32, {kDynamic}), {n});
+  Value carry = b.f32(0.25f);
+  for (std::size_t g = 0; g < groups; ++g) {
+    carry = b.forLoop(zero, n, one, {carry}, [&](Value i, const std::vector<Value>& acc) {
+      return std::vector<Value>{acc[0] * 0.5f + b.load(in, {i})};
+    })[0];
+    Value bias = carry - 1.0f;  // defined in the caller, used by the next two loops
+    const float c = 0.75f + static_cast<float>(g % 3) * 0.125f;
+    b.forLoop(zero, n, one, [&](Value i) { b.store(b.load(in, {i}) * c + bias, tmp, {i}); });
+    b.forLoop(zero, n, one, [&](Value i) {
+      b.store(b.load(out, {i}) * 0.5f + b.load(tmp, {last - i}) * bias, out, {i});
+    });
+  }
+  b.store(carry, out, {n});
+  b.dealloc(tmp);
+  b.ret();
+  Error e = b.finish();
+  EXPECT_FALSE(e) << e.str();
+  return module;
+}
+
+// Edge values among ordinary ones: -0, a denormal, a value past 2^53's float
+// neighbourhood, the largest float, NaN and infinity.
+std::vector<float> edgeInputs() {
+  std::vector<float> in = {-0.0f, 1e-40f, 1.5f, -2.25f, 9.007199e15f, 0.125f, -7.0f, 3.0f};
+  for (int i = 0; i < 24; ++i) in.push_back(static_cast<float>(i % 7) * 0.375f - 1.0f);
+  return in;
+}
+
+std::vector<float> runDependent(codegen::Module module, std::vector<float> in, jit::OptLevel level,
+                                bool runIRPasses) {
+  jit::Jit jit = test::makeJit({.optLevel = level});
+  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(module), {.runIRPasses = runIRPasses}), "add");
+  jit::Function fn = test::valueOrFail(loaded.function("kernel"), "kernel");
+  std::vector<float> out(in.size() + 1);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(i % 5) * 0.25f;
+  auto inView = runtime::makeView(in), outView = runtime::makeView(out);
+  using Fn = void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*);
+  fn.cInterfaceAs<Fn>()(&inView, &outView);
+  return out;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST(OutlineLoops, DependentLoopsComputeTheSameBitsOutlined) {
+  for (std::vector<float> in : {edgeInputs(), std::vector<float>{}, std::vector<float>{std::nanf("")},
+                                std::vector<float>{3.4028235e38f, -3.4028235e38f, 1.0f}}) {
+    const std::vector<float> whole = runDependent(dependentLoops(6), in, jit::OptLevel::O0, false);
+    codegen::Module split = dependentLoops(6);
+    ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50), 18u);
+    ASSERT_TRUE(verifies(split.llvm()));
+    EXPECT_TRUE(sameBits(whole, runDependent(std::move(split), in, jit::OptLevel::O0, false)));
+  }
+}
+
+TEST(OutlineLoops, CallerValuesReachOutlinedLoopsThroughTheStack) {
+  // Every outside value a loop uses is loaded (volatile) just before the call,
+  // so nothing the caller defines lives in a register across a call.
+  codegen::Module split = dependentLoops(4);
+  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50), 12u);
+  std::size_t volatileLoads = 0;
+  for (llvm::BasicBlock& block : *split.llvm().getFunction("kernel"))
+    for (llvm::Instruction& inst : block)
+      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst)) volatileLoads += load->isVolatile();
+  EXPECT_GE(volatileLoads, 12u);
+}
+
+TEST(OutlineLoops, DependentLoopsGiveTheBitsOfO0AtO2) {
+  // Above the default threshold, through the whole O2 pipeline.
+  codegen::Module probe = dependentLoops(120);
+  std::size_t instructions = probe.llvm().getFunction("kernel")->getInstructionCount();
+  ASSERT_GT(instructions, jit::detail::kOutlineLoopsAbove);
+  const std::vector<float> o0 = runDependent(dependentLoops(120), edgeInputs(), jit::OptLevel::O0, true);
+  const std::vector<float> o2 = runDependent(dependentLoops(120), edgeInputs(), jit::OptLevel::O2, true);
+  EXPECT_TRUE(sameBits(o0, o2));
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < o0.size(); ++i) changed += !sameBits({o0[i]}, {static_cast<float>(i % 5) * 0.25f});
+  EXPECT_GT(changed, o0.size() / 2);
+}
+
+TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
+  codegen::Module body = kernel(ScalingShape::Body, 3000);
+  llvm::Function* fn = body.llvm().getFunction("kernel");
+  std::size_t longest = 0;
+  for (const llvm::BasicBlock& block : *fn) longest = std::max(longest, block.size());
+  ASSERT_GT(longest, 1000u);
+  EXPECT_EQ(jit::detail::boundSchedulingRegions(body.llvm(), 1000), (longest - 1) / 1000);
+  ASSERT_TRUE(verifies(body.llvm()));
+  codegen::Module small = kernel(ScalingShape::Body, 3000);
+  EXPECT_EQ(jit::detail::boundSchedulingRegions(small.llvm(), longest), 0u);
+  codegen::Module nest = kernel(ScalingShape::Nest, 800);
+  EXPECT_EQ(jit::detail::boundSchedulingRegions(nest.llvm()), 0u);  // below the default limit
+  // The stackmaps survive code generation (O2's machine scheduler sees them)
+  // and change nothing computed.
+  const std::vector<float> plain = run(kernel(ScalingShape::Body, 3000), ScalingShape::Body);
+  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O2});
+  codegen::Module bounded = kernel(ScalingShape::Body, 3000);
+  ASSERT_GT(jit::detail::boundSchedulingRegions(bounded.llvm(), 500), 0u);
+  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(bounded), {.runIRPasses = false}), "add");
+  jit::Function f = test::valueOrFail(loaded.function("kernel"), "kernel");
+  std::vector<float> in(bench::scalingInputSize(ScalingShape::Body), 0.75f);
+  std::vector<float> out(bench::scalingOutputSize(ScalingShape::Body), 1.5f);
+  auto inView = runtime::makeView(in), outView = runtime::makeView(out);
+  f.cInterfaceAs<void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*)>()(&inView, &outView);
+  EXPECT_TRUE(sameBits(plain, out));
 }
