@@ -14,11 +14,9 @@
 #include <memory>
 #include <string>
 
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_process.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/directory_cache.h"
@@ -26,8 +24,6 @@
 #include "memjit/jit/object_cache.h"
 #include "memjit/jit/redis_cache.h"
 #include "support/redis_server.h"
-
-extern char** environ;
 
 namespace {
 
@@ -104,35 +100,6 @@ void cacheMiss(benchmark::State& state, Kernel kernel, bool publish) {
   }
 }
 
-// Runs the fleet-start process; its exit status, or -1. `cpuSeconds`: its user + system time.
-int runReplica(const std::vector<std::string>& args, std::string& printed, double* cpuSeconds = nullptr) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<char*> argv;
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  printed.clear();
-  char chunk[256];
-  for (ssize_t n; spawned == 0 && (n = read(fds[0], chunk, sizeof chunk)) > 0;) printed.append(chunk, n);
-  close(fds[0]);
-  if (spawned != 0) return -1;
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status)) return -1;
-  if (cpuSeconds)
-    *cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                  static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  return WEXITSTATUS(status);
-}
-
 void fleetStart(benchmark::State& state, bool redis) {
   const std::string n = std::to_string(state.range(0));
   std::vector<std::string> args{MEMJIT_FLEET_START_PROCESS, "compile", n};
@@ -140,13 +107,13 @@ void fleetStart(benchmark::State& state, bool redis) {
   if (redis) {
     if (!server()) return state.SkipWithError("no redis-server");
     args = {MEMJIT_FLEET_START_PROCESS, "redis", n, std::to_string(server()->port())};
-    if (runReplica(args, printed) != 0) return state.SkipWithError("the warming replica failed");
+    if (memjit::bench::runChild(args, printed) != 0) return state.SkipWithError("the warming replica failed");
   }
   double cpu = 0;
   for (auto _ : state) {
     const auto start = Clock::now();
     double seconds = 0;
-    const int status = runReplica(args, printed, &seconds);
+    const int status = memjit::bench::runChild(args, printed, &seconds);
     cpu += seconds;
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
     if (status != 0) return state.SkipWithError("the replica failed");

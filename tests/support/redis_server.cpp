@@ -70,13 +70,14 @@ std::unique_ptr<RedisServer> RedisServer::start(std::string& why) {
     const auto directory = std::filesystem::temp_directory_path() /
                            ("memjit-redis-" + std::to_string(::getpid()) + "-" + std::to_string(port));
     std::filesystem::create_directories(directory);
+    // Everything the child needs is made before fork: a threaded parent's child may not allocate.
+    const std::string portText = std::to_string(port), log = (directory / "redis.log").string();
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
-      const std::string portText = std::to_string(port);
       ::execl(binary.c_str(), binary.c_str(), "--port", portText.c_str(), "--bind", "127.0.0.1", "--dir",
               directory.c_str(), "--save", "", "--appendonly", "no", "--loglevel", "warning", "--logfile",
-              (directory / "redis.log").c_str(), static_cast<char*>(nullptr));
+              log.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
     if (pid < 0) break;
