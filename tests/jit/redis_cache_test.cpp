@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include <hiredis/hiredis.h>
 
+#include "memjit/jit/directory_cache.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 #include "support/expected.h"
@@ -169,8 +171,40 @@ TEST(RedisCache, AServerThatNeverAnswersTimesOut) {
     EXPECT_EQ(got.error().code(), ErrorCode::IoError);
     EXPECT_LT(took, 1s);
   }
+  // A Jit over it compiles locally; the lookup and the publication each cost one timeout at most.
+  auto cache = ObjectCache::create({.remote = remote});
+  Jit jit = test::makeJit({.cache = cache});
+  LoadedModule mod = test::valueOrFail(jit.addIR(test::constantIR("k", -7), "m"), "add");
+  EXPECT_FALSE(mod.fromCache());
+  EXPECT_EQ(test::valueOrFail(mod.function("k"), "k").cInterfaceAs<std::int64_t()>()(), -7);
+  EXPECT_EQ(cache->stats().remoteErrors, 2u);
+  EXPECT_LT(cache->stats().remoteMaxTime, std::chrono::nanoseconds(1s));
   server->resume();
   EXPECT_EQ(test::valueOrFail(remote->get("k"), "get"), "object");  // reconnects
+}
+
+// Two machines, each with its own directory, and the fleet's Redis: what one
+// compiled, the other loads from Redis, keeps in its directory, and runs.
+TEST(RedisCache, ASecondMachineLoadsWhatTheFirstCompiledAndKeepsItLocally) {
+  MEMJIT_START_REDIS(server);
+  const auto root = std::filesystem::path(MEMJIT_BINARY_DIR) / "tests" / "jit" / "redis_fleet";
+  std::filesystem::remove_all(root);
+  auto machine = [&](const std::string& name) {
+    auto local = test::valueOrFail(DirectoryCache::open((root / name).string()), name);
+    return std::make_pair(ObjectCache::create({.local = local, .remote = connect(*server)}), local);
+  };
+  auto [cacheA, dirA] = machine("a");
+  Jit jitA = test::makeJit({.cache = cacheA});
+  LoadedModule compiled = test::valueOrFail(jitA.addIR(test::constantIR("k", 1LL << 60), "m"), "add");
+  EXPECT_FALSE(compiled.fromCache());
+  auto [cacheB, dirB] = machine("b");
+  Jit jitB = test::makeJit({.cache = cacheB});
+  LoadedModule fetched = test::valueOrFail(jitB.addIR(test::constantIR("k", 1LL << 60), "m"), "add");
+  EXPECT_TRUE(fetched.fromCache());
+  EXPECT_EQ(test::valueOrFail(fetched.function("k"), "k").cInterfaceAs<std::int64_t()>()(), 1LL << 60);
+  EXPECT_EQ(cacheB->stats().remoteHits, 1u);
+  EXPECT_EQ(cacheB->stats().bytesRead, test::valueOrFail(dirA->get(compiled.cacheKey()), "a")->size());
+  EXPECT_TRUE(std::filesystem::exists(dirB->pathFor(compiled.cacheKey())));
 }
 
 TEST(RedisCache, OptionsAreChecked) {
