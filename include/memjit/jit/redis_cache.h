@@ -7,7 +7,7 @@
 // deadline: a server that is down, unreachable or slower than `timeout` makes
 // the call fail (ObjectCache then compiles locally), and for `retryAfter` the
 // backend fails at once instead of waiting again. The Redis subsystem can be
-// compiled out (CMake option MEMJIT_REDIS, ON when hiredis is found); create()
+// compiled out (CMake option MEMJIT_REDIS, ON when hiredis is found); createRedisCache()
 // then reports Unsupported.
 #pragma once
 
