@@ -33,7 +33,8 @@ BASE_PACKAGES=(cmake ninja-build g++ ccache pkg-config python3
   linux-perf  # jit.perf_debug_info: perf attributes a JIT'd kernel's samples to its generator line
   libzstd-dev  # the CMake target LLVM's static libraries (which the memjit CLI links) name
   libtbb-dev  # oneTBB: the pool candidate bench_parallel compares libgomp with
-  libopenblas-dev)  # OpenBLAS: bench_sgemm's anchor (only that benchmark links it)
+  libopenblas-dev  # OpenBLAS: bench_sgemm's anchor (only that benchmark links it)
+  libhiredis-dev redis-server)  # the object cache's Redis backend, and the real server its tests start
 # Debian's libmlir-19 and libmlir-22 conflict: one MLIR per machine (MLIR 19 normally).
 mlir_packages() { echo "mlir-$1-tools" "libmlir-$1-dev"; }
 # shellcheck disable=SC2207

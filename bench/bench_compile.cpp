@@ -36,8 +36,6 @@
 // times too.
 #include <benchmark/benchmark.h>
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -47,6 +45,7 @@
 #include <sstream>
 #include <string>
 
+#include "child_process.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
@@ -234,26 +233,7 @@ void cacheHitWarm(benchmark::State& state, Kernel kernel) {
 // numbers it prints, or -1 when it could not run.
 int runCacheHitProcess(const std::string& program, const std::string& dir, const char* kernel,
                        std::string& printed) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(dir.c_str()), const_cast<char*>(kernel),
-                  nullptr};
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  printed.clear();
-  char chunk[256];
-  for (ssize_t n; spawned == 0 && (n = read(fds[0], chunk, sizeof chunk)) > 0;) printed.append(chunk, n);
-  close(fds[0]);
-  if (spawned != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  return memjit::bench::runChild({program, dir, kernel}, printed);
 }
 
 void cacheHitFreshProcess(benchmark::State& state, const char* kernel, const std::string& program) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -80,13 +81,21 @@ std::vector<std::string> definedNames(const llvm::Module& module) {
 std::string objectCacheKey(const JitCore& core, std::string_view contents, const AddOptions& options,
                            Levels levels, bool defersExpanded) {
   const TargetSpec& host = TargetSpec::host();
-  std::string pipeline = core.options.vectorMath ? "vector-math" : "no-vector-math";
-  if (!core.options.skipVectorEpilogue) pipeline += "/vector-epilogue";
+  std::string pipeline = core.options.skipVectorEpilogue ? "" : "/vector-epilogue";
   if (defersExpanded) pipeline += "/expanded-on-first-use";
   if (!options.runIRPasses) pipeline += "/no-ir-passes";
   if (levels.codegen != levels.ir) pipeline += std::string("/codegen-") + optLevelName(levels.codegen);
-  return cacheKey({contents, host.triple, host.cpu, host.features, static_cast<int>(levels.ir),
-                   MEMJIT_VERSION, pipeline});
+  return cacheKey({.moduleBitcode = contents,
+                   .triple = host.triple,
+                   .cpu = host.cpu,
+                   .features = host.features,
+                   .optLevel = static_cast<int>(levels.ir),
+                   .memjitVersion = MEMJIT_VERSION,
+                   .pipeline = pipeline,
+                   .llvmVersion = LLVM_VERSION_STRING,
+                   .vectorMath = core.options.vectorMath,
+                   .codeModel = detail::kCodeModelName,
+                   .relocationModel = detail::kRelocationModelName});
 }
 
 // "<JitOptions::dumpDirectory>/<module>.<tag>", or "" when not dumping.

@@ -119,7 +119,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
   llvm::TargetOptions options;
   std::string cpu = spec.cpu.empty() ? std::string("generic") : spec.cpu;
   llvm::TargetMachine* machine = llvm_compat::createTargetMachine(
-      *target, spec.triple, cpu, spec.features, options, llvm::Reloc::PIC_, codegenOptLevel(level));
+      *target, spec.triple, cpu, spec.features, options, kRelocationModel, codegenOptLevel(level));
   if (!machine)
     return Error(ErrorCode::Unsupported, "LLVM cannot create a target machine for " + spec.str());
   return std::unique_ptr<llvm::TargetMachine>(machine);

@@ -33,7 +33,14 @@ void initializeAllTargets();
 /// LLVM's code generation level for `level`.
 llvm::CodeGenOptLevel codegenOptLevel(OptLevel level) noexcept;
 
-/// A TargetMachine for `spec` (PIC, small code model) at `level`.
+/// The relocation model of every machine memjit makes (JIT and AOT), and the
+/// names the object cache key gives it and the code model (none is set: the
+/// target's default, small on x86-64). A change here must change the names.
+inline constexpr llvm::Reloc::Model kRelocationModel = llvm::Reloc::PIC_;
+inline constexpr const char* kRelocationModelName = "pic";
+inline constexpr const char* kCodeModelName = "default";
+
+/// A TargetMachine for `spec` (kRelocationModel, the default code model) at `level`.
 Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec& spec,
                                                                    OptLevel level);
 /// Sets the triple and data layout of `module` to the machine's and gives every

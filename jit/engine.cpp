@@ -27,7 +27,7 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder() {
   const TargetSpec& host = TargetSpec::host();
   llvm::orc::JITTargetMachineBuilder builder{llvm::Triple(host.triple)};
   builder.setCPU(host.cpu);
-  builder.setRelocationModel(llvm::Reloc::PIC_);
+  builder.setRelocationModel(kRelocationModel);
   llvm::SubtargetFeatures features(host.features);
   builder.addFeatures(features.getFeatures());
   return builder;

@@ -14,10 +14,13 @@
 #include "memjit/codegen/allocator_companion.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/module.h"
+#include "memjit/jit/directory_cache.h"
 #include "memjit/jit/function.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/loaded_module.h"
+#include "memjit/jit/object_cache.h"
 #include "memjit/jit/program.h"
+#include "memjit/jit/redis_cache.h"
 #include "memjit/jit/tiering.h"
 #include "memjit/runtime/buffer.h"
 #include "memjit/runtime/callable.h"
@@ -93,5 +96,10 @@ namespace program {
 using memjit::cantFail;
 extern std::vector<float> values;
 }  // namespace program
+
+// Making a cache shared by a fleet (docs/fleet-cache.md).
+namespace fleet {
+using namespace memjit;
+}  // namespace fleet
 
 }  // namespace docs_context

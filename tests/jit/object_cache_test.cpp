@@ -18,6 +18,7 @@
 
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
+#include "memjit/jit/directory_cache.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "support/ir_snippets.h"
@@ -42,7 +43,17 @@ std::int64_t callConstant(const LoadedModule& mod, const std::string& name) {
 }  // namespace
 
 TEST(CacheKey, EveryPartChangesTheKey) {
-  CacheKeyParts base{"bitcode", "x86_64-pc-linux-gnu", "znver3", "+avx2", 2, "0.1.0", "vector-math"};
+  const CacheKeyParts base{.moduleBitcode = "bitcode",
+                           .triple = "x86_64-pc-linux-gnu",
+                           .cpu = "znver3",
+                           .features = "+avx2",
+                           .optLevel = 2,
+                           .memjitVersion = "0.1.0",
+                           .pipeline = "",
+                           .llvmVersion = "19.1.7",
+                           .vectorMath = true,
+                           .codeModel = "default",
+                           .relocationModel = "pic"};
   const std::string key = cacheKey(base);
   EXPECT_EQ(key.size(), 64u);
   EXPECT_EQ(key, cacheKey(base));
@@ -55,12 +66,54 @@ TEST(CacheKey, EveryPartChangesTheKey) {
   EXPECT_NE(key, changed([](auto& p) { p.triple = "aarch64-linux-gnu"; }));
   EXPECT_NE(key, changed([](auto& p) { p.cpu = "skylake"; }));
   EXPECT_NE(key, changed([](auto& p) { p.features = "+avx2,+fma"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.features = "+avx2,-avx512f"; }));
   EXPECT_NE(key, changed([](auto& p) { p.optLevel = 3; }));
   EXPECT_NE(key, changed([](auto& p) { p.memjitVersion = "0.1.1"; }));
-  EXPECT_NE(key, changed([](auto& p) { p.pipeline = "no-vector-math"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.pipeline = "/codegen-O1"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.llvmVersion = "22.1.0"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.vectorMath = false; }));
+  EXPECT_NE(key, changed([](auto& p) { p.codeModel = "large"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.relocationModel = "static"; }));
+  EXPECT_NE(key, changed([](auto& p) { p.abiVersion = kObjectAbiVersion + 1; }));
   // Parts are length-prefixed: moving a byte across a boundary changes the key.
   EXPECT_NE(changed([](auto& p) { p.triple = "ab"; p.cpu = "c"; }),
             changed([](auto& p) { p.triple = "a"; p.cpu = "bc"; }));
+}
+
+namespace {
+
+// The key of addSum's kernel built with `kernel` and added with `jit` options.
+std::string sumKey(codegen::KernelOptions kernel, JitOptions options = {}, AddOptions add = {}) {
+  options.cache = ObjectCache::inMemory();
+  Jit jit = makeJit(options);
+  codegen::Module module("sum");
+  EXPECT_FALSE(codegen::addSum(module, "total", kernel));
+  auto loaded = jit.add(std::move(module), add);
+  EXPECT_TRUE(loaded.ok()) << loaded.error().message();
+  return loaded.ok() ? loaded->cacheKey() : std::string();
+}
+
+}  // namespace
+
+// What the Jit puts in the key, changed one option at a time: each gives
+// another key. (The triple, CPU and features are the host's, so they are
+// changed only at the level of cacheKey, above.)
+TEST(CacheKey, EveryJitAndKernelOptionChangesTheJitsKey) {
+  const std::string base = sumKey({});
+  ASSERT_EQ(base.size(), 64u);
+  EXPECT_EQ(base, sumKey({}));  // deterministic across Jits
+  EXPECT_NE(base, sumKey({.fastMath = codegen::FastMath::Fast}));
+  EXPECT_NE(base, sumKey({.fastMath = codegen::FastMath::Reassoc}));
+  EXPECT_NE(base, sumKey({.checked = true}));
+  EXPECT_NE(base, sumKey({.debugInfo = true}));
+  EXPECT_NE(base, sumKey({.element = ElementType::F64}));
+  EXPECT_NE(base, sumKey({}, {.optLevel = OptLevel::O3}));
+  EXPECT_NE(base, sumKey({}, {}, {.optLevel = OptLevel::O1}));
+  EXPECT_NE(base, sumKey({}, {}, {.codegenLevel = OptLevel::O0}));
+  EXPECT_NE(base, sumKey({}, {}, {.runIRPasses = false}));
+  EXPECT_NE(base, sumKey({}, {.vectorMath = false}));
+  EXPECT_NE(base, sumKey({}, {.skipVectorEpilogue = false}));
+  EXPECT_NE(base, sumKey({}, {.compileExpandedOnFirstUse = false}));
 }
 
 TEST(ObjectCache, MemoryPutGetAndEviction) {
@@ -376,4 +429,52 @@ TEST(ObjectCache, ThreadsAddingAndRemovingTheSameModuleShareCodeSafely) {
   EXPECT_EQ(failed.load(), 0);
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_EQ(jit.moduleCount(), 0u);
+}
+
+// Two directories stand in for a machine's directory and the fleet's store:
+// the layering, not the store, is under test (redis_cache_test.cpp uses a real server).
+TEST(ObjectCache, ARemoteHitFillsTheLocalBackendAndTheMemoryLayer) {
+  auto fleet = test::valueOrFail(DirectoryCache::open(freshDir("fleet-remote").string()), "remote");
+  auto machineA = test::valueOrFail(DirectoryCache::open(freshDir("fleet-a").string()), "a");
+  auto machineB = test::valueOrFail(DirectoryCache::open(freshDir("fleet-b").string()), "b");
+  std::string key;
+  {
+    auto cache = ObjectCache::create({.local = machineA, .remote = fleet});
+    Jit jit = makeJit({.cache = cache});
+    LoadedModule compiled = test::valueOrFail(jit.addIR(test::constantIR("k", 41), "m"), "add");
+    EXPECT_FALSE(compiled.fromCache());
+    key = compiled.cacheKey();
+    const CacheStats stats = cache->stats();
+    EXPECT_EQ(stats.stores, 1u);
+    EXPECT_EQ(stats.remoteCalls, 2u);  // the miss and the publication
+    EXPECT_GT(stats.bytesWritten, 0u);
+  }
+  auto cache = ObjectCache::create({.local = machineB, .remote = fleet});
+  Jit jit = makeJit({.cache = cache});
+  LoadedModule fetched = test::valueOrFail(jit.addIR(test::constantIR("k", 41), "m"), "add");
+  EXPECT_TRUE(fetched.fromCache());
+  EXPECT_EQ(callConstant(fetched, "k"), 41);
+  EXPECT_TRUE(std::filesystem::exists(machineB->pathFor(key)));  // filled on the remote hit
+  CacheStats stats = cache->stats();
+  EXPECT_EQ(stats.remoteHits, 1u);
+  EXPECT_EQ(stats.localHits, 0u);
+  EXPECT_EQ(stats.stores, 0u);
+  cache->clearMemory();
+  ASSERT_TRUE(cache->get(key).has_value());
+  EXPECT_EQ(cache->stats().localHits, 1u);
+  ASSERT_TRUE(cache->get(key).has_value());
+  EXPECT_EQ(cache->stats().memoryHits, 1u);
+  EXPECT_EQ(cache->stats().remoteCalls, 1u);
+}
+
+TEST(ObjectCache, ACorruptRemoteEntryIsAMissAndIsReplaced) {
+  auto fleet = test::valueOrFail(DirectoryCache::open(freshDir("corrupt-remote").string()), "remote");
+  auto cache = ObjectCache::create({.maxMemoryBytes = 0, .remote = fleet});
+  cache->put("k", "an object");
+  std::filesystem::resize_file(fleet->pathFor("k"), std::filesystem::file_size(fleet->pathFor("k")) - 1);
+  EXPECT_FALSE(cache->get("k").has_value());
+  EXPECT_EQ(cache->stats().corrupt, 1u);
+  EXPECT_FALSE(std::filesystem::exists(fleet->pathFor("k")));
+  cache->put("k", "an object");
+  EXPECT_EQ(**cache->get("k"), "an object");
 }
