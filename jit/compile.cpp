@@ -213,7 +213,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   // Loops converting narrow elements get the width of the target's vector
   // register for the narrowest one (narrow_type_width.h).
   if (vectorize)
-    builder.registerVectorizerStartEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+    builder.registerVectorizerStartEPCallback([&machine](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the

@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include <set>
 
@@ -273,6 +274,30 @@ llvm::PreservedAnalyses DotInstructionsPass::run(llvm::Module& module, llvm::Mod
     }
   }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+llvm::PreservedAnalyses DotLoopWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+  using namespace llvm::PatternMatch;
+  if (function.isDeclaration() || !has(*machine, function, "+avx512vnni")) return llvm::PreservedAnalyses::all();
+  for (llvm::Loop* loop : analyses.getResult<llvm::LoopAnalysis>(function).getLoopsInPreorder()) {
+    if (!loop->isInnermost() || llvm::findStringMetadataForLoop(loop, "llvm.loop.vectorize.width") ||
+        llvm::hasDisableAllTransformsHint(loop))
+      continue;
+    for (llvm::PHINode& phi : loop->getHeader()->phis()) {
+      if (!phi.getType()->isIntegerTy(32) || !phi.hasOneUse()) continue;
+      llvm::Value *x = nullptr, *y = nullptr;
+      const auto bytes = [](llvm::Value* v, bool zero) {
+        llvm::Value* from = nullptr;
+        return (zero ? match(v, m_ZExt(m_Value(from))) : match(v, m_SExt(m_Value(from)))) && from->getType()->isIntegerTy(8);
+      };
+      if (!match(phi.user_back(), m_c_Add(m_Specific(&phi), m_OneUse(m_Mul(m_Value(x), m_Value(y))))) ||
+          !((bytes(x, true) && bytes(y, false)) || (bytes(y, true) && bytes(x, false))))
+        continue;
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.vectorize.width", 64);
+      break;
+    }
+  }
+  return llvm::PreservedAnalyses::all();  // only loop metadata changed
 }
 
 llvm::PreservedAnalyses DotLoopIdiomPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {

@@ -33,6 +33,15 @@ struct DotInstructionsPass : llvm::PassInfoMixin<DotInstructionsPass> {
   const llvm::TargetMachine* machine;
 };
 
+// Before vectorisation: a scalar u8 x s8 sum gets the vectorisation width of one vpdpbusd on zmm registers (64
+// bytes) where the target has AVX512-VNNI, as g++ does; the cost model (which prefers 256-bit vectors on
+// Sapphire Rapids) would pick 32 and halve the bytes per instruction.
+struct DotLoopWidthPass : llvm::PassInfoMixin<DotLoopWidthPass> {
+  explicit DotLoopWidthPass(const llvm::TargetMachine& machine) : machine(&machine) {}
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
+  const llvm::TargetMachine* machine;
+};
+
 struct DotLoopIdiomPass : llvm::PassInfoMixin<DotLoopIdiomPass> {
   explicit DotLoopIdiomPass(const llvm::TargetMachine& machine) : machine(&machine) {}
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
