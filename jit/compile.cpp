@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "dot_product.h"
 #include "large_functions.h"
 #include "narrow_type_width.h"
 #include "remark_collector.h"
@@ -200,10 +201,20 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       [](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
         mpm.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
       });
+  // The builder's dot products become the target's instructions before the
+  // fallbacks are inlined; vectorised u8 x s8 sums use vpdpbusd (dot_product.h).
+  builder.registerPipelineStartEPCallback([&machine](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+    mpm.addPass(DotInstructionsPass(machine));
+  });
+  if (vectorize)
+    builder.registerOptimizerLastEPCallback([&machine](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DotLoopIdiomPass(machine)));
+    });
   // Loops converting narrow elements get the width of the target's vector
   // register for the narrowest one (narrow_type_width.h).
   if (vectorize)
-    builder.registerVectorizerStartEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+    builder.registerVectorizerStartEPCallback([&machine](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the

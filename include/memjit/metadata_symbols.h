@@ -33,6 +33,13 @@ inline constexpr std::string_view kCInterfacePrefix = "_mlir_ciface_";
 inline constexpr const char* kStreamingStoreTagPrefix = "memjit";
 inline constexpr const char* kStreamingStoreTagSuffix = "nontemporal";
 
+/// The dot-product operations (FunctionBuilder::dot) call an internal function
+/// named `memjit.dot.<kind>.v<lanes>` whose body is the portable fallback;
+/// memjit's pipeline replaces the call with the target's instruction (VNNI's
+/// vpdpbusd/vpdpwssd, AVX512_BF16's vdpbf16ps) where the function's target
+/// has it, which gives the same bits.
+inline constexpr const char* kDotFallbackPrefix = "memjit.dot.";
+
 inline std::string symbolName(std::string_view prefix, std::string_view name) {
   std::string s(prefix);
   s.append(name);

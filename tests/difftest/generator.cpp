@@ -556,7 +556,28 @@ class Gen {
     const auto size = p_.values[static_cast<std::size_t>(m)].sizes[1];
     return assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, static_cast<std::uint64_t>(size))});
   }
+  // FunctionBuilder::dot: mostly 4, 8 or 16 accumulator lanes (the instructions' widths), else 2 to 8.
+  void dotStatement() {
+    const std::uint64_t n = r_.chance(60) ? 4ULL << r_.below(3) : 2 + r_.below(7);
+    const auto kind = static_cast<DotKind>(r_.below(kDotKinds));
+    const ET acc = kind == kDotBF16 ? ET::F32 : ET::I32;
+    const ET a = kind == kDotU8S8 ? ET::UI8 : kind == kDotS16 ? ET::I16 : ET::BF16;
+    const ET b = kind == kDotU8S8 ? (r_.chance(50) ? ET::SI8 : ET::I8) : a;
+    const std::uint64_t group = kind == kDotU8S8 ? 4 : 2;
+    Stmt s = laneStmt(LaneOp::Dot, acc, n);
+    s.imm = kind;
+    s.args = picks(acc, n);
+    for (ET t : {a, b}) {
+      const auto lanes = picks(t, group * n);
+      s.args.insert(s.args.end(), lanes.begin(), lanes.end());
+    }
+    finishLanes(std::move(s), n);
+  }
   void laneStatement() {
+    if (r_.chance(15)) {
+      dotStatement();
+      return;
+    }
     const std::uint64_t n = 2 + r_.below(7);
     const std::uint64_t kind = o_.memrefs ? r_.below(7) : r_.below(4);
     if (kind <= 3) {

@@ -296,6 +296,12 @@ class Interpreter {
         return;
       }
       case LaneOp::Reduce: setResults({reduceLanes(s, lanesAt(0))}); return;
+      case LaneOp::Dot: {
+        std::vector<Val> args;
+        for (int id : s.args) args.push_back(vals_[id]);
+        setResults(dotLanes(static_cast<DotKind>(s.imm), n, args));
+        return;
+      }
       default: break;
     }
     // Memory: lane k at m[row, col + k] (or col + offset_k), masked lanes first checked against the last dim.
@@ -353,6 +359,43 @@ class Interpreter {
     const std::size_t valuesAt = s.lane == LaneOp::TransferWrite ? 3 : maskAt + n;
     for (auto [k, element] : writes) memory_[view.buffer][static_cast<std::size_t>(element)] = arg(valuesAt + k);
     setResults(out);
+  }
+
+  // FunctionBuilder::dot (builder.h, docs/vectors.md): Intel's vpdpbusd, vpdpwssd and vdpbf16ps. args: n
+  // accumulator lanes, then a's and b's g * n lanes each.
+  static std::vector<Val> dotLanes(DotKind kind, std::size_t n, const std::vector<Val>& args) {
+    for (const Val& x : args)
+      if (x.flags != kExact) return std::vector<Val>(n, Val{0, 0, kLoose});
+    const std::size_t g = kind == kDotU8S8 ? 4 : 2;
+    const auto a = [&](std::size_t j, std::size_t k) { return args[n + g * j + k].bits; };
+    const auto b = [&](std::size_t j, std::size_t k) { return args[n + g * n + g * j + k].bits; };
+    std::vector<Val> out(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (kind == kDotBF16) {
+        // Denormals read as zero; t = fma(a1, b1, acc), then fma(a0, b0, t), each rounded once and a denormal
+        // result flushed; a NaN result takes a's NaN, b's, t's (quieted) or the default 0xffc00000.
+        const auto flush = [](std::uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; };
+        const auto nan = [](std::uint32_t x) { return (x & 0x7fffffffu) > 0x7f800000u; };
+        std::uint32_t t = flush(static_cast<std::uint32_t>(args[j].bits));
+        for (std::size_t k : {1, 0}) {
+          const std::uint32_t x = flush(static_cast<std::uint32_t>(a(j, k)) << 16);
+          const std::uint32_t y = flush(static_cast<std::uint32_t>(b(j, k)) << 16);
+          const std::uint32_t r = std::bit_cast<std::uint32_t>(
+              std::fma(std::bit_cast<float>(x), std::bit_cast<float>(y), std::bit_cast<float>(t)));
+          t = !nan(r) ? flush(r) : nan(x) ? x | 0x400000u : nan(y) ? y | 0x400000u : nan(t) ? t | 0x400000u : 0xffc00000u;
+        }
+        out[j].bits = t;
+        continue;
+      }
+      std::uint64_t sum = args[j].bits;  // modulo 2^32 below
+      for (std::size_t k = 0; k < g; ++k) {
+        const std::int64_t x = kind == kDotU8S8 ? static_cast<std::int64_t>(a(j, k) & 0xff) : signExtend(a(j, k), 16);
+        const std::int64_t y = signExtend(b(j, k), kind == kDotU8S8 ? 8 : 16);
+        sum += static_cast<std::uint64_t>(x * y);
+      }
+      out[j].bits = sum & 0xffffffffu;
+    }
+    return out;
   }
 
   // vector.reduction: integers exactly (min/max by the type's signedness), f32/f64 add and mul in lane order,

@@ -376,6 +376,16 @@ class Lowering {
       case LaneOp::Reduce:
         v(s.results[0]) = b_.reduce(static_cast<FunctionBuilder::VectorReduction>(s.laneReduction), vec(0));
         return;
+      case LaneOp::Dot: {
+        const std::size_t g = s.imm == kDotU8S8 ? 4 : 2;
+        auto lanesFrom = [&](std::size_t first, std::size_t count) {
+          std::vector<Value> scalars;
+          for (std::size_t k = 0; k < count; ++k) scalars.push_back(v(s.args[first + k]));
+          return b_.fromElements(scalars);
+        };
+        extractAll(b_.dot(vec(0), lanesFrom(n, g * n), lanesFrom(n + g * n, g * n)));
+        return;
+      }
       default: break;
     }
     Value m = v(s.args[0]);

@@ -81,7 +81,11 @@ enum class LaneOp : std::uint8_t {
   Scatter,        // args: m, row, col, n x offset, n x mask, n x v (repeated offsets: the highest lane wins)
   TransferRead,   // args: m, row, col, padding            results: n; lanes past the last dim read the padding
   TransferWrite,  // args: m, row, col, n x v              lanes past the last dim are not written
+  Dot,            // args: n x acc, gn x a, gn x b         results: n (dot: g = 4 for u8 x s8, 2 for s16 and bf16);
+                  // imm: the DotKind; s.type: the accumulator's (i32 or f32)
 };
+/// Dot's operand types: acc i32, a ui8, b si8; acc i32, a and b i16; acc f32, a and b bf16.
+enum DotKind : std::uint8_t { kDotU8S8, kDotS16, kDotBF16, kDotKinds };
 /// vector.reduction kinds, in FunctionBuilder::VectorReduction's order.
 enum class LaneReduction : std::uint8_t { Add, Mul, Min, Max, Minimumf, Maximumf, And, Or, Xor };
 

@@ -23,7 +23,7 @@ bool hasSideEffects(const Program& p, const Stmt& s) {
     return true;
   // A trapping program keeps its vector memory accesses too.
   if (keepTraps && s.kind == StmtKind::Lanes && s.lane != LaneOp::Splat && s.lane != LaneOp::Insert &&
-      s.lane != LaneOp::Extract && s.lane != LaneOp::Reduce)
+      s.lane != LaneOp::Extract && s.lane != LaneOp::Reduce && s.lane != LaneOp::Dot)
     return true;
   // A trapping program keeps what may trap: loads and divisions.
   if (keepTraps && s.kind == StmtKind::Assign && (s.op == Op::Load || (s.op >= Op::Div && s.op <= Op::FloorDivSI)))

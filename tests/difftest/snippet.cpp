@@ -335,6 +335,16 @@ class Printer {
         line(indent, "Value " + v(s.results[0]) + " = b.reduce(FunctionBuilder::VectorReduction::" +
                          kinds[static_cast<int>(s.laneReduction)] + ", " + vec(0) + ");");
         return;
+      case LaneOp::Dot: {
+        const std::size_t g = s.imm == kDotU8S8 ? 4 : 2;
+        auto lanesFrom = [&](std::size_t first, std::size_t count) {
+          std::vector<int> scalars(s.args.begin() + static_cast<std::ptrdiff_t>(first),
+                                   s.args.begin() + static_cast<std::ptrdiff_t>(first + count));
+          return "b.fromElements(" + list(scalars) + ")";
+        };
+        extractAll("b.dot(" + vec(0) + ", " + lanesFrom(n, g * n) + ", " + lanesFrom(n + g * n, g * n) + ")");
+        return;
+      }
       default: break;
     }
     const std::string m = v(s.args[0]), at = "{" + v(s.args[1]) + ", " + v(s.args[2]) + "}";

@@ -521,6 +521,22 @@ class FunctionBuilder {
   /// of a loop over n elements.
   Value createMask(std::uint32_t lanes, const Value& n, Loc loc = Loc::current());
 
+  // --- dot-product accumulation (builder_dot.cpp) ---
+  /// Lane j of `acc` plus the products of the lanes of `a` and `b` in group j (MLIR's x86vector.avx512.dot and
+  /// x86vector.avx.dot.i8 family; Intel's VNNI and AVX512_BF16). The kind comes from the element types:
+  /// - acc vector<Nxi32>, a vector<4Nxui8>, b vector<4Nxsi8> (or i8): acc[j] + sum over k < 4 of
+  ///   a[4j+k] * b[4j+k], zero- and sign-extended, wrapping modulo 2^32 (vpdpbusd; not the saturating vpdpbusds);
+  /// - acc vector<Nxi32>, a and b vector<2Nxi16> (or si16): acc[j] + a[2j] * b[2j] + a[2j+1] * b[2j+1], signed,
+  ///   wrapping (vpdpwssd);
+  /// - acc vector<Nxf32>, a and b vector<2Nxbf16>: vdpbf16ps, which is not two fmas: bf16 denormals (and a
+  ///   denormal acc) are read as zero of their sign, then t = fma(a[2j+1], b[2j+1], acc[j]) and
+  ///   fma(a[2j], b[2j], t), each rounded to nearest even once and a denormal result flushed to zero of its sign;
+  ///   a NaN result is a's NaN, else b's, else t's, quieted, else the default NaN 0xffc00000.
+  /// (si32 accumulators are taken too.) Where the target has the instruction (VNNI: avx512vnni for 16 lanes,
+  /// avxvnni or avx512vnni + avx512vl for 4 and 8; avx512bf16 likewise) the call is that instruction, elsewhere a
+  /// portable sequence giving the same bits.
+  Value dot(const Value& acc, const Value& a, const Value& b, Loc loc = Loc::current());
+
   // --- vector memory (builder_vector_memory.cpp) ---
   // A ranked memref addressed at `indices` (one index per dim); lanes move along its last dim. Checked mode checks
   // every lane that is accessed (masked-off lanes are not).
