@@ -245,16 +245,17 @@ void cacheHitFreshProcess(benchmark::State& state, const char* kernel, const std
     state.SkipWithError("the cache-filling process failed");
     return;
   }
-  double inProcess = 0, create = 0, build = 0, add = 0, call = 0;
+  double inProcess = 0, create = 0, build = 0, add = 0, call = 0, faults = 0;
   for (auto _ : state) {
     if (runCacheHitProcess(program, dir, kernel, printed) != 0) {
       state.SkipWithError(("the process missed the cache or failed: " + printed).c_str());
       break;
     }
     std::istringstream numbers(printed);
-    double phase[5] = {};
+    double phase[6] = {};
     for (double& value : phase) numbers >> value;
     inProcess += phase[0], create += phase[1], build += phase[2], add += phase[3], call += phase[4];
+    faults += phase[5];
   }
   std::filesystem::remove_all(dir);
   auto ms = [&](double ns) {
@@ -265,6 +266,7 @@ void cacheHitFreshProcess(benchmark::State& state, const char* kernel, const std
   state.counters["build_ms"] = ms(build);
   state.counters["add_ms"] = ms(add);
   state.counters["lookup_call_ms"] = ms(call);
+  state.counters["page_faults"] = benchmark::Counter(faults, benchmark::Counter::kAvgIterations);
 }
 
 #ifdef MEMJIT_HAVE_MLIR

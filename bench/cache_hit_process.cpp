@@ -6,9 +6,12 @@
 // looked up and removed again, the first staying loaded): a harness for
 // counting the instructions of warm hits (callgrind cannot run bench_compile,
 // which is built for the host's AVX-512).
-// Prints "<in-process ns> <create ns> <build ns> <add ns> <lookup+call ns>"
+// Prints "<in-process ns> <create ns> <build ns> <add ns> <lookup+call ns>
+// <page faults>" (minor faults in main: first touches of code and heap)
 // and exits 0 on a cache hit, 2 on a miss (the object is compiled and
 // stored), 1 on an error or a wrong result.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +31,12 @@ using memjit::runtime::StridedMemRef;
 
 long long nanos(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count();
+}
+
+long minorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
 }
 
 int fail(const memjit::Error& error) {
@@ -57,6 +66,7 @@ bool callOnce(const memjit::jit::Function& fn, bool matmul) {
 
 int main(int argc, char** argv) {
   const auto started = Clock::now();
+  const long faultsAtStart = minorFaults();
   if (argc != 3 && argc != 4) {
     std::fprintf(stderr, "usage: %s <cache-dir> <add|matmul> [<adds>]\n", argv[0]);
     return 1;
@@ -82,8 +92,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto called = Clock::now();
-  std::printf("%lld %lld %lld %lld %lld\n", nanos(started, called), nanos(started, created), nanos(created, built),
-              nanos(built, added), nanos(added, called));
+  const long faults = minorFaults() - faultsAtStart;
+  std::printf("%lld %lld %lld %lld %lld %ld\n", nanos(started, called), nanos(started, created),
+              nanos(created, built), nanos(built, added), nanos(added, called), faults);
   for (int i = 0, adds = argc == 4 ? std::atoi(argv[3]) : 0; i < adds; ++i) {
     memjit::codegen::Module again("bench");
     if (auto e = matmul ? memjit::codegen::addMatmul(again, "kernel")

@@ -159,24 +159,37 @@ struct ModuleObject {
   std::vector<Remark> remarks;  // AddOptions::remarks
 };
 
+// What JitOptions::cache held under a module's key, once asked.
+struct CacheLookup {
+  bool asked = false;
+  std::shared_ptr<const std::string> hit;  ///< null on a miss
+};
+
+// Asks the cache for `key` (nothing without a cache, or when remarks are
+// asked for: they come from optimising, which a cached object skips).
+CacheLookup lookUp(JitCore& core, const AddOptions& options, const std::string& key, CompileStats& stats) {
+  CacheLookup lookup;
+  if (!core.options.cache || options.remarks) return lookup;
+  detail::PhaseTimer timer(stats.cacheLookup);
+  lookup.asked = true;
+  if (auto hit = core.options.cache->get(key)) lookup.hit = std::move(*hit);
+  return lookup;
+}
+
 // The object from JitOptions::cache when it holds one under `key` (empty
-// without a cache); else compiled (and put in the cache). With `tiered`, a
-// miss compiles the first tier instead (tiering.h), which stays out of the
-// cache: a hit skips tiering.
+// without a cache; `lookup` when the caller asked already); else compiled
+// (and put in the cache). With `tiered`, a miss compiles the first tier
+// instead (tiering.h), which stays out of the cache: a hit skips tiering.
 Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options, std::string key,
-                                      CompileStats& stats, std::shared_ptr<detail::TieredModule>* tiered = nullptr) {
+                                      CompileStats& stats, CacheLookup lookup,
+                                      std::shared_ptr<detail::TieredModule>* tiered = nullptr) {
   Levels levels = levelsFor(core, options);
   ModuleObject object;
   object.cacheKey = std::move(key);
-  if (core.options.cache) {
-    detail::PhaseTimer timer(stats.cacheLookup);
-    // Remarks come from optimising, which a cached object skips.
-    std::optional<std::shared_ptr<const std::string>> hit;
-    if (!options.remarks) hit = core.options.cache->get(object.cacheKey);
-    if (hit) {
-      object.bytes = *hit;
-      object.fromCache = true;
-    }
+  if (!lookup.asked) lookup = lookUp(core, options, object.cacheKey, stats);
+  if (lookup.hit) {
+    object.bytes = std::move(lookup.hit);
+    object.fromCache = true;
   }
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   AddOptions firstTier;
@@ -267,7 +280,11 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   // Not when remarks are asked for: they come from optimising this module.
   if (!options.remarks)
     if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
-  {
+  // A structural hit skips verification: the same module (its digest covers
+  // everything the verifier reads) was verified before it was compiled.
+  CacheLookup lookup;
+  if (digested) lookup = lookUp(*core_, options, object.cacheKey, object.stats);
+  if (!lookup.hit) {
     detail::PhaseTimer timer(object.stats.verify);
     MEMJIT_TRY(detail::verify(handed));
   }
@@ -293,7 +310,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   // Remarks describe the requested level's optimisation, which a first tier skips.
   const bool tiering = !options.remarks && detail::tieringApplies(*core_, *ir.module, options);
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
-                                                                object.stats, tiering ? &tiered : nullptr));
+                                                                object.stats, std::move(lookup),
+                                                                tiering ? &tiered : nullptr));
   if (tiered) {
     detail::renameDefined(*tiered, object.defined);
     object.beforePublish = [tiered](const std::shared_ptr<detail::ModuleState>& state) {

@@ -1,5 +1,6 @@
 #include "compile.h"
 #include "dot_product.h"
+#include "host_detection.h"
 #include "large_functions.h"
 #include "narrow_type_width.h"
 #include "remark_collector.h"
@@ -50,17 +51,7 @@ const char* optLevelName(OptLevel level) noexcept {
 const TargetSpec& TargetSpec::host() {
   // Detected once: asking the CPU for its features on every module would
   // cost as much as compiling a small kernel.
-  static const TargetSpec spec = [] {
-    TargetSpec s;
-    s.triple = llvm::sys::getProcessTriple();
-    s.cpu = llvm::sys::getHostCPUName().str();
-    llvm::SubtargetFeatures features;
-    for (const auto& f : llvm::sys::getHostCPUFeatures())
-      features.AddFeature(f.first(), f.second);
-    s.features = features.getString();
-    return s;
-  }();
-  return spec;
+  return detail::hostTarget({});
 }
 
 std::string TargetSpec::str() const { return triple + "/" + cpu + "/" + features; }

@@ -10,7 +10,11 @@
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 
+#include "memjit/jit/object_cache.h"
+
 #include "compile.h"
+#include "data_layout.h"
+#include "host_detection.h"
 #include "llvm_error.h"
 #include "perf_jitdump.h"
 #include "perf_map.h"
@@ -34,23 +38,24 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder() {
 }
 
 Expected<std::unique_ptr<llvm::orc::LLJIT>> buildLLJIT(JitCore& core) {
-  // The one machine made up front; its data layout configures LLJIT so that
-  // LLJIT does not build a TargetMachine of its own just to ask for it.
-  llvm::DataLayout layout("");
-  llvm::TargetOptions targetOptions;
-  {
-    MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(core.options.optLevel));
-    layout = (*lease).createDataLayout();
-    targetOptions = (*lease).Options;
-  }
+  // LLJIT is given the data layout so that it does not build a TargetMachine
+  // just to ask for it: a Jit that only loads cached objects never builds one
+  // (half of a fresh process's cache hit was that machine). The compiler's
+  // machines come from the pool, made on the first miss. Its IR mangling reads
+  // only EmulatedTLS, which the pool's default TargetOptions leave off too.
+  MEMJIT_ASSIGN_OR_RETURN(llvm::DataLayout layout, dataLayoutFor(TargetSpec::host()));
   MachinePool* pool = &core.machines;
   auto built = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(hostMachineBuilder())
                    .setDataLayout(layout)
+                   // memjit runs a module's constructors and destructors itself
+                   // (global_structors.cpp), so LLJIT's generic IR platform,
+                   // which would add a support dylib to every JITDylib, is off.
+                   .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
                    .setCompileFunctionCreator(
-                       [pool, targetOptions](llvm::orc::JITTargetMachineBuilder)
+                       [pool](llvm::orc::JITTargetMachineBuilder)
                            -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                         return makePoolCompiler(*pool, targetOptions);
+                         return makePoolCompiler(*pool, llvm::TargetOptions());
                        })
                    .create();
   if (!built) return fromLLVM(built.takeError(), ErrorCode::Unsupported, "cannot create the JIT");
@@ -96,6 +101,10 @@ Error createDumpDirectory(const std::string& directory) {
 
 Expected<std::shared_ptr<JitCore>> JitCore::create(JitOptions options) {
   initializeNativeTarget();
+  // A disk cache's directory also remembers the host's detection (host_detection.h).
+  if (options.cache)
+    if (const std::string entry = options.cache->pathFor("host"); !entry.empty())
+      (void)hostTarget(std::filesystem::path(entry).parent_path().string());
   auto core = std::make_shared<JitCore>(std::move(options));
   MEMJIT_ASSIGN_OR_RETURN(core->lljit, buildLLJIT(*core));
   auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&core->lljit->getObjLinkingLayer());

@@ -376,6 +376,22 @@ TEST(ObjectCache, EveryOptionThatChangesTheObjectChangesTheKey) {
   }
 }
 
+TEST(ObjectCache, AHitUnderAStructuralDigestSkipsVerifyingButAMissVerifies) {
+  auto cache = ObjectCache::inMemory();
+  Jit first = makeJit({.cache = cache});
+  LoadedModule cold = addSum(first, "sums");
+  EXPECT_FALSE(cold.fromCache());
+  EXPECT_GT(cold.compileStats().verify.count(), 0);
+  Jit second = makeJit({.cache = cache});  // another Jit: a cache hit, not a shared twin
+  LoadedModule warm = addSum(second, "sums");
+  EXPECT_TRUE(warm.fromCache());
+  EXPECT_GT(warm.compileStats().link.count(), 0);
+  EXPECT_EQ(warm.compileStats().verify.count(), 0);
+  EXPECT_EQ(cache->stats().hits, 1u) << "one lookup per add, not one before and one after verifying";
+  EXPECT_EQ(cache->stats().misses, 1u);
+  EXPECT_EQ(callSum(warm, {1, 2, 3.5f}), 6.5f);
+}
+
 TEST(ObjectCache, AnInvalidModuleIsRejectedWithACacheToo) {
   // The key is computed before verifying (so that a shared hit skips it);
   // a module the verifier rejects must still be an error, not a crash.

@@ -14,7 +14,8 @@ struct CompileStats {
   using Duration = std::chrono::nanoseconds;
 
   /// llvm::verifyModule on the module as handed over (zero when a loaded
-  /// identical module's code is shared: that one was verified).
+  /// identical module's code is shared, or on a cache hit under a structural
+  /// digest: the identical module was verified before it was compiled).
   Duration verify{0};
   /// Preparing the IR for the target: lowering global constructors, setting
   /// triple, data layout and CPU attributes, listing the defined symbols.
