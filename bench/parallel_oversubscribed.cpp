@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "conv3x3_kernel.h"
+#include "serial_and_parallel_kernels.h"
+#include "sum_kernel.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
@@ -78,40 +80,12 @@ Error build(codegen::Module& m, bool par) {
     else b.forLoop(b.index(0), b.dim(x, 0), b.index(1), body);
     if (Error e = b.finish()) return e;
   }
-  codegen::FunctionBuilder b(m, "sum" + s, *parseFunctionType("(memref<?xf64>) -> f64"), noalias(1));
-  Value x = b.arg(0), n = b.dim(x, 0);
-  if (par)
-    b.ret(b.parallelReduce(b.index(0), n, b.index(1), {}, {codegen::Reduction::sum(b.f64(0))},
-                           [&](Value i) { return std::vector<Value>{b.load(x, {i})}; }));
-  else
-    b.ret(b.forLoop(b.index(0), n, b.index(1), {b.f64(0)},
-                    [&](Value i, const std::vector<Value>& acc) { return std::vector<Value>{acc[0] + b.load(x, {i})}; }));
-  return b.finish();
+  return bench::addSum(m, "sum" + s, noalias(1), par);
 }
 
 struct Kernels {
-  std::optional<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  std::string error;
-  void* get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    if (!p) std::abort();
-    return *p;
-  }
-  static Kernels& instance() {
-    static Kernels k = [] {
-      Kernels k;
-      auto j = jit::Jit::create({.optLevel = jit::OptLevel::O3});
-      if (!j) return k.error = j.error().str(), std::move(k);
-      k.jit.emplace(std::move(*j));
-      codegen::Module m("parallel_oversubscribed");
-      for (bool par : {false, true})
-        if (Error e = build(m, par)) return k.error = e.str(), std::move(k);
-      auto loaded = k.jit->add(std::move(m));
-      if (!loaded) return k.error = loaded.error().str(), std::move(k);
-      k.mod.emplace(std::move(*loaded));
-      return k;
-    }();
+  static bench::SerialAndParallelKernels& instance() {
+    static bench::SerialAndParallelKernels k = bench::SerialAndParallelKernels::make("parallel_oversubscribed", build);
     return k;
   }
 };

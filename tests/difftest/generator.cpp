@@ -914,16 +914,24 @@ class Gen {
       cur_->params.push_back(fresh(scalarType(t)));
       scopes_.back().push_back(cur_->params.back());
     }
-    if (s.kind == StmtKind::ParallelReduce) assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
+    int ivData = -1;
+    if (s.kind == StmtKind::ParallelReduce) ivData = assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
-    for (ET t : yields) cur_->yields.push_back(pick(t));
+    // A deterministic float reduction adds the iteration's number to each contribution: terms that differ make
+    // the result depend on the documented order.
+    const bool ordered = s.kind == StmtKind::ParallelReduce && ((s.imm >> 33) & 1);
+    for (ET t : yields) {
+      const int y = pick(t);
+      cur_->yields.push_back(ordered && isFloat(t) ? assign(Op::Add, t, {y, assign(Op::Cast, t, {ivData})}) : y);
+    }
     scopes_.pop_back();
     cur_ = saved;
     for (ET t : yields) s.results.push_back(fresh(scalarType(t)));
     for (int id : s.results) scopes_.back().push_back(id);
     cur_->stmts.push_back(std::move(s));
   }
-  // Exact integer reductions over independent iterations (the body stores nothing).
+  // Exact integer reductions over independent iterations (the body stores nothing); deterministic ones also
+  // reduce f32/f64, whose bits their documented block and tree order fixes.
   void parallelReduce(int depth) {
     const std::uint64_t lb = r_.below(3);
     const int lbV = constant(ET::Index, lb);
@@ -933,14 +941,23 @@ class Gen {
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
     s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    // Drawn from a side stream, so programs without them stay the programs they were.
+    SplitMix side{r_.state ^ 0xd5e7e3a1f0c2b9d4ULL};
+    const bool deterministic = side.chance(40);
+    if (deterministic) s.imm |= 1ULL << 33;
     // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
     static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
                                    ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
     std::vector<ET> ts;
     const int n = 1 + static_cast<int>(r_.below(3));
     for (int i = 0; i < n; ++i) {
-      ts.push_back(types[r_.below(std::size(types))]);
-      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
+      if (deterministic && side.chance(70)) {
+        ts.push_back(side.chance(50) ? ET::F32 : ET::F64);
+        s.reductions.push_back(static_cast<Stmt::Reduction>(side.below(Stmt::Max + 1)));  // no bitwise custom ones
+      } else {
+        ts.push_back(types[r_.below(std::size(types))]);
+        s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
+      }
       s.args.push_back(pick(ts.back()));
     }
     inParallel_ = true;
