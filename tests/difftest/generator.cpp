@@ -917,12 +917,18 @@ class Gen {
     int ivData = -1;
     if (s.kind == StmtKind::ParallelReduce) ivData = assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
-    // A deterministic float reduction adds the iteration's number to each contribution: terms that differ make
-    // the result depend on the documented order.
+    // A deterministic float reduction adds iv * 0.1 (inexact) to each contribution: terms that differ and round
+    // make the result depend on the documented order.
     const bool ordered = s.kind == StmtKind::ParallelReduce && ((s.imm >> 33) & 1);
     for (ET t : yields) {
       const int y = pick(t);
-      cur_->yields.push_back(ordered && isFloat(t) ? assign(Op::Add, t, {y, assign(Op::Cast, t, {ivData})}) : y);
+      if (!ordered || !isFloat(t)) {
+        cur_->yields.push_back(y);
+        continue;
+      }
+      const int tenth = constant(t, t == ET::F64 ? 0x3fb999999999999aULL : 0x3dcccccdULL);
+      const int term = assign(Op::Mul, t, {assign(Op::Cast, t, {ivData}), tenth});
+      cur_->yields.push_back(assign(Op::Add, t, {y, term}));
     }
     scopes_.pop_back();
     cur_ = saved;
@@ -933,18 +939,20 @@ class Gen {
   // Exact integer reductions over independent iterations (the body stores nothing); deterministic ones also
   // reduce f32/f64, whose bits their documented block and tree order fixes.
   void parallelReduce(int depth) {
+    // Drawn from a side stream, so programs without them stay the programs they were; their loops are longer
+    // (up to 72 iterations, so up to 72 blocks and a tree of 7 levels).
+    SplitMix side{r_.state ^ 0xd5e7e3a1f0c2b9d4ULL};
+    const bool deterministic = side.chance(60);
     const std::uint64_t lb = r_.below(3);
     const int lbV = constant(ET::Index, lb);
-    const int ubV = constant(ET::Index, lb + r_.below(24));
+    const int ubV = constant(ET::Index, lb + r_.below(24) * (deterministic ? 3 : 1));
     const int stepV = constant(ET::Index, 1 + r_.below(3));
     Stmt s;
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
     s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
-    // Drawn from a side stream, so programs without them stay the programs they were.
-    SplitMix side{r_.state ^ 0xd5e7e3a1f0c2b9d4ULL};
-    const bool deterministic = side.chance(40);
-    if (deterministic) s.imm |= 1ULL << 33;
+    // Mostly blocks of 1-3 iterations, so the tree has levels; sometimes the default (one block here).
+    if (deterministic) s.imm = (1ULL << 33) | (s.imm & (1ULL << 32)) | (side.chance(80) ? 1 + side.below(3) : 0);
     // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
     static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
                                    ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
