@@ -4,7 +4,8 @@
 //
 //   Kernel/<kernel>/{memjit,memjit_par,native,native_omp}/<size>
 //     kernels: matmul (tiled, n x n), exp_tanh (16M floats), conv3x3
-//     (2048 x 2048), sum (16M doubles, reduction), add (16M floats)
+//     (2048 x 2048), sum (16M doubles, reduction; also memjit_par_deterministic,
+//     ParallelOptions::deterministic), add (16M floats)
 //   Parallel/overhead/{memjit,openmp,tbb}   one region of one tiny iteration per thread
 //                                         (tbb when oneTBB is installed)
 //
@@ -27,6 +28,8 @@
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
 #include "conv3x3_kernel.h"
+#include "serial_and_parallel_kernels.h"
+#include "sum_kernel.h"
 #include "tiled_matmul_kernel.h"
 #include "parallel_native.h"
 
@@ -84,17 +87,10 @@ Error build(codegen::Module& m, bool par) {
   {
     if (Error e = bench::addConv3x3(m, "conv3x3" + s, noalias(3), par)) return e;
   }
-  {
-    codegen::FunctionBuilder b(m, "sum" + s, *parseFunctionType("(memref<?xf64>) -> f64"), noalias(1));
-    Value x = b.arg(0), n = b.dim(x, 0);
-    if (par)
-      b.ret(b.parallelReduce(b.index(0), n, b.index(1), {}, {codegen::Reduction::sum(b.f64(0))},
-                             [&](Value i) { return std::vector<Value>{b.load(x, {i})}; }));
-    else
-      b.ret(b.forLoop(b.index(0), n, b.index(1), {b.f64(0)},
-                      [&](Value i, const std::vector<Value>& acc) { return std::vector<Value>{acc[0] + b.load(x, {i})}; }));
-    if (Error e = b.finish()) return e;
-  }
+  if (Error e = bench::addSum(m, "sum" + s, noalias(1), par)) return e;
+  // The same sum with ParallelOptions::deterministic: fixed blocks and combine tree.
+  if (par)
+    if (Error e = bench::addSum(m, "sum_par_det", noalias(1), true, {.deterministic = true})) return e;
   {
     codegen::FunctionBuilder b(m, "add" + s, *parseFunctionType("(memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()"), noalias(3));
     Value x = b.arg(0), y = b.arg(1), z = b.arg(2);
@@ -111,34 +107,14 @@ Error build(codegen::Module& m, bool par) {
 }
 
 struct Kernels {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  std::string error;
-  void* get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    if (!p) std::abort();
-    return *p;
-  }
-  static Kernels& instance() {
-    static Kernels k = [] {
-      Kernels k;
-      auto j = jit::Jit::create({.optLevel = jit::OptLevel::O3});
-      if (!j) return k.error = j.error().str(), std::move(k);
-      k.jit = std::make_unique<jit::Jit>(std::move(*j));
-      codegen::Module m("bench_parallel");
-      for (bool par : {false, true})
-        if (Error e = build(m, par)) return k.error = e.str(), std::move(k);
-      auto loaded = k.jit->add(std::move(m));
-      if (!loaded) return k.error = loaded.error().str(), std::move(k);
-      k.mod.emplace(std::move(*loaded));
-      return k;
-    }();
+  static bench::SerialAndParallelKernels& instance() {
+    static bench::SerialAndParallelKernels k = bench::SerialAndParallelKernels::make("bench_parallel", build);
     return k;
   }
 };
 
-enum System { Memjit, MemjitPar, Native, NativeOmp };
-const char* kSystems[] = {"memjit", "memjit_par", "native", "native_omp"};
+enum System { Memjit, MemjitPar, Native, NativeOmp, MemjitParDeterministic };
+const char* kSystems[] = {"memjit", "memjit_par", "native", "native_omp", "memjit_par_deterministic"};
 
 bool close(const float* a, const float* b, long n, float tol) {
   for (long i = 0; i < n; ++i)
@@ -227,7 +203,8 @@ void BM_Sum(benchmark::State& state, System sys) {
   Buffer<double> X(n);
   for (long i = 0; i < n; ++i) X.p[i] = static_cast<double>((i * 7919) % 1000) / 1000.0;
   VecD x = vec(X);
-  auto f = reinterpret_cast<double (*)(VecD*)>(k.get(sys == MemjitPar ? "sum_par" : "sum"));
+  auto f = reinterpret_cast<double (*)(VecD*)>(
+      k.get(sys == MemjitPar ? "sum_par" : sys == MemjitParDeterministic ? "sum_par_det" : "sum"));
   auto run = [&] {
     if (sys == Native) return native::sum(X.p, n);
     if (sys == NativeOmp) return native::sumOmp(X.p, n);
@@ -287,6 +264,7 @@ const int kRegistered = [] {
     benchmark::RegisterBenchmark(("Kernel/sum/" + name).c_str(), BM_Sum, sys)->Arg(kBig)->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark(("Kernel/add/" + name).c_str(), BM_Add, sys)->Arg(kBig)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
+  benchmark::RegisterBenchmark("Kernel/sum/memjit_par_deterministic", BM_Sum, MemjitParDeterministic)->Arg(kBig)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("Parallel/overhead/memjit", BM_Overhead, Pool::Memjit)->UseRealTime();
   benchmark::RegisterBenchmark("Parallel/overhead/openmp", BM_Overhead, Pool::OpenMP)->UseRealTime();
 #ifdef MEMJIT_BENCH_HAVE_TBB

@@ -38,6 +38,15 @@ constexpr const char* kEntryPoint = "memjit_parallel_for";
 
 bool isIndex(const Value& v) { return v.type() == Type(ElementType::Index); }
 
+// `deterministic` fixes a scalar reduction's combine order; other loops have none to fix.
+bool checkNotDeterministic(FunctionBuilder& self, const std::string& op, const std::string& what,
+                           const ParallelOptions& o) {
+  if (!o.deterministic) return true;
+  fail(self, Error(ErrorCode::InvalidArgument, "operation '" + op + "': deterministic applies to scalar reductions, not "
+                                                   "to " + what));
+  return false;
+}
+
 bool checkOptions(FunctionBuilder& self, const std::string& op, const ParallelOptions& o) {
   if (o.chunk < 0) {
     fail(self, Error(ErrorCode::InvalidArgument, "operation '" + op + "': chunk must be positive (or 0 to let the "
@@ -386,7 +395,9 @@ void FunctionBuilder::parallelFor(const std::vector<Value>& lbs, const std::vect
                                                 std::to_string(ubs.size()) + " and " + std::to_string(steps.size())));
     return;
   }
-  if (!checkOptions(*this, op, options)) return;
+  if (!checkOptions(*this, op, options) ||
+      !checkNotDeterministic(*this, op, "parallelFor (it has no reduction to order)", options))
+    return;
   const std::size_t rank = lbs.size();
   std::vector<Value> trips;
   for (std::size_t d = 0; d < rank; ++d) {
@@ -493,6 +504,23 @@ class ReductionChunk {
       : self_(self), I_(BuilderOps::impl(self)), at_(at), op_(op), reductions_(reductions),
         identities_(identities), slots_(slots), lb_(lb), step_(step), body_(body) {}
 
+  // Blocks [begin, end) of `block` iterations each (the last one up to n):
+  // each folds its iterations from the identity and stores its partials.
+  void buildBlocks(const Value& begin, const Value& end, const Value& block, const Value& n,
+                   const std::vector<Value>& partials) {
+    self_.forLoop(begin, end, self_.index(1), [&](Value k) {
+      std::optional<detail::Unchecked> unchecked(std::in_place, self_);
+      const Value first = self_.mul(k, block);
+      const Value last = self_.min(self_.add(first, block), n);
+      unchecked.reset();
+      std::vector<Value> partial = self_.forLoop(first, last, self_.index(1), identities_,
+                                                 [&](Value j, const std::vector<Value>& acc) { return iteration(j, acc); });
+      if (I_.error) return;
+      unchecked.emplace(self_);
+      for (std::size_t i = 0; i < partial.size(); ++i) self_.store(partial[i], partials[i], {k});
+    });
+  }
+
   void build(const Value& begin, const Value& end) {
     const Value last = MEMJIT_MUTANT("parallel_chunk_end_short") ? self_.sub(end, self_.index(1)) : end;
     std::vector<Value> partial = self_.forLoop(begin, last, self_.index(1), identities_,
@@ -553,6 +581,91 @@ class ReductionChunk {
   const std::function<std::vector<Value>(Value)>& body_;
 };
 
+// ParallelOptions::deterministic: the scheduler runs blocks, not
+// iterations, each block's partials go to the block's own slot, and the
+// slots are combined in a fixed tree, whatever thread ran which block.
+constexpr std::int64_t kMinDeterministicBlock = 1024;
+constexpr std::int64_t kMaxDeterministicBlocks = 1024;
+
+std::vector<Value> deterministicReduce(FunctionBuilder& self, const detail::OpLocation& at, const std::string& op,
+                                       const Value& n, const ParallelOptions& options,
+                                       const std::vector<Reduction>& reductions, const std::vector<Value>& identities,
+                                       const Value& lb, const Value& step,
+                                       const std::function<std::vector<Value>(Value)>& body) {
+  BuilderOps::Impl& I = BuilderOps::impl(self);
+  const std::vector<Value> invalid(reductions.size());
+  const Value zero = self.index(0), one = self.index(1);
+  // memjit's own arithmetic and slot accesses are valid by construction: no
+  // checks there, only in the body and in custom combiners.
+  std::optional<detail::Unchecked> unchecked(std::in_place, self);
+  const Value block = options.chunk > 0 ? self.index(options.chunk)
+                                        : self.max(self.index(kMinDeterministicBlock),
+                                                   self.ceildivsi(n, self.index(kMaxDeterministicBlocks)));
+  const Value blocks = self.ceildivsi(n, block);
+  std::vector<Value> slots;
+  for (const Reduction& r : reductions)
+    slots.push_back(self.alloc(MemRefType(std::get<ElementType>(r.init.type()), {kDynamic}), {blocks}));
+  unchecked.reset();
+  if (I.error) return invalid;
+  ParallelOptions scheduled = options;
+  scheduled.chunk = 0;  // blocks are the unit; the scheduler deals them
+  scheduled.deterministic = false;
+  const std::vector<llvm::AllocaInst*> noAccumulators;
+  ReductionChunk chunk(self, at, op, reductions, identities, noAccumulators, lb, step, body);
+  if (!ParallelLowering::emit(self, op, blocks, scheduled,
+                              [&](Value begin, Value end) { chunk.buildBlocks(begin, end, block, n, slots); }))
+    return invalid;
+  // The tree: at level l (stride s = 2^l, levels while s < blocks), slot i (a
+  // multiple of 2s) becomes combine(slot i, slot i + s); slot 0 ends with all.
+  unchecked.emplace(self);
+  const Value below = self.cast(self.sub(blocks, one), ElementType::I64);
+  const Value levels = self.select(self.cmp(CmpPredicate::Gt, blocks, one),
+                                   self.sub(self.index(64), self.cast(self.ctlz(below), ElementType::Index)), zero);
+  unchecked.reset();
+  self.forLoop(zero, levels, one, {one}, [&](Value, const std::vector<Value>& carried) {
+    const Value stride = carried[0];
+    std::optional<detail::Unchecked> own(std::in_place, self);
+    const Value twice = self.add(stride, stride);
+    const Value end = self.sub(blocks, stride);
+    own.reset();
+    self.forLoop(zero, end, twice, [&](Value i) {
+      for (std::size_t r = 0; r < reductions.size() && !I.error; ++r) {
+        own.emplace(self);
+        const Value a = self.load(slots[r], {i}), b = self.load(slots[r], {self.add(i, stride)});
+        own.reset();
+        const Value v = combineWith(self, at, op, r, reductions[r], a, b);
+        if (I.error) return;
+        own.emplace(self);
+        self.store(v, slots[r], {i});
+        own.reset();
+      }
+    });
+    return std::vector<Value>{twice};
+  });
+  if (I.error) return invalid;
+  // init combined with the tree's result; init alone for an empty loop.
+  std::vector<Value> inits;
+  for (const Reduction& r : reductions) inits.push_back(r.init);
+  std::vector<Value> out = self.ifElse(
+      self.cmp(CmpPredicate::Gt, blocks, zero),
+      [&] {
+        std::vector<Value> combined;
+        for (std::size_t r = 0; r < reductions.size() && !I.error; ++r) {
+          std::optional<detail::Unchecked> own(std::in_place, self);
+          const Value all = self.load(slots[r], {zero});
+          own.reset();
+          combined.push_back(combineWith(self, at, op, r, reductions[r], reductions[r].init, all));
+        }
+        if (I.error) return inits;
+        return combined;
+      },
+      [&] { return inits; });
+  if (I.error) return invalid;
+  unchecked.emplace(self);
+  for (const Value& slot : slots) self.dealloc(slot);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value& ub, const Value& step,
@@ -573,6 +686,7 @@ std::vector<Value> FunctionBuilder::parallelReduce(const Value& lb, const Value&
   }
   Value n = tripCount(*this, op, lb, ub, step);
   if (!n.valid()) return invalid;
+  if (options.deterministic) return deterministicReduce(*this, at, op, n, options, reductions, identities, lb, step, body);
   const std::vector<llvm::AllocaInst*> slots = makeAccumulators(I, reductions);
   ReductionChunk chunk(*this, at, op, reductions, identities, slots, lb, step, body);
   if (!ParallelLowering::emit(*this, op, n, options, [&](Value begin, Value end) { chunk.build(begin, end); }))
@@ -648,7 +762,9 @@ void FunctionBuilder::parallelReduce(const Value& lb, const Value& ub, const Val
   const detail::OpLocation at(*this, loc);
   const std::string op = "parallel_reduce";
   Impl& I = *impl_;
-  if (I.error || !checkOptions(*this, op, options)) return;
+  if (I.error || !checkOptions(*this, op, options) ||
+      !checkNotDeterministic(*this, op, "array reductions (their elements merge atomically)", options))
+    return;
   std::vector<const MemRefType*> types;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     types.push_back(checkedArray(*this, op, i, arrays[i]));

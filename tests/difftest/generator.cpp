@@ -935,33 +935,58 @@ class Gen {
       cur_->params.push_back(fresh(scalarType(t)));
       scopes_.back().push_back(cur_->params.back());
     }
-    if (s.kind == StmtKind::ParallelReduce) assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
+    int ivData = -1;
+    if (s.kind == StmtKind::ParallelReduce) ivData = assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
-    for (ET t : yields) cur_->yields.push_back(pick(t));
+    // A deterministic float reduction adds iv * 0.1 (inexact) to each contribution: terms that differ and round
+    // make the result depend on the documented order.
+    const bool ordered = s.kind == StmtKind::ParallelReduce && ((s.imm >> 33) & 1);
+    for (ET t : yields) {
+      const int y = pick(t);
+      if (!ordered || !isFloat(t)) {
+        cur_->yields.push_back(y);
+        continue;
+      }
+      const int tenth = constant(t, t == ET::F64 ? 0x3fb999999999999aULL : 0x3dcccccdULL);
+      const int term = assign(Op::Mul, t, {assign(Op::Cast, t, {ivData}), tenth});
+      cur_->yields.push_back(assign(Op::Add, t, {y, term}));
+    }
     scopes_.pop_back();
     cur_ = saved;
     for (ET t : yields) s.results.push_back(fresh(scalarType(t)));
     for (int id : s.results) scopes_.back().push_back(id);
     cur_->stmts.push_back(std::move(s));
   }
-  // Exact integer reductions over independent iterations (the body stores nothing).
+  // Exact integer reductions over independent iterations (the body stores nothing); deterministic ones also
+  // reduce f32/f64, whose bits their documented block and tree order fixes.
   void parallelReduce(int depth) {
+    // Drawn from a side stream, so programs without them stay the programs they were; their loops are longer
+    // (up to 72 iterations, so up to 72 blocks and a tree of 7 levels).
+    SplitMix side{r_.state ^ 0xd5e7e3a1f0c2b9d4ULL};
+    const bool deterministic = side.chance(60);
     const std::uint64_t lb = r_.below(3);
     const int lbV = constant(ET::Index, lb);
-    const int ubV = constant(ET::Index, lb + r_.below(24));
+    const int ubV = constant(ET::Index, lb + r_.below(24) * (deterministic ? 3 : 1));
     const int stepV = constant(ET::Index, 1 + r_.below(3));
     Stmt s;
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
     s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    // Mostly blocks of 1-3 iterations, so the tree has levels; sometimes the default (one block here).
+    if (deterministic) s.imm = (1ULL << 33) | (s.imm & (1ULL << 32)) | (side.chance(80) ? 1 + side.below(3) : 0);
     // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
     static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
                                    ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
     std::vector<ET> ts;
     const int n = 1 + static_cast<int>(r_.below(3));
     for (int i = 0; i < n; ++i) {
-      ts.push_back(types[r_.below(std::size(types))]);
-      s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
+      if (deterministic && side.chance(70)) {
+        ts.push_back(side.chance(50) ? ET::F32 : ET::F64);
+        s.reductions.push_back(static_cast<Stmt::Reduction>(side.below(Stmt::Max + 1)));  // no bitwise custom ones
+      } else {
+        ts.push_back(types[r_.below(std::size(types))]);
+        s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
+      }
       s.args.push_back(pick(ts.back()));
     }
     inParallel_ = true;

@@ -118,6 +118,12 @@ class Interpreter {
         noteControl(lb), noteControl(ub), noteControl(step);
         std::vector<Val> acc;
         for (std::size_t i = 3; i < s.args.size(); ++i) acc.push_back(vals_[s.args[i]]);
+        if ((s.imm >> 33) & 1) {
+          deterministicReduce(s, static_cast<std::int64_t>(lb.bits), static_cast<std::int64_t>(ub.bits),
+                              static_cast<std::int64_t>(step.bits), acc);
+          for (std::size_t k = 0; k < acc.size(); ++k) vals_[s.results[k]] = acc[k];
+          return;
+        }
         // Integer combiners are associative and commutative: any chunking gives these values.
         for (std::int64_t iv = static_cast<std::int64_t>(lb.bits); iv < static_cast<std::int64_t>(ub.bits);
              iv += static_cast<std::int64_t>(step.bits)) {
@@ -396,6 +402,71 @@ class Interpreter {
       out[j].bits = sum & 0xffffffffu;
     }
     return out;
+  }
+
+  // ParallelOptions::deterministic, as docs/parallel-loops.md#deterministic-reductions documents it: blocks of
+  // `chunk` iterations (0: max(1024, ceil(n / 1024))) each folded in order from the combiner's identity, the block
+  // partials combined pairwise (stride 1, 2, 4, ...: slot i takes slot i + stride), then init with slot 0; init
+  // alone when there is no iteration. A float result is compared bit for bit unless an input was inexact or a
+  // min/max met +0 and -0 (either may win).
+  void deterministicReduce(const Stmt& s, std::int64_t lb, std::int64_t ub, std::int64_t step, std::vector<Val>& acc) {
+    const std::int64_t n = ub > lb ? (ub - lb + step - 1) / step : 0;
+    std::int64_t block = static_cast<std::int64_t>(s.imm & 0xffffffff);
+    if (block == 0) block = std::max<std::int64_t>(1024, (n + 1023) / 1024);
+    static constexpr Op ops[] = {Op::Add, Op::Mul, Op::Min, Op::Max, Op::And, Op::Or, Op::Xor};
+    std::vector<bool> loose(acc.size(), false);
+    auto combine = [&](std::size_t k, const Val& a, const Val& b) {
+      Stmt c;
+      c.op = ops[s.reductions[k]];
+      c.type = p_.values[s.results[k]].elem;
+      if (!isFloatT(c.type)) {
+        if (a.flags != kExact || b.flags != kExact) loose[k] = true;
+        return evalInt(c, {a, b}, c.type);
+      }
+      for (const Val* v : {&a, &b})
+        if (v->flags != kExact && v->flags != kAnyNaN) loose[k] = true;
+      Val r = evalFloat(c, {a, b}, c.type);
+      if (r.flags != kExact && r.flags != kAnyNaN) loose[k] = true;
+      return r;
+    };
+    auto identity = [&](std::size_t k) -> Val {
+      const ElementType t = p_.values[s.results[k]].elem;
+      const bool f64 = t == ElementType::F64;
+      const std::uint64_t sign = f64 ? 1ULL << 63 : 1ULL << 31, inf = f64 ? 0x7ffULL << 52 : 0xffULL << 23;
+      const std::uint64_t one = f64 ? 0x3ffULL << 52 : 0x7fULL << 23;
+      const std::uint64_t w = isFloatT(t) ? 0 : maskOf(widthOf(t));
+      switch (s.reductions[k]) {
+        case Stmt::Sum: return {isFloatT(t) ? sign : 0, 0, kExact};
+        case Stmt::Product: return {isFloatT(t) ? one : 1, 0, kExact};
+        case Stmt::Min:
+          if (isFloatT(t)) return {inf, 0, kExact};
+          return {!isUnsignedInteger(t) ? w >> 1 : w, 0, kExact};
+        case Stmt::Max:
+          if (isFloatT(t)) return {inf | sign, 0, kExact};
+          return {!isUnsignedInteger(t) ? (w >> 1) + 1 : 0, 0, kExact};
+        case Stmt::CustomAnd: return {w, 0, kExact};
+        default: return {0, 0, kExact};
+      }
+    };
+    std::vector<std::vector<Val>> slots;
+    for (std::int64_t first = 0; first < n; first += block) {
+      std::vector<Val> part;
+      for (std::size_t k = 0; k < acc.size(); ++k) part.push_back(identity(k));
+      for (std::int64_t j = first; j < std::min(n, first + block); ++j) {
+        runBlock(s.blocks[0], {{static_cast<std::uint64_t>(lb + j * step), 0, kExact}});
+        const std::vector<Val> c = yields(s.blocks[0]);
+        for (std::size_t k = 0; k < acc.size(); ++k) part[k] = combine(k, part[k], c[k]);
+      }
+      slots.push_back(std::move(part));
+    }
+    if (!slots.empty()) {
+      for (std::size_t stride = 1; stride < slots.size(); stride *= 2)
+        for (std::size_t i = 0; i + stride < slots.size(); i += 2 * stride)
+          for (std::size_t k = 0; k < acc.size(); ++k) slots[i][k] = combine(k, slots[i][k], slots[i + stride][k]);
+      for (std::size_t k = 0; k < acc.size(); ++k) acc[k] = combine(k, acc[k], slots[0][k]);
+    }
+    for (std::size_t k = 0; k < acc.size(); ++k)
+      if (loose[k]) acc[k] = {acc[k].bits, 0, kLoose};
   }
 
   // vector.reduction: integers exactly (min/max by the type's signedness), f32/f64 add and mul in lane order,

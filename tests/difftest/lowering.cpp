@@ -351,11 +351,12 @@ class Lowering {
     return MemRefType(elem, shape, layout);
   }
 
-  // imm: chunk | schedule << 32.
+  // imm: chunk | schedule << 32 | deterministic << 33.
   static codegen::ParallelOptions parallelOptions(const Stmt& s) {
     codegen::ParallelOptions po;
     po.chunk = static_cast<std::int64_t>(s.imm & 0xffffffff);
-    po.schedule = (s.imm >> 32) ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+    po.schedule = (s.imm >> 32) & 1 ? codegen::ParallelSchedule::Dynamic : codegen::ParallelSchedule::Static;
+    po.deterministic = (s.imm >> 33) & 1;
     return po;
   }
 

@@ -53,7 +53,8 @@ enum class StmtKind : std::uint8_t {
                // size or -1 (dynamic), strides[d] and offsets[0] static or kAnyStride; imm 1: the identity layout
   Output,   // args: value; imm: the io slot
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
-                   // reductions: the kinds; imm: chunk | schedule << 32 (no stores inside: iterations are independent)
+                   // reductions: the kinds; imm: chunk | schedule << 32 | deterministic << 33 (no stores inside:
+                   // iterations are independent; deterministic ones may reduce f32/f64, their order documented)
   Return,   // args: the i64 value (last statement of the function)
   Atomic,   // args: value, memref, indices...; imm: the Stmt::Atomic kind; results: the old value (none in parallel
             // loops, where it depends on the threads' order; there all atomics of a loop share one commutative kind

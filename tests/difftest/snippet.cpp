@@ -308,7 +308,7 @@ class Printer {
 
   static std::string parallelOptions(const Stmt& s) {
     return "ParallelOptions{.chunk = " + std::to_string(s.imm & 0xffffffff) + ", .schedule = ParallelSchedule::" +
-           ((s.imm >> 32) ? "Dynamic" : "Static") + "}";
+           ((s.imm >> 32) & 1 ? "Dynamic" : "Static") + ((s.imm >> 33) & 1 ? ", .deterministic = true" : "") + "}";
   }
   // The same builder calls as lowering.cpp's Lowering::lanes.
   void lanes(const Stmt& s, int indent) {

@@ -110,5 +110,19 @@ TEST(ParallelErrors, CombinerReturnsAnotherType) {
   expectError(b.finish(), ErrorCode::TypeMismatch, {"parallel_reduce", "combiner", "returns i32", "i64"});
 }
 
+TEST(ParallelErrors, DeterministicWithoutAScalarReduction) {
+  {
+    Module m("e");
+    FunctionBuilder b(m, "f", functionType("(index) -> ()"));
+    b.parallelFor(b.index(0), b.arg(0), b.index(1), {.deterministic = true}, [](Value) {});
+    expectError(b.finish(), ErrorCode::InvalidArgument, {"parallel_for", "deterministic", "scalar reductions"});
+  }
+  Module m("e");
+  FunctionBuilder b(m, "f", functionType("(index, memref<4xi64>) -> ()"));
+  b.parallelReduce(b.index(0), b.arg(0), b.index(1), {.deterministic = true}, {ArrayReduction::sum(b.arg(1))},
+                   [](Value, const std::vector<Value>&) {});
+  expectError(b.finish(), ErrorCode::InvalidArgument, {"parallel_reduce", "deterministic", "array reductions"});
+}
+
 }  // namespace
 }  // namespace memjit::codegen

@@ -1,7 +1,7 @@
 // The parallel-loop scheduler (memjit/runtime/parallel.h) without generated
 // code: every iteration runs exactly once for every range shape, schedule and
-// chunk; thread count from the API and MEMJIT_NUM_THREADS; custom schedulers;
-// nesting runs serially.
+// chunk, on an idle and on a busy machine; thread count from the API and
+// MEMJIT_NUM_THREADS; custom schedulers; nesting runs serially.
 #include "memjit/runtime/parallel.h"
 
 #include <gtest/gtest.h>
@@ -50,6 +50,32 @@ TEST(Parallel, EveryRangeShapeScheduleAndChunk) {
         expectEachOnce(lb, ub, chunk, s);
         expectEachOnce(lb, ub, chunk, s, 2);
       }
+  setNumThreads(0);
+}
+
+// Busy threads beside the loops (two per core): workers come late, the
+// caller takes over their shares, and the scheduler switches to a team with
+// a ballast thread; every iteration still runs exactly once.
+TEST(Parallel, EveryIterationOnceBesideBusyThreads) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (int i = 0; i < 2 * cores; ++i)
+    busy.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  for (int threads : {cores, cores + 1, 2}) {
+    setNumThreads(threads);
+    for (int round = 0; round < 5; ++round)
+      for (std::int64_t chunk : {0, 5})
+        for (ParallelSchedule s : {ParallelSchedule::Static, ParallelSchedule::Dynamic}) {
+          expectEachOnce(0, 200000, chunk, s);
+          expectEachOnce(3, 11, chunk, s);
+        }
+  }
+  stop = true;
+  for (auto& t : busy) t.join();
   setNumThreads(0);
 }
 

@@ -152,6 +152,11 @@ struct ParallelOptions {
   std::int64_t chunk = 0;  ///< iterations per chunk; 0 lets the scheduler choose (static: one block per thread)
   ParallelSchedule schedule = ParallelSchedule::Static;
   std::int32_t maxThreads = 0;  ///< at most this many threads for this loop; 0: the process's thread count
+  /// Scalar parallelReduce only: bitwise-identical results for any thread count and schedule. The iterations are cut
+  /// into blocks of `chunk` iterations (0: max(1024, ceil(n / 1024)), a function of the trip count n alone), each
+  /// block folds its iterations in order from the identity, and the block partials are combined in a fixed pairwise
+  /// tree, then into `init` (docs/parallel-loops.md#deterministic-reductions).
+  bool deterministic = false;
 };
 
 /// A value reduced across a parallel loop's iterations: `init` combined with every iteration's contribution by an
