@@ -15,6 +15,7 @@
 #include "loop_proofs.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_set>
 
 #include <llvm/IR/Function.h>
@@ -93,6 +94,10 @@ class RangeBuilder {
       return r;
     }
     const unsigned opcode = inst->getOpcode();
+    if (opcode == llvm::Instruction::SDiv || opcode == llvm::Instruction::UDiv) return quotient(inst, open, conditions, depth);
+    if (opcode == llvm::Instruction::Add) {
+      if (Range r = roundedDown(inst, open, conditions, depth); r.lo) return r;
+    }
     if (opcode != llvm::Instruction::Add && opcode != llvm::Instruction::Sub && opcode != llvm::Instruction::Mul &&
         opcode != llvm::Instruction::Shl)
       return {};
@@ -135,6 +140,53 @@ class RangeBuilder {
     conditions.push_back(ir_.CreateICmpSLE(r.hi, wide(llvm::APInt::getSignedMaxValue(bits))));
   }
 
+  // a / c for a constant c > 0: monotone in a. Bounds fit 64 bits under the
+  // guard, so they are divided as i64 (an i128 division would need a
+  // runtime library call).
+  Range quotient(llvm::Instruction* inst, const std::vector<std::size_t>& open, std::vector<llvm::Value*>& conditions,
+                 int depth) {
+    auto* c = llvm::dyn_cast<llvm::ConstantInt>(inst->getOperand(1));
+    if (!c || c->isNegative() || c->isZero()) return {};
+    const Range a = of(inst->getOperand(0), open, conditions, depth + 1);
+    if (!a.lo || !a.hi) return {};
+    if (inst->getOpcode() == llvm::Instruction::UDiv)  // as sdiv when the dividend is not negative
+      conditions.push_back(ir_.CreateICmpSGE(a.lo, llvm::ConstantInt::get(wide_, 0)));
+    return {divide(a.lo, c->getSExtValue(), conditions), divide(a.hi, c->getSExtValue(), conditions)};
+  }
+  llvm::Value* divide(llvm::Value* v, std::int64_t c, std::vector<llvm::Value*>& conditions) {
+    fits({v, v}, 64, conditions);
+    llvm::Type* i64 = ir_.getInt64Ty();
+    return ir_.CreateSExt(ir_.CreateSDiv(ir_.CreateTrunc(v, i64), llvm::ConstantInt::get(i64, c)), wide_);
+  }
+
+  // x + (y - x) / c * c (c > 0), how a loop is split into whole blocks of c
+  // and a remainder: between x and y, correlated as intervals cannot see.
+  // When y < x it lies in (y - c, x]; taken as [x, y] when y >= x always.
+  Range roundedDown(llvm::Instruction* add, const std::vector<std::size_t>& open,
+                    std::vector<llvm::Value*>& conditions, int depth) {
+    for (unsigned side = 0; side < 2; ++side) {
+      llvm::Value* x = add->getOperand(side);
+      auto* mul = llvm::dyn_cast<llvm::BinaryOperator>(add->getOperand(1 - side));
+      if (!mul || mul->getOpcode() != llvm::Instruction::Mul) continue;
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(mul->getOperand(1));
+      auto* div = llvm::dyn_cast<llvm::BinaryOperator>(mul->getOperand(0));
+      if (!c || !div || div->getOpcode() != llvm::Instruction::SDiv || div->getOperand(1) != c || c->isNegative() ||
+          c->isZero())
+        continue;
+      auto* diff = llvm::dyn_cast<llvm::BinaryOperator>(div->getOperand(0));
+      if (!diff || diff->getOpcode() != llvm::Instruction::Sub || diff->getOperand(1) != x) continue;
+      const Range d = of(diff, open, conditions, depth + 1);  // y - x did not wrap
+      const Range rx = of(x, open, conditions, depth + 1), ry = of(diff->getOperand(0), open, conditions, depth + 1);
+      if (!d.lo || !rx.lo || !rx.hi || !ry.lo || !ry.hi) return {};
+      llvm::Value* ordered = ir_.CreateICmpSGE(ry.lo, rx.hi);
+      llvm::Value* past = ir_.CreateSub(ry.lo, llvm::ConstantInt::get(wide_, c->getValue().sext(128) - 1));
+      const Range r{ir_.CreateSelect(ordered, rx.lo, smin(rx.lo, past)), smax(rx.hi, ry.hi)};
+      fits(r, add->getType()->getIntegerBitWidth(), conditions);
+      return r;
+    }
+    return {};
+  }
+
   Range inductionVariable(llvm::PHINode* phi, const std::vector<std::size_t>& open,
                           std::vector<llvm::Value*>& conditions, int depth) {
     for (std::size_t i : open) {
@@ -147,11 +199,33 @@ class RangeBuilder {
       const unsigned bits = phi->getType()->getIntegerBitWidth();
       llvm::Value* one = llvm::ConstantInt::get(wide_, 1);
       llvm::Value* hi = ir_.CreateSub(ub.hi, one);
+      // A constant step s > 1 stops short of ub: at ub - s when ub is lb plus
+      // a multiple of s (a loop over whole blocks), else at the last lb + k s.
+      auto* s = llvm::dyn_cast<llvm::ConstantInt>(loop.step);
+      if (s && s->getSExtValue() > 1) {
+        if (isBlocksOf(loop.ub, loop.lb, s))
+          hi = ir_.CreateSub(ub.hi, llvm::ConstantInt::get(wide_, s->getValue().sext(128)));
+        else if (lb.lo && lb.lo == lb.hi)
+          hi = ir_.CreateAdd(lb.lo, ir_.CreateMul(divide(ir_.CreateSub(hi, lb.lo), s->getSExtValue(), conditions),
+                                                  llvm::ConstantInt::get(wide_, s->getValue().sext(128))));
+      }
       conditions.push_back(ir_.CreateICmpSGE(step.lo, llvm::ConstantInt::get(wide_, 0)));
       conditions.push_back(ir_.CreateICmpSLE(ir_.CreateAdd(hi, step.hi), wide(llvm::APInt::getSignedMaxValue(bits))));
       return {lb.lo, hi};
     }
     return {};  // a loop-carried value, a branch's result, or a closed loop's variable
+  }
+
+  // ub == lb + q * s (either order of the add).
+  static bool isBlocksOf(llvm::Value* ub, llvm::Value* lb, llvm::ConstantInt* s) {
+    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(ub);
+    if (!add || add->getOpcode() != llvm::Instruction::Add) return false;
+    for (unsigned side = 0; side < 2; ++side) {
+      auto* mul = llvm::dyn_cast<llvm::BinaryOperator>(add->getOperand(1 - side));
+      if (add->getOperand(side) == lb && mul && mul->getOpcode() == llvm::Instruction::Mul && mul->getOperand(1) == s)
+        return true;
+    }
+    return false;
   }
 
   const ProofNest& nest_;
