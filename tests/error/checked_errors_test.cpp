@@ -592,6 +592,22 @@ TEST(CheckedErrors, LoopToTheIndexMaximumAndALoopCarriedIndexStayChecked) {
               "kernel 'edge': load of argument #0 (memref<?xf32>) at [6] is out of bounds [4]");
 }
 
+TEST(CheckedErrors, WrappingIndexArithmeticIsNotProven) {
+  // a[min(i 2^62 + i 2^62, 3)] for i in [0, 2): exactly, [0, 3]; in 64 bits i = 1 wraps to INT64_MIN.
+  Kernel k = compile("wrap", "(memref<?xf32>) -> f32", [](FunctionBuilder& b) {
+    auto r = b.forLoop(b.index(0), b.index(2), b.index(1), {b.f32(0)}, [&](Value i, const std::vector<Value>& c) {
+      Value big = i * b.index(std::int64_t{1} << 62);
+      return std::vector<Value>{c[0] + b.load(b.arg(0), {b.min(big + big, b.index(3))})};
+    });
+    b.ret({r[0]});
+  });
+  std::vector<float> data(4, 1.0f);
+  auto typed = k.fn.as<float(Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView(std::span<float>(data))).takeError(),
+              "kernel 'wrap': load of argument #0 (memref<?xf32>) at [-9223372036854775808] is out of bounds [4]");
+}
+
 TEST(CheckedErrors, BranchInAProvenLoopKeepsItsCheck) {
   // for i < dim(a): a[i] = 1, and where i == 2, a[i + 5] = 2.
   Kernel k = compile("branch", "(memref<?xf32>) -> ()", [](FunctionBuilder& b) {
