@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <unordered_set>
 
 #include <llvm/IR/Function.h>
@@ -192,28 +193,36 @@ class RangeBuilder {
     for (std::size_t i : open) {
       const ProofNest::Loop& loop = nest_.loops[i];
       if (loop.iv != phi) continue;
-      const Range lb = of(loop.lb, loop.enclosing, conditions, depth + 1);
-      const Range ub = of(loop.ub, loop.enclosing, conditions, depth + 1);
-      const Range step = of(loop.step, loop.enclosing, conditions, depth + 1);
-      if (!step.lo || !step.hi || !ub.hi) return {};
-      const unsigned bits = phi->getType()->getIntegerBitWidth();
-      llvm::Value* one = llvm::ConstantInt::get(wide_, 1);
-      llvm::Value* hi = ir_.CreateSub(ub.hi, one);
-      // A constant step s > 1 stops short of ub: at ub - s when ub is lb plus
-      // a multiple of s (a loop over whole blocks), else at the last lb + k s.
-      auto* s = llvm::dyn_cast<llvm::ConstantInt>(loop.step);
-      if (s && s->getSExtValue() > 1) {
-        if (isBlocksOf(loop.ub, loop.lb, s))
-          hi = ir_.CreateSub(ub.hi, llvm::ConstantInt::get(wide_, s->getValue().sext(128)));
-        else if (lb.lo && lb.lo == lb.hi)
-          hi = ir_.CreateAdd(lb.lo, ir_.CreateMul(divide(ir_.CreateSub(hi, lb.lo), s->getSExtValue(), conditions),
-                                                  llvm::ConstantInt::get(wide_, s->getValue().sext(128))));
-      }
-      conditions.push_back(ir_.CreateICmpSGE(step.lo, llvm::ConstantInt::get(wide_, 0)));
-      conditions.push_back(ir_.CreateICmpSLE(ir_.CreateAdd(hi, step.hi), wide(llvm::APInt::getSignedMaxValue(bits))));
-      return {lb.lo, hi};
+      // Taken where the loop opens, the same for every access in it: made once.
+      auto [cached, made] = ivRanges_.try_emplace(phi);
+      if (made) cached->second.first = ivRange(loop, cached->second.second, depth);
+      conditions.insert(conditions.end(), cached->second.second.begin(), cached->second.second.end());
+      return cached->second.first;
     }
     return {};  // a loop-carried value, a branch's result, or a closed loop's variable
+  }
+  Range ivRange(const ProofNest::Loop& loop, std::vector<llvm::Value*>& conditions, int depth) {
+    llvm::PHINode* phi = loop.iv;
+    const Range lb = of(loop.lb, loop.enclosing, conditions, depth + 1);
+    const Range ub = of(loop.ub, loop.enclosing, conditions, depth + 1);
+    const Range step = of(loop.step, loop.enclosing, conditions, depth + 1);
+    if (!step.lo || !step.hi || !ub.hi) return {};
+    const unsigned bits = phi->getType()->getIntegerBitWidth();
+    llvm::Value* one = llvm::ConstantInt::get(wide_, 1);
+    llvm::Value* hi = ir_.CreateSub(ub.hi, one);
+    // A constant step s > 1 stops short of ub: at ub - s when ub is lb plus
+    // a multiple of s (a loop over whole blocks), else at the last lb + k s.
+    auto* s = llvm::dyn_cast<llvm::ConstantInt>(loop.step);
+    if (s && s->getSExtValue() > 1) {
+      if (isBlocksOf(loop.ub, loop.lb, s))
+        hi = ir_.CreateSub(ub.hi, llvm::ConstantInt::get(wide_, s->getValue().sext(128)));
+      else if (lb.lo && lb.lo == lb.hi)
+        hi = ir_.CreateAdd(lb.lo, ir_.CreateMul(divide(ir_.CreateSub(hi, lb.lo), s->getSExtValue(), conditions),
+                                                llvm::ConstantInt::get(wide_, s->getValue().sext(128))));
+    }
+    conditions.push_back(ir_.CreateICmpSGE(step.lo, llvm::ConstantInt::get(wide_, 0)));
+    conditions.push_back(ir_.CreateICmpSLE(ir_.CreateAdd(hi, step.hi), wide(llvm::APInt::getSignedMaxValue(bits))));
+    return {lb.lo, hi};
   }
 
   // ub == lb + q * s (either order of the add).
@@ -229,6 +238,7 @@ class RangeBuilder {
   }
 
   const ProofNest& nest_;
+  std::map<const llvm::PHINode*, std::pair<Range, std::vector<llvm::Value*>>> ivRanges_;
   const std::unordered_set<llvm::BasicBlock*>& inNest_;
   llvm::IRBuilder<>& ir_;
   llvm::IntegerType* wide_;
