@@ -7,6 +7,7 @@
 #include "builder_checks.h"
 #include "builder_util.h"
 #include "descriptor_ops.h"
+#include "loop_proofs.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
 #include "module_impl.h"
@@ -216,7 +217,10 @@ std::vector<Value> FunctionBuilder::forLoop(
   Impl& I = *impl_;
   const std::vector<Value> invalid(init.size());
   if (!checkLoopOperands(*this, lb, ub, step, init)) return invalid;
+  const bool outermost = detail::beginProofLoop(*this);
   const LoopBlocks loop = openLoop(*this, lb, ub, init);
+  detail::addProofLoop(*this, loop.iv, lb.llvm(), ub.llvm(), step.llvm());
+  std::vector<Value> carried = loop.carried;
   I.scopes.push_back({});
   ++I.depth;
   std::vector<Value> next;
@@ -227,19 +231,17 @@ std::vector<Value> FunctionBuilder::forLoop(
   --I.depth;
   const Impl::Scope scope = I.scopes.back();
   I.scopes.pop_back();
-  if (I.error) {
-    I.ir.SetInsertPoint(loop.exit);
-    return invalid;
-  }
-  if (!checkAll(*this, "for", next, true)) return invalid;
-  if (!sameTypes(next, init)) {
-    fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': the body yields " + typeList(next) +
-                                                   " but the loop carries " + typeList(init)));
+  if (I.error || !checkAll(*this, "for", next, true) || !sameTypes(next, init)) {
+    if (!I.error)
+      fail(*this, Error(ErrorCode::TypeMismatch, "operation 'for': the body yields " + typeList(next) +
+                                                     " but the loop carries " + typeList(init)));
+    detail::endProofLoop(*this, outermost, nullptr, loop.exit, carried);
     I.ir.SetInsertPoint(loop.exit);
     return invalid;
   }
   closeLoop(*this, loop, step, next, scope, options);
-  return loop.carried;
+  detail::endProofLoop(*this, outermost, loop.header, loop.exit, carried);
+  return carried;
 }
 
 void FunctionBuilder::ifThen(const Value& cond, const std::function<void()>& then, std::source_location loc) {

@@ -15,6 +15,10 @@
 
 namespace memjit::codegen {
 
+namespace detail {
+struct ProofNest;  // loop_proofs.h
+}  // namespace detail
+
 struct FunctionBuilder::Impl {
   Module* module = nullptr;
   std::string name;
@@ -44,6 +48,8 @@ struct FunctionBuilder::Impl {
   std::vector<llvm::BasicBlock*> failTargets;
   llvm::BasicBlock* earlyReturn = nullptr;
   std::map<std::string, llvm::Constant*, std::less<>> checkStrings;
+  // The loop nest being built whose checks may be proven (loop_proofs.h).
+  std::shared_ptr<detail::ProofNest> proofNest;
   // FunctionOptions::debugInfo (null when off), and whether an operation is
   // being built (operations it builds through others keep its location).
   std::unique_ptr<detail::FunctionDebugInfo> debug;

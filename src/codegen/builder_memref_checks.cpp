@@ -7,6 +7,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "builder_checks.h"
+#include "loop_proofs.h"
 #include "mutants.h"
 #include "memjit/codegen/lowering.h"
 #include "memjit/runtime/checks.h"
@@ -60,11 +61,17 @@ void checkIndices(FunctionBuilder& self, std::string_view op, std::string_view t
   if (!checking(self) || indices.empty()) return;
   auto& ir = BuilderOps::impl(self).ir;
   llvm::Value* ok = nullptr;
+  std::vector<llvm::Value*> compares(indices.size());
   // Unsigned: a negative index is a huge one.
-  for (std::size_t i = 0; i < indices.size() && i < checkedDims; ++i)
-    ok = both(ir, ok, MEMJIT_MUTANT("checked_index_inclusive") ? ir.CreateICmpULE(indices[i], sizes[i])
-                                                               : ir.CreateICmpULT(indices[i], sizes[i]));
-  if (ok) emitCheck(self, ok, MEMJIT_CHECK_INDEX, op, type, indices, sizes);
+  for (std::size_t i = 0; i < indices.size() && i < checkedDims; ++i) {
+    llvm::Value* inBounds = MEMJIT_MUTANT("checked_index_inclusive") ? ir.CreateICmpULE(indices[i], sizes[i])
+                                                                     : ir.CreateICmpULT(indices[i], sizes[i]);
+    if (llvm::isa<llvm::Instruction>(inBounds)) compares[i] = inBounds;
+    ok = both(ir, ok, inBounds);
+  }
+  if (!ok) return;
+  emitCheck(self, ok, MEMJIT_CHECK_INDEX, op, type, indices, sizes);
+  recordIndexCheck(self, indices, sizes, compares);
 }
 
 void checkShapes(FunctionBuilder& self, llvm::Value* ok, std::string_view op, const std::vector<std::string>& names,

@@ -21,6 +21,7 @@
 
 #include "atomic_update.h"
 #include "builder_checks.h"
+#include "loop_proofs.h"
 #include "builder_util.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
@@ -195,6 +196,7 @@ class ParallelLowering {
     ++I_.depth;
     {
       detail::ChunkFailTarget chunkEnd(self_, exit_);
+      const detail::SuspendProofNest ownNests(self_);
       chunk(BuilderOps::make(self_, begin_, ElementType::Index), BuilderOps::make(self_, end_, ElementType::Index));
     }
     --I_.depth;

@@ -171,6 +171,107 @@ TEST(Checked, StridedViewsSubviewsAndParallelLoopsComputeTheSame) {
   }
 }
 
+// Loop nests whose accesses checked mode proves (docs/checked-mode.md,
+// "Proven accesses") or keeps checked, on valid inputs: triangular bounds,
+// steps, a subview, a view with a negative stride, a branch, a loop-carried
+// index and a 2-d parallel loop compute what the unchecked kernel computes.
+TEST(Checked, ProvenLoopNestsComputeTheSame) {
+  const char* type = "(memref<?x?xf32>, memref<?xf32, strided<[?], offset: ?>>, memref<?x?xf32>) -> f32";
+  Pair p = compileBoth([&](Module& m, bool checked, const std::string& s) {
+    FunctionOptions o;
+    o.checked = checked;
+    FunctionBuilder b(m, "nests" + s, *parseFunctionType(type), o);
+    Value A = b.arg(0), v = b.arg(1), out = b.arg(2), n = b.dim(A, 0), zero = b.index(0), one = b.index(1);
+    b.forLoop(zero, n, one, [&](Value i) {  // triangular: j <= i
+      b.forLoop(zero, i + one, one, [&](Value j) { b.store(b.load(A, {i, j}) * b.f32(2), out, {i, j}); });
+    });
+    b.forLoop(one, n, b.index(2), [&](Value i) {  // a step, an offset, a bound from a size
+      b.store(b.load(out, {i, zero}) + b.load(A, {i - one, n - one}), out, {i, zero});
+      b.ifThen(b.cmp(CmpPredicate::Gt, i, one), [&] {  // a branch: its access stays checked
+        b.store(b.load(out, {i - b.index(2), one}), out, {i, one});
+      });
+    });
+    Value inner = b.subview(A, {1, 1}, {b.max(n - one, zero), b.max(n - one, zero)}, {1, 1});
+    b.forLoop(zero, n - one, one, [&](Value i) {
+      Value tileEnd = b.min(i + b.index(3), n - one);  // a min in a bound, as a tile's
+      b.forLoop(i, tileEnd, one, [&](Value j) { b.store(b.load(out, {i, j}) + b.load(inner, {i, j}), out, {i, j}); });
+    });
+    auto sum = b.forLoop(zero, b.dim(v, 0), one, {b.f32(0), zero}, [&](Value k, const std::vector<Value>& c) {
+      // c[1] is a loop-carried index: not affine, stays checked.
+      Value wrapped = b.select(b.cmp(CmpPredicate::Lt, c[1], n), c[1], zero);
+      return std::vector<Value>{c[0] + b.load(v, {k}) + b.load(A, {zero, wrapped}), wrapped + one};
+    });
+    b.parallelFor({zero, zero}, {n, n}, {one, one}, {}, [&](const std::vector<Value>& iv) {
+      b.store(b.load(out, iv) + b.load(A, {iv[1], iv[0]}), out, iv);
+    });
+    b.ret({sum[0]});
+    ASSERT_FALSE(b.finish()) << b.error().str();
+  });
+  for (std::int64_t n : {0, 1, 2, 5, 17}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    auto a = randomFloats(static_cast<std::size_t>(n * n), 3);
+    for (float& x : a) x = static_cast<float>(static_cast<int>(x * 8));  // integral: exact in any order
+    std::vector<float> storage = randomFloats(static_cast<std::size_t>(n + 1), 4);
+    for (float& x : storage) x = static_cast<float>(static_cast<int>(x * 8));
+    Vec reversed{storage.data(), storage.data(), n, {n}, {-1}};  // a negative stride: elements n .. 1
+    std::vector<float> out[2] = {std::vector<float>(n * n, 1.0f), std::vector<float>(n * n, 1.0f)};
+    float sums[2];
+    for (int c = 0; c < 2; ++c) {
+      auto f = p.get<float(Mat, Vec, Mat)>(c, c ? "nests_c" : "nests");
+      auto r = f.call(mat(a, n, n), reversed, mat(out[c], n, n));
+      ASSERT_TRUE(r) << r.error().str();
+      sums[c] = *r;
+    }
+    EXPECT_EQ(out[0], out[1]);
+    EXPECT_EQ(sums[0], sums[1]);
+    if (n > 1) {  // out[1][0]: the triangle's 2 a[1][0], the stepped loop's a[0][n-1], the parallel loop's a[0][1]
+      const auto at = [&](std::int64_t k) { return a[static_cast<std::size_t>(k)]; };
+      EXPECT_EQ(out[1][static_cast<std::size_t>(n)], 2 * at(n) + at(n - 1) + at(1));
+    }
+  }
+}
+
+// The IR of a checked loop `out[i] = in[i + shift]` for i in [0, ub): which checks remain.
+std::string buildShiftLoop(const char* type, std::int64_t shift, std::int64_t ub) {
+  Module m("shift");
+  FunctionOptions o;
+  o.checked = true;
+  FunctionBuilder b(m, "shift", *parseFunctionType(type), o);
+  Value upper = ub < 0 ? b.dim(b.arg(1), 0) : b.index(ub);
+  b.forLoop(b.index(0), upper, b.index(1),
+            [&](Value i) { b.store(b.load(b.arg(0), {i + b.index(shift)}), b.arg(1), {i}); });
+  EXPECT_FALSE(b.finish()) << b.error().str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.llvm().print(os, nullptr);
+  return os.str();
+}
+
+std::size_t reports(const std::string& ir) {
+  std::size_t n = 0;
+  for (std::size_t at = ir.find("call void @memjit_check_report"); at != std::string::npos;
+       at = ir.find("call void @memjit_check_report", at + 1))
+    ++n;
+  return n;
+}
+
+TEST(Checked, ProofsAreMadeWhenBuildingOrGuardTheLoop) {
+  // Static sizes and constant bounds: proven when built, no check and no guard left.
+  const std::string proven = buildShiftLoop("(memref<9xf32>, memref<8xf32>) -> ()", 1, 8);
+  EXPECT_EQ(reports(proven), 0u) << proven;
+  EXPECT_EQ(proven.find("proof.guard"), std::string::npos);
+  // One past the end in the last iteration: the load stays checked, the store is proven.
+  const std::string overrun = buildShiftLoop("(memref<8xf32>, memref<8xf32>) -> ()", 1, 8);
+  EXPECT_EQ(overrun.find("proof.guard"), std::string::npos);
+  EXPECT_EQ(reports(overrun), 1u) << overrun;
+  // Dynamic sizes: a guard before the loop enters an unchecked copy, else the
+  // checked loop (both of its checks, and none in the copy).
+  const std::string guarded = buildShiftLoop("(memref<?xf32>, memref<?xf32>) -> ()", 1, -1);
+  EXPECT_NE(guarded.find("proof.guard"), std::string::npos) << guarded;
+  EXPECT_NE(guarded.find(".fast"), std::string::npos);
+  EXPECT_EQ(reports(guarded), 2u);
+}
+
 // Every operation that has a check, unchecked or checked.
 std::string buildEveryCheckedOperation(bool checked) {
   Module m("ops");

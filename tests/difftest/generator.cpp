@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "float_formats.h"
@@ -495,6 +496,10 @@ class Gen {
   void outOfBounds() {
     const int m = r_.chance(50) ? kFm : kIm;
     const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
+    if (o_.controlFlow && r_.chance(40)) {
+      overrunningLoop(m);
+      return;
+    }
     const std::uint64_t kind = o_.vectors ? r_.below(4) : r_.below(2);
     if (kind >= 2) {
       const bool masked = kind == 2 && vt.strides[1] == 1 && vt.strides[0] >= 0;  // reinterpret_cast: static strides >= 0
@@ -671,7 +676,8 @@ class Gen {
       if (r_.chance(30)) memrefCast();
       else subview();
     } else if (o_.controlFlow && o_.memrefs && k < 23 && depth < 2 && !inParallel_) {
-      vectorisableLoop();
+      if (r_.chance(50)) affineNest();
+      else vectorisableLoop();
     } else if (o_.controlFlow && k < 26 && depth < 2) {
       forLoop(depth);
     } else if (o_.controlFlow && k < 32 && depth < 2) {
@@ -854,6 +860,71 @@ class Gen {
   // What LLVM's loop vectoriser transforms: dst[row, j] = op(src[row, j], constant) for j over the common
   // last dim, unguarded indices (j < ub <= both sizes), and an integer sum carried along. src and dst may be the
   // same buffer (the vectoriser's runtime alias checks). The interpreter sees an ordinary loop.
+  // A loop `for iv in [lb, ub) step` whose body `body(iv)` builds (no carried values).
+  void simpleLoop(int lb, int ub, int step, const std::function<void(int)>& body) {
+    Stmt s;
+    s.kind = StmtKind::For;
+    s.args = {lb, ub, step};
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int iv = fresh(scalarType(ET::Index));
+    cur_->params = {iv};
+    scopes_.back() = {iv};
+    body(iv);
+    scopes_.pop_back();
+    cur_ = saved;
+    cur_->stmts.push_back(std::move(s));
+  }
+  // A nest whose accesses are affine in its induction variables, as checked mode proves them
+  // (docs/checked-mode.md, "Proven accesses"): dst[i][j] = src[i + di][j + dj] over a rectangle or
+  // the triangle j >= i, with steps, bounds from constants or sizes.
+  void affineNest() {
+    auto ms = visibleMemrefs();
+    const int src = ms[r_.below(ms.size())], dst = ms[r_.below(ms.size())];
+    const ValueType sv = p_.values[static_cast<std::size_t>(src)], dv = p_.values[static_cast<std::size_t>(dst)];
+    const auto di = static_cast<std::int64_t>(r_.below(2)), dj = static_cast<std::int64_t>(r_.below(2));
+    const std::int64_t rows = std::max<std::int64_t>(0, std::min(sv.sizes[0] - di, dv.sizes[0]));
+    const std::int64_t cols = std::max<std::int64_t>(0, std::min(sv.sizes[1] - dj, dv.sizes[1]));
+    auto bound = [&](std::int64_t n, unsigned d) {
+      return n == dv.sizes[d] && r_.chance(50) ? assign(Op::Dim, ET::Index, {dst}, d)
+                                               : constant(ET::Index, static_cast<std::uint64_t>(n));
+    };
+    const bool triangle = r_.chance(50);
+    simpleLoop(constant(ET::Index, 0), bound(rows, 0), constant(ET::Index, 1 + r_.below(2)), [&](int i) {
+      const int lb = triangle ? i : constant(ET::Index, 0);
+      simpleLoop(lb, bound(cols, 1), constant(ET::Index, 1 + r_.below(2)), [&](int j) {
+        auto shifted = [&](int iv, std::int64_t by) {
+          return by ? assign(Op::Add, ET::Index, {iv, constant(ET::Index, static_cast<std::uint64_t>(by))}) : iv;
+        };
+        const int x = load(src, {shifted(i, di), shifted(j, dj)});
+        Stmt store;
+        store.kind = StmtKind::Store;
+        store.args = {sv.elem == dv.elem ? x : assign(Op::Bitcast, dv.elem, {x}), dst, i, j};
+        cur_->stmts.push_back(std::move(store));
+      });
+    });
+  }
+  // A loop over a row of `m` one element too far: its stores (or loads) run in bounds until the last
+  // iteration, which checked mode must stop at, after the same stores.
+  void overrunningLoop(int m) {
+    const ValueType vt = p_.values[static_cast<std::size_t>(m)];
+    const int row = inBoundsIndices(m)[0];
+    const int dim = assign(Op::Dim, ET::Index, {m}, 1);
+    const int ub = assign(Op::Add, ET::Index, {dim, constant(ET::Index, 1)});
+    const bool store = r_.chance(50);
+    simpleLoop(constant(ET::Index, 0), ub, constant(ET::Index, 1), [&](int j) {
+      if (!store) {
+        load(m, {row, j});
+        return;
+      }
+      Stmt s;
+      s.kind = StmtKind::Store;
+      s.args = {pick(vt.elem), m, row, j};
+      cur_->stmts.push_back(std::move(s));
+    });
+  }
   void vectorisableLoop() {
     auto ms = visibleMemrefs();
     const int src = ms[r_.below(ms.size())], dst = ms[r_.below(ms.size())];

@@ -528,6 +528,123 @@ TEST(CheckedErrors, LoadOutOfBoundsInAParallelLoopStopsTheKernel) {
   expectRawCheck(message);
 }
 
+// --- loops whose accesses checked mode would prove when in bounds
+// (docs/checked-mode.md, "Proven accesses"): out of bounds, they fail at the
+// same access with the same message, after the same stores ---
+
+TEST(CheckedErrors, AffineLoopOverrunFailsAfterTheSameStores) {
+  // out[i] = in[i + 1] for i < n: with n = dim(in), iteration n - 1 reads past in.
+  Kernel k = compile("shift", "(memref<?xf32>, memref<?xf32>, index) -> ()", [](FunctionBuilder& b) {
+    b.forLoop(b.index(0), b.arg(2), b.index(1),
+              [&](Value i) { b.store(b.load(b.arg(0), {i + b.index(1)}), b.arg(1), {i}); });
+  }, {"in", "out", "n"});
+  std::vector<float> in{1, 2, 3, 4, 5}, out(8, 0.0f);
+  auto typed = k.fn.as<void(Vec, Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  Vec vin = runtime::makeView(std::span<float>(in)), vout = runtime::makeView(std::span<float>(out));
+  expectCheck(typed->call(vin, vout, 5),
+              "kernel 'shift': load of argument #0 'in' (memref<?xf32>) at [5] is out of bounds [5]");
+  EXPECT_EQ(out, (std::vector<float>{2, 3, 4, 5, 0, 0, 0, 0}));  // iterations 0 .. 3 ran, as per access
+  // A store that overruns in the first iteration of a later row, and an in-bounds run.
+  expectCheck(typed->call(vin, runtime::makeView(std::span<float>(out.data(), 2)), 3),
+              "kernel 'shift': store of argument #1 'out' (memref<?xf32>) at [2] is out of bounds [2]");
+  out.assign(8, 0.0f);
+  EXPECT_FALSE(typed->call(vin, vout, 4));
+  EXPECT_EQ(out, (std::vector<float>{2, 3, 4, 5, 0, 0, 0, 0}));
+}
+
+TEST(CheckedErrors, TriangularNestOverrunNamesTheFirstFailingIndex) {
+  // a[i][j + 1] = 1 for j <= i < dim(a, 0): the last row's last j is one past a's columns.
+  Kernel k = compile("tri", "(memref<?x?xf32>) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0), one = b.index(1);
+    b.forLoop(b.index(0), b.dim(a, 0), one, [&](Value i) {
+      b.forLoop(b.index(0), i + one, one, [&](Value j) { b.store(b.f32(1), a, {i, j + one}); });
+    });
+  });
+  std::vector<float> data(9, 0.0f);
+  auto typed = k.fn.as<void(Mat)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView<float, 2>(data.data(), {3, 3})),
+              "kernel 'tri': store of argument #0 (memref<?x?xf32>) at [2, 3] is out of bounds [3, 3]");
+  EXPECT_EQ(data, (std::vector<float>{0, 1, 0, 0, 1, 1, 0, 1, 1}));
+  data.assign(12, 0.0f);  // 3 x 4: every access in bounds
+  EXPECT_FALSE(typed->call(runtime::makeView<float, 2>(data.data(), {3, 4})));
+}
+
+TEST(CheckedErrors, LoopToTheIndexMaximumAndALoopCarriedIndexStayChecked) {
+  // for i in [lb, INT64_MAX) a[i - lb]; and a carried k += 3 read at a[k].
+  Kernel k = compile("edge", "(memref<?xf32>, index) -> f32", [](FunctionBuilder& b) {
+    Value a = b.arg(0), lb = b.arg(1), one = b.index(1);
+    b.forLoop(lb, b.index(INT64_MAX), one, [&](Value i) { b.store(b.f32(3), a, {i - lb}); });
+    auto r = b.forLoop(b.index(0), b.index(4), one, {b.f32(0), b.index(0)}, [&](Value, const std::vector<Value>& c) {
+      return std::vector<Value>{c[0] + b.load(a, {c[1]}), c[1] + b.index(3)};
+    });
+    b.ret({r[0]});
+  });
+  std::vector<float> data(4, 0.0f);
+  auto typed = k.fn.as<float(Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  Vec v = runtime::makeView(std::span<float>(data));
+  expectCheck(typed->call(v, 0).takeError(),
+              "kernel 'edge': store of argument #0 (memref<?xf32>) at [4] is out of bounds [4]");
+  EXPECT_EQ(data, std::vector<float>(4, 3.0f));
+  expectCheck(typed->call(v, INT64_MAX - 4).takeError(),
+              "kernel 'edge': load of argument #0 (memref<?xf32>) at [6] is out of bounds [4]");
+}
+
+TEST(CheckedErrors, WrappingIndexArithmeticIsNotProven) {
+  // a[min(i 2^62 + i 2^62, 3)] for i in [0, 2): exactly, [0, 3]; in 64 bits i = 1 wraps to INT64_MIN.
+  Kernel k = compile("wrap", "(memref<?xf32>) -> f32", [](FunctionBuilder& b) {
+    auto r = b.forLoop(b.index(0), b.index(2), b.index(1), {b.f32(0)}, [&](Value i, const std::vector<Value>& c) {
+      Value big = i * b.index(std::int64_t{1} << 62);
+      return std::vector<Value>{c[0] + b.load(b.arg(0), {b.min(big + big, b.index(3))})};
+    });
+    b.ret({r[0]});
+  });
+  std::vector<float> data(4, 1.0f);
+  auto typed = k.fn.as<float(Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView(std::span<float>(data))).takeError(),
+              "kernel 'wrap': load of argument #0 (memref<?xf32>) at [-9223372036854775808] is out of bounds [4]");
+}
+
+TEST(CheckedErrors, BranchInAProvenLoopKeepsItsCheck) {
+  // for i < dim(a): a[i] = 1, and where i == 2, a[i + 5] = 2.
+  Kernel k = compile("branch", "(memref<?xf32>) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0);
+    b.forLoop(b.index(0), b.dim(a, 0), b.index(1), [&](Value i) {
+      b.store(b.f32(1), a, {i});
+      b.ifThen(b.cmp(codegen::CmpPredicate::Eq, i, b.index(2)), [&] { b.store(b.f32(2), a, {i + b.index(5)}); });
+    });
+  });
+  std::vector<float> data(6, 0.0f);
+  auto typed = k.fn.as<void(Vec)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  expectCheck(typed->call(runtime::makeView(std::span<float>(data))),
+              "kernel 'branch': store of argument #0 (memref<?xf32>) at [7] is out of bounds [6]");
+  EXPECT_EQ(data, (std::vector<float>{1, 1, 1, 0, 0, 0}));
+}
+
+TEST(CheckedErrors, AffineParallelLoopOverrun) {
+  // A 2-d parallel loop: out[i][j] = in[i][j + 1], one column short.
+  Kernel k = compile("par2", "(memref<?x?xf32>, memref<?x?xf32>) -> ()", [](FunctionBuilder& b) {
+    Value in = b.arg(0), out = b.arg(1), zero = b.index(0), one = b.index(1);
+    b.parallelFor({zero, zero}, {b.dim(out, 0), b.dim(out, 1)}, {one, one}, {}, [&](const std::vector<Value>& iv) {
+      b.store(b.load(in, {iv[0], iv[1] + one}), out, iv);
+    });
+  });
+  std::vector<float> in(64 * 9, 1.0f), out(64 * 9, 0.0f);
+  auto typed = k.fn.as<void(Mat, Mat)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  const std::string message = "kernel 'par2': load of argument #0 (memref<?x?xf32>) at [";
+  Error e = typed->call(runtime::makeView<float, 2>(in.data(), {64, 9}), runtime::makeView<float, 2>(out.data(), {64, 9}));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), ErrorCode::RuntimeCheckFailed);
+  EXPECT_NE(e.message().find(message), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find(", 9] is out of bounds [64, 9]"), std::string::npos) << e.message();
+  EXPECT_FALSE(typed->call(runtime::makeView<float, 2>(in.data(), {64, 9}), runtime::makeView<float, 2>(out.data(), {64, 8})));
+}
+
 TEST(CheckedErrors, DivisionByZeroInATwoDimensionalParallelLoop) {
   Kernel k = compile("par2", "(memref<?x?xi64>, i64) -> ()", [](FunctionBuilder& b) {
     Value out = b.arg(0), n = b.arg(1);
