@@ -141,6 +141,7 @@ Error FunctionBuilder::finish() {
     I.ir.CreateRetVoid();
     I.returned = true;
   }
+  if (!I.lowered.options.temporariesOnHeap) detail::placeTemporaries(I.temporaries);
   if (I.debug) I.debug->finish();
   std::string report;
   llvm::raw_string_ostream os(report);
