@@ -4,6 +4,8 @@
 // return, nested, recursive, on pool threads and on checked mode's early exit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -227,6 +229,44 @@ TEST(Temporaries, NestedAndRecursiveCallsStackTheirBlocks) {
     return deeper + inner;
   };
   EXPECT_EQ(results[0], reference(in, 6));
+  EXPECT_EQ(runtime::arenaStats().bytesInUse, 0u);
+}
+
+// The attention block of bench_attention: temporaries the kernel library's sgemm and softmax only read and write
+// (through casts, transposed views and masked vector accesses) stay in the arena.
+TEST(Temporaries, TemporariesPassedToLibraryKernelsStayInTheArena) {
+  Module m("t");
+  ASSERT_FALSE(addSgemm(m, "sgemm"));
+  ASSERT_FALSE(addSoftmax(m, "softmax"));
+  FunctionBuilder b(m, "attention", functionType("(memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()"));
+  Value q = b.arg(0), kt = b.arg(1), out = b.arg(2);
+  Value seq = b.dim(q, 0);
+  Value s = b.alloc(MemRefType(ElementType::F32, {kDynamic, kDynamic}), {seq, seq});
+  b.call("sgemm", {q, kt, s});
+  b.call("softmax", {s, out});
+  b.ret();
+  ASSERT_FALSE(b.finish()) << b.error().str();
+  const std::string ir = functionText(m, "attention");
+  EXPECT_TRUE(calls(ir, "memjit_arena_alloc")) << ir;
+  EXPECT_FALSE(calls(ir, "malloc")) << ir;
+  auto c = test::compileModule(std::move(m));
+  using M2 = runtime::StridedMemRef<float, 2>;
+  const std::int64_t n = 37, d = 5;
+  std::vector<float> qv(n * d), ktv(d * n), outv(n * n);
+  for (std::size_t i = 0; i < qv.size(); ++i) qv[i] = static_cast<float>(i % 5) / 4.0f, ktv[i] = static_cast<float>(i % 3) / 2.0f;
+  M2 qd{qv.data(), qv.data(), 0, {n, d}, {d, 1}}, ktd{ktv.data(), ktv.data(), 0, {d, n}, {n, 1}},
+      od{outv.data(), outv.data(), 0, {n, n}, {n, 1}};
+  c.get<void(M2*, M2*, M2*)>("attention")(&qd, &ktd, &od);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::vector<double> row(n);
+    double m = -1e300, sum = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+      for (std::int64_t k = 0; k < d; ++k) row[j] += double(qv[i * d + k]) * ktv[k * n + j];
+      m = std::max(m, row[j]);
+    }
+    for (double& e : row) sum += (e = std::exp(e - m));
+    for (std::int64_t j = 0; j < n; ++j) ASSERT_NEAR(outv[i * n + j], row[j] / sum, 1e-6) << i << ", " << j;
+  }
   EXPECT_EQ(runtime::arenaStats().bytesInUse, 0u);
 }
 
