@@ -93,6 +93,7 @@ class Arena {
     cursor_ = p + bytes;
     const std::size_t inUse = inUseCapacity_ - top_->capacity + static_cast<std::size_t>(cursor_ - top_->begin());
     if (inUse > stats_.peakBytesInUse) stats_.peakBytesInUse = inUse;
+    if (inUse > outermostPeak_) outermostPeak_ = inUse;
     ++stats_.blocks;
     stats_.lastBlock = p;
     return p;
@@ -121,13 +122,15 @@ class Arena {
     while (top_ && !(mark && top_->holds(mark))) retire(pop());
     if (!top_) {
       cursor_ = nullptr;
-      // Everything is released: the next outermost call gets one chunk as large as all this one used.
-      if (spare_ && spare_->capacity < peakCapacity_) {
+      // Everything is released: the next outermost call gets one chunk as large as the most this one used at once.
+      // (An eighth more: one chunk pads its blocks' alignments differently from several.)
+      const std::size_t wanted = outermostPeak_ + outermostPeak_ / 8;
+      if (wanted > nextCapacity_) nextCapacity_ = wanted;
+      if (spare_ && spare_->capacity < nextCapacity_) {
         drop(spare_);
         spare_ = nullptr;
       }
-      if (peakCapacity_ > nextCapacity_) nextCapacity_ = peakCapacity_;
-      peakCapacity_ = 0;
+      outermostPeak_ = 0;
       return;
     }
     char* to = static_cast<char*>(mark);
@@ -173,7 +176,6 @@ class Arena {
     top_ = c;
     cursor_ = c->begin();
     inUseCapacity_ += c->capacity;
-    if (inUseCapacity_ > peakCapacity_) peakCapacity_ = inUseCapacity_;
     return true;
   }
 
@@ -207,7 +209,9 @@ class Arena {
   Chunk* top_ = nullptr;
   char* cursor_ = nullptr;
   Chunk* spare_ = nullptr;
-  std::size_t inUseCapacity_ = 0, peakCapacity_ = 0, nextCapacity_ = 0;
+  // Capacity of the chunks in use; the most bytes in use at once since the arena was last empty (a chunk's unused
+  // end counted once a later chunk is in use); the capacity of the chunk an empty arena starts with.
+  std::size_t inUseCapacity_ = 0, outermostPeak_ = 0, nextCapacity_ = 0;
   ArenaStats stats_;
 };
 
