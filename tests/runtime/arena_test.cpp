@@ -10,6 +10,8 @@
 #include <cstring>
 #include <thread>
 
+#include "support/leaks.h"  // MEMJIT_TEST_ASAN
+
 namespace memjit::runtime {
 namespace {
 
@@ -142,14 +144,6 @@ TEST(Arena, ImpossibleSizesGiveNull) {
     memjit_arena_release(mark);
   });
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MEMJIT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEMJIT_TEST_ASAN 1
-#endif
-#endif
 
 #ifdef MEMJIT_TEST_ASAN
 TEST(ArenaDeathTest, AddressSanitizerReportsAnAccessPastABlock) {
