@@ -82,7 +82,7 @@ class Arena {
     const std::size_t overhead = sizeof(BlockHeader) + align;
     if (bytes > SIZE_MAX / 2 - overhead - sizeof(Chunk)) return nullptr;
     char* p = top_ ? alignUp(cursor_ + sizeof(BlockHeader), align) : nullptr;
-    if (!p || p + bytes > top_->end()) {
+    if (!p || p > top_->end() || static_cast<std::size_t>(top_->end() - p) < bytes) {
       if (!push(bytes + overhead)) return nullptr;
       p = alignUp(cursor_ + sizeof(BlockHeader), align);
     }
