@@ -38,8 +38,6 @@ struct FunctionBuilder::Impl {
   // Functions made for this one (outlined parallel bodies): removed with it
   // when it fails. Null once LLVM erased them.
   std::vector<llvm::WeakVH> helpers;
-  // Every alloc, for finish() to place (temporaries.h).
-  std::vector<detail::TemporaryAlloc> temporaries;
   // Checked mode (builder_checks.h): whether operations emit checks now, the
   // blocks a failed check leaves to (one per open parallel chunk, innermost
   // last; empty: the function's early return), and constants made once.

@@ -35,6 +35,41 @@ namespace memjit::codegen::detail {
 
 namespace {
 
+constexpr const char* kAllocMark = "memjit.alloc";
+
+struct TemporaryAlloc {
+  llvm::CallInst* malloc = nullptr;  // malloc(bytes + alignment - 1): the allocated pointer
+  llvm::Value* aligned = nullptr;    // the aligned pointer (the malloc itself when alignment is 1)
+  unsigned alignment = 1;
+  std::optional<std::uint64_t> staticBytes;
+};
+
+// The marked mallocs of `f`, with their aligned pointers.
+std::vector<TemporaryAlloc> allocsOf(llvm::Function& f) {
+  std::vector<TemporaryAlloc> r;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& inst : bb) {
+      llvm::MDNode* mark = inst.getMetadata(kAllocMark);
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (!mark || !call) continue;
+      TemporaryAlloc a;
+      a.malloc = call;
+      a.aligned = call;
+      a.alignment = static_cast<unsigned>(
+          llvm::mdconst::extract<llvm::ConstantInt>(mark->getOperand(0))->getZExtValue());
+      const std::int64_t bytes = llvm::mdconst::extract<llvm::ConstantInt>(mark->getOperand(1))->getSExtValue();
+      if (bytes >= 0) a.staticBytes = static_cast<std::uint64_t>(bytes);
+      for (llvm::User* u : call->users())
+        if (auto* bump = llvm::dyn_cast<llvm::GetElementPtrInst>(u); bump && bump->hasOneUse())
+          if (auto* mask = llvm::dyn_cast<llvm::IntrinsicInst>(*bump->user_begin());
+              mask && mask->getIntrinsicID() == llvm::Intrinsic::ptrmask)
+            a.aligned = mask;
+      if (a.alignment > 1 && a.aligned == call) continue;  // not the shape alloc made: leave it
+      r.push_back(a);
+    }
+  return r;
+}
+
 struct Reach {
   bool escapes = false;
   bool mixed = false;  // through a phi or select
@@ -134,9 +169,15 @@ llvm::Value* sizeArgument(llvm::IRBuilder<>& ir, llvm::Value* bytes) {
   return ir.CreateZExtOrTrunc(bytes, ir.getInt64Ty());
 }
 
+// malloc's operand less the alignment padding.
+llvm::Value* requestedBytes(llvm::IRBuilder<>& ir, const TemporaryAlloc& a) {
+  llvm::Value* padded = sizeArgument(ir, a.malloc->getArgOperand(0));
+  return a.alignment > 1 ? ir.CreateSub(padded, ir.getInt64(a.alignment - 1)) : padded;
+}
+
 // Replaces the alloc's malloc and aligned pointer by `block` and erases what only computed them.
 void replaceAlloc(TemporaryAlloc& a, llvm::Value* block) {
-  auto* malloc = llvm::cast<llvm::CallInst>(static_cast<llvm::Value*>(a.malloc));
+  llvm::CallInst* malloc = a.malloc;
   llvm::Value* aligned = a.aligned;
   if (aligned != malloc) {
     aligned->replaceAllUsesWith(block);
@@ -186,21 +227,35 @@ llvm::FunctionCallee arenaAllocFunction(llvm::Module& m) {
 
 }  // namespace
 
-void placeTemporaries(std::vector<TemporaryAlloc>& allocs) {
+void markAlloc(llvm::CallInst* malloc, unsigned alignment, std::optional<std::uint64_t> staticBytes) {
+  llvm::LLVMContext& ctx = malloc->getContext();
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  const std::int64_t bytes =
+      staticBytes && *staticBytes <= static_cast<std::uint64_t>(INT64_MAX) ? static_cast<std::int64_t>(*staticBytes) : -1;
+  malloc->setMetadata(kAllocMark, llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, alignment)),
+                                                          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, bytes, true))}));
+}
+
+void placeTemporaries(const std::vector<llvm::Function*>& functions) {
+  std::vector<TemporaryAlloc> allocs;
+  for (llvm::Function* f : functions)
+    for (TemporaryAlloc& a : allocsOf(*f)) allocs.push_back(a);
   EscapeWalk walk;
   std::map<llvm::Function*, FunctionPlan> plans;
   std::map<llvm::CallInst*, int> freeReaches;  // how many allocs reach each free
   std::vector<std::pair<TemporaryAlloc*, Reach>> kept;
   for (TemporaryAlloc& a : allocs) {
-    if (!a.malloc || !a.aligned || !a.bytes) continue;
     Reach r;
     walk.walk(a.malloc, false, r);
-    if (r.escapes) continue;
+    if (r.escapes) {
+      a.malloc->setMetadata(kAllocMark, nullptr);  // malloc it stays
+      continue;
+    }
     for (llvm::CallInst* f : r.frees) ++freeReaches[f];
     kept.emplace_back(&a, std::move(r));
   }
   for (auto& [a, r] : kept) {
-    llvm::Function* f = llvm::cast<llvm::Instruction>(static_cast<llvm::Value*>(a->malloc))->getFunction();
+    llvm::Function* f = a->malloc->getFunction();
     FunctionPlan& plan = plans[f];
     bool stack = a->staticBytes && *a->staticBytes <= kStackTemporaryLimit && !r.mixed &&
                  plan.stackBytes + *a->staticBytes <= kStackTemporaryBudget;
@@ -224,10 +279,8 @@ void placeTemporaries(std::vector<TemporaryAlloc>& allocs) {
     llvm::FunctionCallee arenaFree =
         m.getOrInsertFunction("memjit_arena_free", llvm::Type::getVoidTy(m.getContext()), llvm::PointerType::get(m.getContext(), 0));
     for (auto& [a, r] : plan.arena) {
-      auto* malloc = llvm::cast<llvm::CallInst>(static_cast<llvm::Value*>(a->malloc));
-      llvm::IRBuilder<> ir(malloc);
-      llvm::Value* block =
-          ir.CreateCall(alloc, {sizeArgument(ir, a->bytes), ir.getInt64(a->alignment)}, "temporary");
+      llvm::IRBuilder<> ir(a->malloc);
+      llvm::Value* block = ir.CreateCall(alloc, {requestedBytes(ir, *a), ir.getInt64(a->alignment)}, "temporary");
       replaceAlloc(*a, block);
       // memjit_arena_free passes a pointer the arena did not hand out to free(), so a free some other
       // pointer reaches too stays right.

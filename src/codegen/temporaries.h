@@ -9,23 +9,19 @@
 #include <vector>
 
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/ValueHandle.h>
+#include <llvm/IR/Function.h>
 
 namespace memjit::codegen::detail {
 
-struct TemporaryAlloc {
-  llvm::WeakVH malloc;   // the call of malloc(bytes + alignment - 1): the allocated pointer
-  llvm::WeakVH aligned;  // the aligned pointer (the malloc itself when alignment is 1)
-  llvm::WeakVH bytes;    // the requested size, an index value
-  unsigned alignment = 1;
-  std::optional<std::uint64_t> staticBytes;  // a size known when building
-};
+/// Marks `malloc` (of bytes + alignment - 1, the aligned pointer ptrmask(gep(malloc, alignment - 1))) as an alloc's.
+void markAlloc(llvm::CallInst* malloc, unsigned alignment, std::optional<std::uint64_t> staticBytes);
 
 /// The largest alloc placed on the stack, and the most one function places there.
 inline constexpr std::uint64_t kStackTemporaryLimit = 4096;
 inline constexpr std::uint64_t kStackTemporaryBudget = 16384;
 
-/// Moves every recorded alloc that does not escape to the stack or the arena (see the rule in temporaries.cpp).
-void placeTemporaries(std::vector<TemporaryAlloc>& allocs);
+/// Moves every marked alloc of `functions` (a builder's function and its outlined bodies) that does not escape to
+/// the stack or the arena (see the rule in temporaries.cpp).
+void placeTemporaries(const std::vector<llvm::Function*>& functions);
 
 }  // namespace memjit::codegen::detail

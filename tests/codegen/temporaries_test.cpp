@@ -149,6 +149,34 @@ TEST(Temporaries, AllocInALoopReusesItsSlotOrPopsItsArenaBlock) {
   }
 }
 
+// Double buffering: each iteration allocs `next` from the carried `cur`. One slot for both would make the reversal
+// read what it has just written, so allocs a phi mixes stay distinct blocks (the arena).
+TEST(Temporaries, LoopCarriedAllocsAreDistinctBlocks) {
+  Module m("t");
+  FunctionBuilder b(m, "reverse", functionType("(index) -> f32"));
+  const MemRefType small(ElementType::F32, {16});
+  Value first = b.alloc(small);
+  b.forLoop(b.index(0), b.index(16), b.index(1), [&](Value i) { b.store(b.cast(i, ElementType::F32), first, {i}); });
+  auto last = b.forLoop(b.index(0), b.arg(0), b.index(1), {first}, [&](Value, const std::vector<Value>& cur) {
+    Value next = b.alloc(small);
+    b.forLoop(b.index(0), b.index(16), b.index(1), [&](Value i) {
+      b.store(b.load(cur[0], {b.index(15) - i}) + b.f32(1), next, {i});
+    });
+    return std::vector<Value>{next};
+  });
+  b.ret({b.load(last[0], {b.index(0)}) * b.f32(100) + b.load(last[0], {b.index(15)})});
+  ASSERT_FALSE(b.finish()) << b.error().str();
+  const std::string ir = functionText(m, "reverse");
+  EXPECT_TRUE(calls(ir, "memjit_arena_alloc")) << ir;
+  EXPECT_EQ(ir.find("alloca i8, i64 64"), std::string::npos) << ir;
+  auto c = test::compileModule(std::move(m));
+  auto* reverse = c.get<float(std::int64_t)>("reverse");
+  EXPECT_EQ(reverse(0), 0.0f * 100 + 15.0f);
+  EXPECT_EQ(reverse(1), 16.0f * 100 + 1.0f);  // [16, 15, ..., 1]
+  EXPECT_EQ(reverse(3), 18.0f * 100 + 3.0f);
+  EXPECT_EQ(runtime::arenaStats().bytesInUse, 0u);
+}
+
 TEST(Temporaries, ReturnedAllocStaysOwnedByTheCaller) {
   Module m("t");
   ASSERT_FALSE(addScaledCopy(m, "scaled"));
@@ -287,6 +315,10 @@ TEST(Temporaries, ThreadsAndParallelBodiesUseTheirOwnArenas) {
     b.ret();
     ASSERT_FALSE(b.finish()) << b.error().str();
   }
+  std::string module;
+  llvm::raw_string_ostream os(module);
+  m.llvm().print(os, nullptr);
+  EXPECT_EQ(module.find("call ptr @malloc("), std::string::npos) << "the parallel body's temporary is not the arena's:\n" << module;
   auto c = test::compileModule(std::move(m));
   auto* sum = c.get<SumFn>("sum");
   auto* rows = c.get<void(D1*, D1*, std::int64_t)>("rows");
