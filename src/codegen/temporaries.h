@@ -1,5 +1,5 @@
 // Internal: where a kernel's allocs live (docs/runtime.md, "Temporaries").
-// FunctionBuilder::alloc emits a malloc and records it; finish() decides,
+// FunctionBuilder::alloc emits a malloc and marks it; finish() decides,
 // per alloc, from how its pointers are used: escaping ones keep malloc,
 // the others move to the stack (small static sizes) or the thread's arena.
 #pragma once
