@@ -7,6 +7,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 
 #include "llvm_error.h"
+#include "memjit/runtime/arena.h"
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
 #include "memjit/runtime/runner_utils.h"
@@ -25,6 +26,10 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   define("memjit_check_report", &memjit_check_report);  // checked mode (runtime/checks.h)
   define("memjit_check_scratch", &memjit_check_scratch);
   define("memjit_check_pending", &memjit_check_pending);
+  define("memjit_arena_mark", &memjit_arena_mark);  // temporaries (runtime/arena.h)
+  define("memjit_arena_alloc", &memjit_arena_alloc);
+  define("memjit_arena_free", &memjit_arena_free);
+  define("memjit_arena_release", &memjit_arena_release);
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
   return &*dylib;

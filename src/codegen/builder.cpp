@@ -141,6 +141,12 @@ Error FunctionBuilder::finish() {
     I.ir.CreateRetVoid();
     I.returned = true;
   }
+  if (!I.lowered.options.temporariesOnHeap) {
+    std::vector<llvm::Function*> functions{I.lowered.function};
+    for (const llvm::WeakVH& h : I.helpers)
+      if (h) functions.push_back(llvm::cast<llvm::Function>(h));
+    detail::placeTemporaries(functions);
+  }
   if (I.debug) I.debug->finish();
   std::string report;
   llvm::raw_string_ostream os(report);

@@ -11,6 +11,7 @@
 #include <llvm/IR/ValueHandle.h>
 
 #include "debug_info.h"
+#include "temporaries.h"
 #include "memjit/codegen/builder.h"
 
 namespace memjit::codegen {

@@ -477,6 +477,17 @@ Value FunctionBuilder::alloc(const MemRefType& type, const std::vector<Value>& d
     aligned = ir.CreateIntrinsic(llvm::Intrinsic::ptrmask, {bumped->getType(), ir.getInt64Ty()},
                                  {bumped, ir.getInt64(~static_cast<std::uint64_t>(alignment - 1))});
   }
+  // finish() moves it to the stack or the arena unless it escapes (temporaries.cpp); the mark survives the
+  // outlining of parallel bodies.
+  std::optional<std::uint64_t> staticBytes;
+  if (type.numDynamicDims() == 0) {
+    std::uint64_t n = elemBytes;
+    bool fits = true;
+    for (unsigned i = 0; i < r; ++i)
+      fits = fits && !__builtin_mul_overflow(n, static_cast<std::uint64_t>(type.dim(i)), &n);
+    if (fits) staticBytes = n;
+  }
+  detail::markAlloc(llvm::cast<llvm::CallInst>(allocated), alignment, staticBytes);
   return Value(this, buildDescriptor(I, type, allocated, aligned, idxConst(I, 0), sizes, strides), type);
 }
 

@@ -17,7 +17,9 @@ constexpr ET kScalarTypes[] = {ET::I1,  ET::I8,   ET::I16,  ET::I32,  ET::I64,  
 
 class Gen {
  public:
-  Gen(std::uint64_t seed, const GeneratorOptions& o) : r_{seed}, o_(o) { p_.seed = seed; }
+  Gen(std::uint64_t seed, const GeneratorOptions& o) : r_{seed}, temps_{seed ^ 0x74656d706f726172ULL}, o_(o) {
+    p_.seed = seed;
+  }
 
   Program run() {
     // Parallel loops cost the most to compile: a quarter of the programs have them.
@@ -652,6 +654,13 @@ class Gen {
   }
 
   void statement(int depth) {
+    // Temporaries, in loop and branch bodies (a loop's iterations each alloc their own); not in helpers (whose
+    // memrefs are their parameters) nor parallel bodies (whose stores go to one row of one buffer). Decided on a
+    // stream of their own, so a program without them is the one this seed made before they existed.
+    if (o_.memrefs && depth > 0 && !inHelper_ && !inParallel_ && temps_.chance(4)) {
+      temporary();
+      return;
+    }
     const std::uint64_t k = r_.below(100);
     if (o_.memrefs && k < 10) {
       // A parallelFor's body sees neither the buffer it writes nor, with atomics, the i32 ones: maybe nothing.
@@ -793,6 +802,26 @@ class Gen {
     s.results = {id};
     cur_->stmts.push_back(std::move(s));
     scopes_.back().push_back(id);
+  }
+  // A fresh rows x cols buffer filled with one value: static sizes (a stack slot) or dynamic ones (the arena).
+  void temporary() {
+    const ET elem = temps_.chance(50) ? ET::F32 : ET::I32;
+    Stmt s;
+    s.kind = StmtKind::Alloc;
+    s.sizes = {1 + static_cast<std::int64_t>(temps_.below(6)), 1 + static_cast<std::int64_t>(temps_.below(6))};
+    s.imm = temps_.chance(50) ? 1 : 0;
+    s.args = {pick(elem)};
+    const int id = fresh(ValueType{elem, 2, s.sizes, {s.sizes[1], 1}, 0});
+    s.results = {id};
+    cur_->stmts.push_back(std::move(s));
+    scopes_.back().push_back(id);
+    // Used at once, so the value read depends on the buffer: a store somewhere, then a load somewhere.
+    Stmt store;
+    store.kind = StmtKind::Store;
+    store.args = {pick(elem), id};
+    for (int i : inBoundsIndices(id)) store.args.push_back(i);
+    cur_->stmts.push_back(std::move(store));
+    load(id, inBoundsIndices(id));
   }
   // The same view under a type that makes some of what the generator knows static: sizes, strides, the offset,
   // or the identity layout when the view is exactly row-major from offset 0 (static strides must match).
@@ -1093,6 +1122,7 @@ class Gen {
   }
 
   SplitMix r_;
+  SplitMix temps_;  // the temporaries' choices
   GeneratorOptions o_;
   Program p_;
   Block* cur_ = nullptr;

@@ -18,7 +18,7 @@ bool signedT(ElementType t) { return !isUnsignedInteger(t) && t != ElementType::
 std::uint64_t fromSigned(std::int64_t v, unsigned w) { return static_cast<std::uint64_t>(v) & maskOf(w); }
 
 struct View {
-  int buffer = -1;  // 0 io, 1 fm, 2 im
+  int buffer = -1;  // 0 io, 1 fm, 2 im, 3... the Allocs'
   std::int64_t offset = 0;
   std::vector<std::int64_t> sizes, strides;
 };
@@ -203,6 +203,12 @@ class Interpreter {
           Val& element = memory_[views_[s.args[3]].buffer][static_cast<std::size_t>(linear)];
           element = combineAtomic(kinds[s.reductions[0]], element, vals_[body.yields[0]], ElementType::I32);
         }
+        return;
+      }
+      case StmtKind::Alloc: {  // a fresh buffer every time it runs (a loop's iterations get distinct ones)
+        const std::int64_t rows = s.sizes[0], cols = s.sizes[1];
+        memory_.emplace_back(static_cast<std::size_t>(rows * cols), vals_[s.args[0]]);
+        views_[s.results[0]] = {static_cast<int>(memory_.size()) - 1, 0, {rows, cols}, {cols, 1}};
         return;
       }
       case StmtKind::MemrefCast:  // the same view (kernel-language.md, "Casting memrefs")
@@ -573,7 +579,7 @@ class Interpreter {
   const Program& p_;
   std::vector<Val> vals_;
   std::vector<View> views_;
-  std::vector<Val> memory_[3];
+  std::vector<std::vector<Val>> memory_ = std::vector<std::vector<Val>>(3);  // io, fm, im, then each Alloc's
   std::map<int, std::pair<Val, ElementType>> outputs_;
   Val ret_;
   bool controlLoose_ = false;

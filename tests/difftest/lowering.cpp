@@ -322,6 +322,18 @@ class Lowering {
                           });
         return;
       }
+      case StmtKind::Alloc: {
+        const std::int64_t rows = s.sizes[0], cols = s.sizes[1];
+        const ET elem = typeOf(s.args[0]);
+        Value m = s.imm == 1 ? b_.alloc(MemRefType(elem, {kDynamic, kDynamic}), {b_.index(rows), b_.index(cols)})
+                             : b_.alloc(MemRefType(elem, {rows, cols}));
+        Value fill = v(s.args[0]);
+        b_.forLoop(b_.index(0), b_.index(rows), b_.index(1), [&](Value i) {
+          b_.forLoop(b_.index(0), b_.index(cols), b_.index(1), [&](Value j) { b_.store(fill, m, {i, j}); });
+        });
+        v(s.results[0]) = m;
+        return;
+      }
       case StmtKind::MemrefCast:
         v(s.results[0]) = b_.memrefCast(v(s.args[0]), castType(s, p_.values[static_cast<std::size_t>(s.args[0])].elem));
         return;

@@ -66,6 +66,8 @@ enum class StmtKind : std::uint8_t {
   Vector,   // op lane by lane on vectors of sizes[0] lanes: args operand-major (operand j of lane k at
             // args[j * lanes + k]), packed with fromElements; results: the result's lanes, extracted
   Call,     // args: the helper's arguments; imm: the helper (Program::helpers); results: its results
+  Alloc,    // args: the fill value; results[0]: a fresh rows x cols buffer (sizes[0], sizes[1]), identity layout, of the
+            // fill's type, every element the fill (a temporary: it never escapes); imm 1: its sizes are dynamic
   Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
             // fromElements from consecutive args, results extracted lane by lane
 };

@@ -80,7 +80,8 @@ bool fails(Runner& runner, const Program& p, const std::vector<Oracle>& oracles,
 bool toConstants(Program& p, std::size_t i, const Outcome& values) {
   Stmt& s = p.body.stmts[i];
   if (s.kind == StmtKind::Assign && s.op == Op::Const) return false;
-  if (s.results.empty() || s.kind == StmtKind::Subview || s.kind == StmtKind::MemrefCast || hasSideEffects(p, s))
+  if (s.results.empty() || s.kind == StmtKind::Subview || s.kind == StmtKind::MemrefCast || s.kind == StmtKind::Alloc ||
+      hasSideEffects(p, s))
     return false;
   std::vector<Stmt> constants;
   for (int r : s.results) {

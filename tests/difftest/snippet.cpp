@@ -271,6 +271,18 @@ class Printer {
       case StmtKind::Store:
         line(indent, "b.store(" + v(s.args[0]) + ", " + v(s.args[1]) + ", " + list(s.args, 2) + ");");
         return;
+      case StmtKind::Alloc: {
+        const std::string rows = std::to_string(s.sizes[0]), cols = std::to_string(s.sizes[1]);
+        const std::string type = "memjit::MemRefType(" + et(typeOf(s.args[0])) + ", " +
+                                 (s.imm == 1 ? "{memjit::kDynamic, memjit::kDynamic}), {b.index(" + rows + "), b.index(" + cols + ")}"
+                                             : "{" + rows + ", " + cols + "})");
+        line(indent, "Value " + v(s.results[0]) + " = b.alloc(" + type + ");");
+        line(indent, "b.forLoop(b.index(0), b.index(" + rows + "), b.index(1), [&](Value i) {");
+        line(indent + 2, "b.forLoop(b.index(0), b.index(" + cols + "), b.index(1), [&](Value j) { b.store(" + v(s.args[0]) +
+                             ", " + v(s.results[0]) + ", {i, j}); });");
+        line(indent, "});");
+        return;
+      }
       case StmtKind::MemrefCast: {
         auto dims = [](const std::vector<std::int64_t>& xs, std::int64_t dynamic) {
           std::string r = "{";

@@ -1,7 +1,9 @@
 #include "support/llvm_jit.h"
 
 #include "jit/llvm_compat.h"
+#include "memjit/runtime/arena.h"
 
+#include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -45,6 +47,19 @@ TestJit::TestJit() {
     return;
   }
   jit_->getMainJITDylib().addGenerator(std::move(*gen));
+  // What a JIT of one's own must give memjit's code besides the C library: the temporaries' arena (the test
+  // executable does not export the runtime's symbols for the process search above).
+  llvm::orc::SymbolMap arena;
+  auto define = [&](const char* name, auto* function) {
+    arena[jit_->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                          llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  define("memjit_arena_mark", &memjit_arena_mark);
+  define("memjit_arena_alloc", &memjit_arena_alloc);
+  define("memjit_arena_free", &memjit_arena_free);
+  define("memjit_arena_release", &memjit_arena_release);
+  if (auto e = jit_->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(arena))))
+    init_ = Error(ErrorCode::CompileError, take(std::move(e)));
 }
 
 TestJit::~TestJit() = default;

@@ -451,8 +451,11 @@ class FunctionBuilder {
   /// stride, the identity layout), a memref that breaks the promise is undefined, and in checked mode an error.
   /// `call` casts memref arguments this way by itself.
   Value memrefCast(const Value& m, const MemRefType& type, Loc loc = Loc::current());
-  /// A fresh identity-layout buffer from malloc, its aligned pointer rounded up to `alignment` bytes;
-  /// `free(allocated)` releases it. One size per dynamic dim.
+  /// A fresh identity-layout buffer, its aligned pointer rounded up to `alignment` bytes. One size per dynamic dim.
+  /// One that escapes the function (returned, stored, passed to an unknown call) comes from malloc and
+  /// `free(allocated)` releases it; one that does not is a temporary, released when the function returns: a stack
+  /// slot when small and static, else a block of the thread's arena (docs/runtime.md, "Temporaries";
+  /// FunctionOptions::temporariesOnHeap keeps malloc). `dealloc` releases either.
   Value alloc(const MemRefType& type, const std::vector<Value>& dynamicSizes = {}, unsigned alignment = 64,
               Loc loc = Loc::current());
   void dealloc(const Value& m, Loc loc = Loc::current());

@@ -67,6 +67,10 @@ struct FunctionOptions {
   /// The JIT (JitOptions::gdbRegistration, perfJitdump) and AOT objects carry
   /// it. Off: no debug metadata at all. Generated code is the same either way.
   bool debugInfo = false;
+  /// Every `alloc` from malloc, as MLIR's lowering does. Off (the default): allocs that do not escape the function
+  /// are temporaries, from the stack (small static sizes) or the thread's arena (memjit/runtime/arena.h), released
+  /// when it returns; see "Temporaries" in docs/runtime.md.
+  bool temporariesOnHeap = false;
 };
 
 /// A declared function: the lowered function and its C interface.
