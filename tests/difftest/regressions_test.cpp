@@ -1790,3 +1790,91 @@ TEST(DifftestRegression, Seed264933870895056Bf16AbsOfSignallingNaNAtO3) {
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
 }
+// Found in seeds 1,000,000-1,000,999: at O2, O3 and AOT a ui8 0xfa widened to i64 read
+// back as -1. The SLP vectoriser packed the widening casts of neighbouring slots into one
+// ashr and one and, blended, each with the other's constants in its unused lanes (ashr by
+// 65535 and 255); SelectionDAG took those lanes to be zero and made the blend an OR, but
+// vpsravq fills them with the sign. jit/shift_amounts.cpp zeroes such lanes before code
+// generation. (The reducer kept an atomicRMW, a side effect; removed by hand.)
+// memjit-difftest seed 1000943: `memjit-difftest --seed 1000943 --count 1`
+TEST(DifftestRegression, Seed1000943WideningCastsBlendedAshrAndMask) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 8;
+  s.outputs = 36;
+  s.io = {0x9ff4aa98a8fece81ULL, 0x136d3f9ea2e0ffffULL, 0xaff49fa27f278002ULL, 0xc7d5fef99c14fc00ULL, 0xd953c97681830001ULL, 0xa755f8bfffffffffULL, 0x64072b0286af8001ULL, 0xfffffffffffffffaULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {1, 3};
+  s.fm.strides = {3, 1};
+  s.fm.offset = 1;
+  s.fm.data = {0x3145d353ULL, 0x40e00000ULL, 0x80000000ULL, 0xff8bc13dULL, 0x80800000ULL};
+  s.im.sizes = {4, 2};
+  s.im.strides = {2, -1};
+  s.im.offset = 1;
+  s.im.data = {0x1ULL, 0xf41bbbc5c5f863ceULL, 0xffffffffULL, 0x7fffffffULL, 0x1ULL, 0x0ULL, 0x1ULL, 0x80000001ULL, 0xe9f2753d0ba6985eULL, 0xffffffffULL};
+  s.h = 0x5a59ULL, s.g = 0x0ULL, s.c = 0x7fULL, s.d = 0x7ff359d7b43a8235ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0xfffffffffffffc00ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0xfffffffffffffc00ULL});
+  e.outputs.push_back({10, 0x1ULL});
+  e.outputs.push_back({11, 0x8001ULL});
+  e.outputs.push_back({12, 0xfaULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.hasRet = true, e.ret = 0x64072b0286af8001ULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v19 = b.constant(ElementType::Index, 3LL);
+    Value v20 = b.load(io, {v19});
+    Value v21 = b.cast(v20, ElementType::I16);
+    Value v22 = b.bitcast(v21, ElementType::F16);
+    Value v23 = b.constant(ElementType::Index, 4LL);
+    Value v24 = b.load(io, {v23});
+    Value v25 = b.cast(v24, ElementType::I16);
+    Value v30 = b.constant(ElementType::Index, 6LL);
+    Value v31 = b.load(io, {v30});
+    Value v32 = b.cast(v31, ElementType::I16);
+    Value v33 = b.bitcast(v32, ElementType::UI16);
+    Value v34 = b.constant(ElementType::Index, 7LL);
+    Value v35 = b.load(io, {v34});
+    Value v36 = b.cast(v35, ElementType::I8);
+    Value v37 = b.bitcast(v36, ElementType::UI8);
+    b.store(b.cast(v21, ElementType::I64), io, {b.index(13)});
+    b.store(b.cast(b.bitcast(v22, ElementType::I16), ElementType::I64), io, {b.index(17)});
+    b.store(b.cast(v25, ElementType::I64), io, {b.index(18)});
+    b.store(b.cast(v33, ElementType::I64), io, {b.index(19)});
+    b.store(b.cast(v37, ElementType::I64), io, {b.index(20)});
+    b.ret({v31});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
