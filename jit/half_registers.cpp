@@ -215,6 +215,22 @@ void argumentsAsBits(llvm::Function& f) {
   }
 }
 
+// The bits of a half enter a phi frozen. CodeGenPrepare's optimizePhiType
+// turns an integer phi whose incoming values are bitcasts from one float type
+// (and whose users bitcast it back) into a phi of that type, which the back
+// end keeps in an f32 register: a bf16 argument carried round a loop came out
+// flushed at O1 (difftest seed 265479607567263). A freeze is not a bitcast.
+void freezeHalfBitsEnteringPhis(llvm::Function& f) {
+  for (llvm::BasicBlock& block : f)
+    for (llvm::PHINode& phi : block.phis())
+      for (unsigned k = 0; k < phi.getNumIncomingValues(); ++k) {
+        auto* cast = llvm::dyn_cast<llvm::BitCastInst>(phi.getIncomingValue(k));
+        if (!cast || !isHalf(cast->getSrcTy())) continue;
+        llvm::IRBuilder<> end(phi.getIncomingBlock(k)->getTerminator());
+        phi.setIncomingValue(k, end.CreateFreeze(cast));
+      }
+}
+
 }  // namespace
 
 void passHalvesAsBits(llvm::Module& module) {
@@ -227,6 +243,7 @@ void passHalvesAsBits(llvm::Module& module) {
     opaqueComputedBits(f);
     phisAsBits(f);
     valuesAsBits(f);
+    freezeHalfBitsEnteringPhis(f);
   }
 }
 

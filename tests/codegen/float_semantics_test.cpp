@@ -114,6 +114,29 @@ TEST(FloatSemantics, HalvesCarriedThroughLoopsKeepTheirBits) {
       [](const std::string&, std::size_t, std::uint16_t x) { return x; }, "a loop-carried value");
 }
 
+TEST(FloatSemantics, HalvesSwappedRoundARuntimeLengthLoopKeepTheirBits) {
+  // An odd, unknown trip count, so no level removes the loop, and a computed
+  // half beside the operand: the i16 phis carrying them must not become half
+  // phis again (CodeGenPrepare's optimizePhiType did that at O1 and O2, and
+  // kept the phi in an f32 register).
+  for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3})
+    for (const char* half : kHalves) {
+      const auto all = everyHalf();
+      auto got = run<std::uint16_t, std::uint16_t>(
+          level, half, half,
+          [](FunctionBuilder& f, Value i, Value x, Value y) {
+            Value trips = f.add(f.mul(f.rem(i, f.index(2)), f.index(2)), f.index(1));
+            return f.forLoop(f.index(0), trips, f.index(1), {x, f.add(y, y)},
+                             [&](Value, const std::vector<Value>& c) { return std::vector<Value>{c[1], c[0]}; })[1];
+          },
+          all, all);
+      int failures = 0;
+      for (std::size_t k = 0; k < all.size() && failures < 5; ++k)
+        if (got[k] != all[k] && ++failures)
+          ADD_FAILURE() << half << " at " << jit::optLevelName(level) << ": " << hex(all[k]) << " gave " << hex(got[k]);
+    }
+}
+
 // --- sign-bit operations are bit operations ---
 
 TEST(FloatSemantics, HalfAbsClearsTheSignBitOnly) {
