@@ -5,7 +5,8 @@
 // flushes bf16 denormals to zero and quiets signalling NaNs. A select or a
 // load/store pair moves such values unchanged, an ifElse or loop did not
 // (issue 24). Just before code generation, every half value used in another
-// block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
+// block (or in its own block after an atomic, which code generation expands
+// into a loop) is passed there as its i16 bits instead (frozen, as CodeGenPrepare
 // folds bitcast pairs and makes i16 phis of bitcast halves half phis again),
 // so is every half argument (live across a call it was
 // spilled as f32); selects, vector lane moves, loads and stores of halves,

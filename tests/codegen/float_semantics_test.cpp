@@ -137,6 +137,42 @@ TEST(FloatSemantics, HalvesSwappedRoundARuntimeLengthLoopKeepTheirBits) {
     }
 }
 
+TEST(FloatSemantics, HalvesLiveAcrossAnAtomicKeepTheirBits) {
+  // Code generation expands the atomic max into a loop of its own, splitting
+  // the block between the load of a half and its store.
+  const auto all = everyHalf();
+  for (const char* half : kHalves)
+    for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3}) {
+      Module m("atomic_between");
+      {
+        auto type = parseFunctionType(std::string("(memref<?x") + half + ">, memref<?xi32>, memref<?x" + half + ">) -> ()");
+        ASSERT_TRUE(type.ok()) << type.error().str();
+        FunctionBuilder f(m, "op", *type);
+        Value x = f.arg(0), counter = f.arg(1), out = f.arg(2);
+        f.forLoop(f.index(0), f.dim(x, 0), f.index(1), [&](Value i) {
+          Value v = f.load(x, {i});
+          f.atomicRMW(AtomicKind::Maxu, f.cast(i, ElementType::I32), counter, {f.index(0)});
+          f.store(v, out, {i});
+        });
+        f.ret();
+        ASSERT_FALSE(f.finish());
+      }
+      auto compiled = test::compileModule(std::move(m), {.optLevel = level});
+      auto* fn = compiled.get<void(Descriptor1D<std::uint16_t>*, Descriptor1D<std::int32_t>*,
+                                   Descriptor1D<std::uint16_t>*)>("op");
+      std::vector<std::uint16_t> x = all, got(all.size());
+      std::vector<std::int32_t> counter{0};
+      auto dx = describe(x), dg = describe(got);
+      auto dc = describe(counter);
+      fn(&dx, &dc, &dg);
+      EXPECT_EQ(counter[0], 0xffff);
+      int failures = 0;
+      for (std::size_t k = 0; k < all.size() && failures < 5; ++k)
+        if (got[k] != all[k] && ++failures)
+          ADD_FAILURE() << half << " at " << jit::optLevelName(level) << ": " << hex(all[k]) << " gave " << hex(got[k]);
+    }
+}
+
 // --- sign-bit operations are bit operations ---
 
 TEST(FloatSemantics, HalfAbsClearsTheSignBitOnly) {
