@@ -724,23 +724,14 @@ class Gen {
     Stmt s;
     s.kind = StmtKind::ArrayReduce;
     s.args = {constant(ET::Index, lb), constant(ET::Index, lb + r_.below(24)), constant(ET::Index, 1 + r_.below(3)), m};
-    s.imm = r_.below(4) | (r_.below(2) << 32);
+    s.imm = chunkAndSchedule();
     s.reductions = {static_cast<Stmt::Reduction>(r_.below(4))};
-    s.blocks.resize(1);
-    Block* saved = cur_;
-    cur_ = &s.blocks[0];
-    scopes_.emplace_back();
-    cur_->params.push_back(fresh(scalarType(ET::Index)));
-    scopes_.back().push_back(cur_->params.back());
-    inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;
-    assign(Op::Cast, ET::I32, {cur_->params.front()});  // iv as data
-    body(depth);
-    cur_->yields.push_back(pick(ET::I32));
-    for (int i : inBoundsIndices(m)) cur_->yields.push_back(i);
-    inParallel_ = false;
-    scopes_.pop_back();
-    cur_ = saved;
+    parallelBody(s, Stmt::AtomicKinds, [&](int iv) {
+      assign(Op::Cast, ET::I32, {iv});  // iv as data
+      body(depth);
+      cur_->yields.push_back(pick(ET::I32));
+      for (int i : inBoundsIndices(m)) cur_->yields.push_back(i);
+    });
     cur_->stmts.push_back(std::move(s));
   }
   void subview() {
@@ -808,26 +799,17 @@ class Gen {
     const int ub = r_.chance(50) ? assign(Op::Dim, ET::Index, {m}, 0)
                                  : constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[0]));
     s.args = {constant(ET::Index, r_.below(2)), ub, constant(ET::Index, 1 + r_.below(2))};
-    s.imm = r_.below(4) | (r_.below(2) << 32);
-    s.blocks.resize(1);
-    Block* saved = cur_;
-    cur_ = &s.blocks[0];
-    scopes_.emplace_back();
-    const int iv = fresh(scalarType(ET::Index));
-    cur_->params.push_back(iv);
-    scopes_.back().push_back(iv);
-    inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;  // its iterations store to their own rows; no atomics beside
+    s.imm = chunkAndSchedule();
     writtenInParallel_ = bufferOf(m);
-    body(depth);
-    Stmt store;
-    store.kind = StmtKind::Store;
-    store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
-    cur_->stmts.push_back(std::move(store));
+    // Its iterations store to their own rows; no atomics beside.
+    parallelBody(s, Stmt::AtomicKinds, [&](int iv) {
+      body(depth);
+      Stmt store;
+      store.kind = StmtKind::Store;
+      store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
+      cur_->stmts.push_back(std::move(store));
+    });
     writtenInParallel_ = -1;
-    inParallel_ = false;
-    scopes_.pop_back();
-    cur_ = saved;
     cur_->stmts.push_back(std::move(s));
   }
   // What LLVM's loop vectoriser transforms: dst[row, j] = op(src[row, j], constant) for j over the common
@@ -914,7 +896,6 @@ class Gen {
       cur_->params.push_back(fresh(scalarType(t)));
       scopes_.back().push_back(cur_->params.back());
     }
-    if (s.kind == StmtKind::ParallelReduce) assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
     for (ET t : yields) cur_->yields.push_back(pick(t));
     scopes_.pop_back();
@@ -932,7 +913,7 @@ class Gen {
     Stmt s;
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
-    s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    s.imm = chunkAndSchedule();
     // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
     static constexpr ET types[] = {ET::I8,  ET::I16, ET::I32,  ET::I64,  ET::SI8,  ET::SI16, ET::SI32,
                                    ET::SI64, ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
@@ -943,11 +924,36 @@ class Gen {
       s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
       s.args.push_back(pick(ts.back()));
     }
+    const std::uint8_t atomic =
+        o_.atomics ? static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1)) : std::uint8_t{Stmt::AtomicKinds};
+    parallelBody(s, atomic, [&](int iv) {
+      assign(Op::Cast, ET::I64, {iv});  // iv as data
+      body(depth);
+      for (ET t : ts) cur_->yields.push_back(pick(t));
+    });
+    for (ET t : ts) s.results.push_back(fresh(scalarType(t)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  // parallelFor's and parallelReduce's chunk (0..3) and schedule (static or dynamic).
+  std::uint64_t chunkAndSchedule() { return r_.below(4) | (r_.below(2) << 32); }
+  // What every parallel loop's body shares: a block whose one parameter is the induction variable, generated
+  // by `fill(iv)` in a scope of its own with inParallel_ set and `atomic` the atomics it may do (see atomic()).
+  template <typename Fill>
+  void parallelBody(Stmt& s, std::uint8_t atomic, Fill&& fill) {
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int iv = fresh(scalarType(ET::Index));
+    cur_->params.push_back(iv);
+    scopes_.back().push_back(iv);
     inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;
-    if (o_.atomics) parallelAtomic_ = static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1));
-    loopBody(s, {}, ts, depth);
+    parallelAtomic_ = atomic;
+    fill(iv);
     inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
   }
   void ifElse(int depth) {
     Stmt s;
