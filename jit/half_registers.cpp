@@ -46,26 +46,49 @@ void phisAsBits(llvm::Function& f) {
   }
 }
 
-// Where code generation will split a block: AtomicExpand turns an atomicrmw
-// or cmpxchg into a loop of its own (at every level), so a half made before
-// one and used after it crosses blocks all the same (abs of a bf16 signalling
-// NaN, computed before an atomic min and stored after it, came out quiet at
-// O0: difftest seed 1000356). Each instruction's piece of its block, 0 before
-// the block's first atomic; instructions not in the map are in piece 0.
-llvm::DenseMap<const llvm::Instruction*, unsigned> piecesSplitByAtomics(llvm::Function& f) {
+// Where code generation may split a block, after this rewrite: AtomicExpand
+// turns an atomicrmw or cmpxchg into a loop of its own (at every level),
+// ScalarizeMaskedMemIntrin a masked load, store, gather or scatter the target
+// does not take whole into a block per lane, and CodeGenPrepare a select into
+// a branch. A half made before one and used after it crosses blocks all the
+// same: abs of a bf16 signalling NaN, computed before an atomic min and stored
+// after it, came out quiet at O0 (difftest seed 1000356); a negated bf16
+// signalling NaN stored after a two-lane gather, at O3 (seed 274490989180975).
+bool splitsBlock(const llvm::Instruction& inst) {
+  if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(inst)) return true;
+  if (auto* select = llvm::dyn_cast<llvm::SelectInst>(&inst)) return !select->getCondition()->getType()->isVectorTy();
+  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  if (!call) return false;
+  switch (call->getIntrinsicID()) {
+    case llvm::Intrinsic::masked_load:
+    case llvm::Intrinsic::masked_store:
+    case llvm::Intrinsic::masked_gather:
+    case llvm::Intrinsic::masked_scatter:
+    case llvm::Intrinsic::masked_expandload:
+    case llvm::Intrinsic::masked_compressstore:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Each instruction's piece of its block: 0 up to the block's first splitting
+// instruction (see splitsBlock), which starts piece 1, and so on.
+// Instructions not in the map are in piece 0.
+llvm::DenseMap<const llvm::Instruction*, unsigned> piecesOfBlocks(llvm::Function& f) {
   llvm::DenseMap<const llvm::Instruction*, unsigned> piece;
   for (llvm::BasicBlock& block : f) {
     unsigned n = 0;
     for (llvm::Instruction& inst : block) {
-      if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(inst)) ++n;
+      if (splitsBlock(inst)) ++n;
       if (n > 0) piece[&inst] = n;
     }
   }
   return piece;
 }
 
-// A half that another block uses (or its own block after an atomic):
-// converted after its definition, and back before each use there.
+// A half that another block uses (or its own block after a split, see
+// splitsBlock): converted after its definition, and back before each use there.
 void valuesAsBits(llvm::Function& f) {
   std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> defs;
   for (llvm::Argument& a : f.args())
@@ -73,7 +96,7 @@ void valuesAsBits(llvm::Function& f) {
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& inst : block)
       if (isHalf(inst.getType())) defs.push_back({&inst, &block});
-  const auto piece = piecesSplitByAtomics(f);
+  const auto piece = piecesOfBlocks(f);
   auto pieceOf = [&](const llvm::Value* v) {
     auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
     auto it = inst ? piece.find(inst) : piece.end();
