@@ -133,6 +133,7 @@ void valuesAsBits(llvm::Function& f) {
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& inst : block)
       if (holdsHalf(inst.getType())) defs.push_back({&inst, &block});
+  if (defs.empty()) return;
   const auto piece = piecesOfBlocks(f);
   auto pieceOf = [&](const llvm::Value* v) {
     auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
