@@ -1,6 +1,7 @@
 #include "code_emitter.h"
 
 #include "half_registers.h"
+#include "shift_amounts.h"
 
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -59,6 +60,7 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
   passHalvesAsBits(module);
+  zeroOutOfRangeShiftLanes(module);
   // The instruction selector, chosen per module. Building an O0 pipeline
   // switches the machine to FastISel for good (TargetPassConfig sets
   // EnableFastISel on the TargetMachine, and SelectionDAGISel reads it for

@@ -4,9 +4,12 @@
 // narrowed where it is used, and the narrowing (vcvtneps2bf16, vcvtps2ph)
 // flushes bf16 denormals to zero and quiets signalling NaNs. A select or a
 // load/store pair moves such values unchanged, an ifElse or loop did not
-// (issue 24). Just before code generation, every half value used in another
-// block is passed there as its i16 bits instead (frozen, as CodeGenPrepare
-// folds bitcast pairs), so is every half argument (live across a call it was
+// (issue 24). Just before code generation, every half value (or aggregate
+// holding one, as a helper's several results) used in another block (or in
+// its own block after an atomic, a masked memory operation or a select, where
+// code generation may start a block) is passed there as its i16 bits instead (frozen, as CodeGenPrepare
+// folds bitcast pairs and makes i16 phis of bitcast halves half phis again),
+// so is every half argument (live across a call it was
 // spilled as f32); selects, vector lane moves, loads and stores of halves,
 // which the back end also promotes to f32, become i16 operations; fabs, fneg
 // and copysign, which InstCombine re-forms from the builder's masks, become

@@ -114,6 +114,88 @@ TEST(FloatSemantics, HalvesCarriedThroughLoopsKeepTheirBits) {
       [](const std::string&, std::size_t, std::uint16_t x) { return x; }, "a loop-carried value");
 }
 
+TEST(FloatSemantics, HalvesSwappedRoundARuntimeLengthLoopKeepTheirBits) {
+  // An odd, unknown trip count, so no level removes the loop, and a computed
+  // half beside the operand: the i16 phis carrying them must not become half
+  // phis again (CodeGenPrepare's optimizePhiType did that at O1 and O2, and
+  // kept the phi in an f32 register).
+  for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3})
+    for (const char* half : kHalves) {
+      const auto all = everyHalf();
+      auto got = run<std::uint16_t, std::uint16_t>(
+          level, half, half,
+          [](FunctionBuilder& f, Value i, Value x, Value y) {
+            Value trips = f.add(f.mul(f.rem(i, f.index(2)), f.index(2)), f.index(1));
+            return f.forLoop(f.index(0), trips, f.index(1), {x, f.add(y, y)},
+                             [&](Value, const std::vector<Value>& c) { return std::vector<Value>{c[1], c[0]}; })[1];
+          },
+          all, all);
+      int failures = 0;
+      for (std::size_t k = 0; k < all.size() && failures < 5; ++k)
+        if (got[k] != all[k] && ++failures)
+          ADD_FAILURE() << half << " at " << jit::optLevelName(level) << ": " << hex(all[k]) << " gave " << hex(got[k]);
+    }
+}
+
+// Code generation may split a block after memjit has passed halves across
+// blocks as bits: it expands an atomic max into a loop of its own, and a
+// two-lane gather (which x86 does not take whole) into a block per lane.
+// A half loaded before such an operation and stored after it keeps its bits.
+void checkHalvesLiveAcross(const std::string& what,
+                           const std::function<void(FunctionBuilder&, Value i, Value counter)>& between) {
+  const auto all = everyHalf();
+  for (const char* half : kHalves)
+    for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O1, jit::OptLevel::O2, jit::OptLevel::O3}) {
+      Module m("live_across");
+      {
+        auto type = parseFunctionType(std::string("(memref<?x") + half + ">, memref<?xi32>, memref<?x" + half + ">) -> ()");
+        ASSERT_TRUE(type.ok()) << type.error().str();
+        FunctionBuilder f(m, "op", *type);
+        Value x = f.arg(0), counter = f.arg(1), out = f.arg(2);
+        f.forLoop(f.index(0), f.dim(x, 0), f.index(1), [&](Value i) {
+          Value v = f.load(x, {i});
+          between(f, i, counter);
+          f.store(v, out, {i});
+        });
+        f.ret();
+        ASSERT_FALSE(f.finish());
+      }
+      auto compiled = test::compileModule(std::move(m), {.optLevel = level});
+      auto* fn = compiled.get<void(Descriptor1D<std::uint16_t>*, Descriptor1D<std::int32_t>*,
+                                   Descriptor1D<std::uint16_t>*)>("op");
+      std::vector<std::uint16_t> x = all, got(all.size());
+      std::vector<std::int32_t> counter{0, 0};
+      auto dx = describe(x), dg = describe(got);
+      auto dc = describe(counter);
+      fn(&dx, &dc, &dg);
+      EXPECT_EQ(counter[0], 0xffff) << what;
+      int failures = 0;
+      for (std::size_t k = 0; k < all.size() && failures < 5; ++k)
+        if (got[k] != all[k] && ++failures)
+          ADD_FAILURE() << half << " across " << what << " at " << jit::optLevelName(level) << ": " << hex(all[k])
+                        << " gave " << hex(got[k]);
+    }
+}
+
+TEST(FloatSemantics, HalvesLiveAcrossAnAtomicKeepTheirBits) {
+  checkHalvesLiveAcross("an atomic max", [](FunctionBuilder& f, Value i, Value counter) {
+    f.atomicRMW(AtomicKind::Maxu, f.cast(i, ElementType::I32), counter, {f.index(0)});
+  });
+}
+
+TEST(FloatSemantics, HalvesLiveAcrossATwoLaneGatherKeepTheirBits) {
+  checkHalvesLiveAcross("a two-lane gather", [](FunctionBuilder& f, Value i, Value counter) {
+    Value zero = f.index(0), one = f.index(1);
+    // A mask known only at run time (a constant one makes plain loads of the lanes, no blocks).
+    Value on = f.cmp(CmpPredicate::Eq, f.load(counter, {one}), f.constant(ElementType::I32, 0));
+    Value lanes = f.gather(counter, {zero}, f.fromElements({one, zero}), f.fromElements({on, on}),
+                           f.fromElements({f.constant(ElementType::I32, 0), f.constant(ElementType::I32, 0)}));
+    // Both lanes used, so no level drops the gather; counter[0] ends as the last i.
+    Value sum = f.add(f.extract(lanes, 0), f.sub(f.extract(lanes, 1), f.extract(lanes, 1)));
+    f.store(f.max(f.cast(i, ElementType::I32), sum), counter, {zero});
+  });
+}
+
 // --- sign-bit operations are bit operations ---
 
 TEST(FloatSemantics, HalfAbsClearsTheSignBitOnly) {

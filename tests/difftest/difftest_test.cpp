@@ -85,6 +85,16 @@ Program binary(Op op, ElementType t, std::uint64_t a, std::uint64_t b, std::uint
   return p;
 }
 std::uint64_t result(const Program& p) { return interpret(p).outputs.at(0).bits; }
+// `cast(bits of from -> to)`, from binary's program: its operation made a cast of the first constant.
+Program castOf(ElementType from, std::uint64_t bits, ElementType to) {
+  Program p = binary(Op::Add, from, bits, 0);
+  Stmt& s = p.body.stmts[2];
+  s.op = Op::Cast;
+  s.type = to;
+  s.args = {s.args[0]};
+  p.values[static_cast<std::size_t>(s.results[0])] = scalarType(to);
+  return p;
+}
 }  // namespace
 
 TEST(DifftestInterpreter, FollowsReadmeIntegerSemantics) {
@@ -137,6 +147,13 @@ TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   EXPECT_EQ(tiny.flags, kAlt);
   EXPECT_EQ(tiny.bits, 0x0040u);
   EXPECT_EQ(tiny.alt, 0x0000u);
+  // An f32 denormal narrowed to bf16 may read as zero (vcvtneps2bf16), also where it rounds up to the smallest
+  // normal (difftest seed 276512670608244: 0x0080 expected, 0 at O0).
+  const Val roundsUp = interpret(castOf(ElementType::F32, 0x807fffff, ElementType::BF16)).outputs[0];
+  EXPECT_EQ(roundsUp.bits, 0x8080u);
+  EXPECT_EQ(roundsUp.flags, kAlt);
+  EXPECT_EQ(roundsUp.alt, 0x8000u);
+  EXPECT_EQ(interpret(castOf(ElementType::F32, 0x00800000, ElementType::BF16)).outputs[0].flags, kExact);
 }
 
 TEST(DifftestGenerator, IsDeterministicAndInBounds) {

@@ -760,23 +760,14 @@ class Gen {
     Stmt s;
     s.kind = StmtKind::ArrayReduce;
     s.args = {constant(ET::Index, lb), constant(ET::Index, lb + r_.below(24)), constant(ET::Index, 1 + r_.below(3)), m};
-    s.imm = r_.below(4) | (r_.below(2) << 32);
+    s.imm = chunkAndSchedule();
     s.reductions = {static_cast<Stmt::Reduction>(r_.below(4))};
-    s.blocks.resize(1);
-    Block* saved = cur_;
-    cur_ = &s.blocks[0];
-    scopes_.emplace_back();
-    cur_->params.push_back(fresh(scalarType(ET::Index)));
-    scopes_.back().push_back(cur_->params.back());
-    inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;
-    assign(Op::Cast, ET::I32, {cur_->params.front()});  // iv as data
-    body(depth);
-    cur_->yields.push_back(pick(ET::I32));
-    for (int i : inBoundsIndices(m)) cur_->yields.push_back(i);
-    inParallel_ = false;
-    scopes_.pop_back();
-    cur_ = saved;
+    parallelBody(s, Stmt::AtomicKinds, [&](int iv) {
+      assign(Op::Cast, ET::I32, {iv});  // iv as data
+      body(depth);
+      cur_->yields.push_back(pick(ET::I32));
+      for (int i : inBoundsIndices(m)) cur_->yields.push_back(i);
+    });
     cur_->stmts.push_back(std::move(s));
   }
   void subview() {
@@ -864,26 +855,17 @@ class Gen {
     const int ub = r_.chance(50) ? assign(Op::Dim, ET::Index, {m}, 0)
                                  : constant(ET::Index, static_cast<std::uint64_t>(vt.sizes[0]));
     s.args = {constant(ET::Index, r_.below(2)), ub, constant(ET::Index, 1 + r_.below(2))};
-    s.imm = r_.below(4) | (r_.below(2) << 32);
-    s.blocks.resize(1);
-    Block* saved = cur_;
-    cur_ = &s.blocks[0];
-    scopes_.emplace_back();
-    const int iv = fresh(scalarType(ET::Index));
-    cur_->params.push_back(iv);
-    scopes_.back().push_back(iv);
-    inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;  // its iterations store to their own rows; no atomics beside
+    s.imm = chunkAndSchedule();
     writtenInParallel_ = bufferOf(m);
-    body(depth);
-    Stmt store;
-    store.kind = StmtKind::Store;
-    store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
-    cur_->stmts.push_back(std::move(store));
+    // Its iterations store to their own rows; no atomics beside.
+    parallelBody(s, Stmt::AtomicKinds, [&](int iv) {
+      body(depth);
+      Stmt store;
+      store.kind = StmtKind::Store;
+      store.args = {pick(vt.elem), m, iv, inBoundsLast(m)};
+      cur_->stmts.push_back(std::move(store));
+    });
     writtenInParallel_ = -1;
-    inParallel_ = false;
-    scopes_.pop_back();
-    cur_ = saved;
     cur_->stmts.push_back(std::move(s));
   }
   // What LLVM's loop vectoriser transforms: dst[row, j] = op(src[row, j], constant) for j over the common
@@ -1035,22 +1017,8 @@ class Gen {
       cur_->params.push_back(fresh(scalarType(t)));
       scopes_.back().push_back(cur_->params.back());
     }
-    int ivData = -1;
-    if (s.kind == StmtKind::ParallelReduce) ivData = assign(Op::Cast, ET::I64, {cur_->params.front()});  // iv as data
     body(depth);
-    // A deterministic float reduction adds iv * 0.1 (inexact) to each contribution: terms that differ and round
-    // make the result depend on the documented order.
-    const bool ordered = s.kind == StmtKind::ParallelReduce && ((s.imm >> 33) & 1);
-    for (ET t : yields) {
-      const int y = pick(t);
-      if (!ordered || !isFloat(t)) {
-        cur_->yields.push_back(y);
-        continue;
-      }
-      const int tenth = constant(t, t == ET::F64 ? 0x3fb999999999999aULL : 0x3dcccccdULL);
-      const int term = assign(Op::Mul, t, {assign(Op::Cast, t, {ivData}), tenth});
-      cur_->yields.push_back(assign(Op::Add, t, {y, term}));
-    }
+    for (ET t : yields) cur_->yields.push_back(pick(t));
     scopes_.pop_back();
     cur_ = saved;
     for (ET t : yields) s.results.push_back(fresh(scalarType(t)));
@@ -1071,7 +1039,7 @@ class Gen {
     Stmt s;
     s.kind = StmtKind::ParallelReduce;
     s.args = {lbV, ubV, stepV};
-    s.imm = r_.below(4) | (r_.below(2) << 32);  // chunk 0..3, static or dynamic
+    s.imm = chunkAndSchedule();
     // Mostly blocks of 1-3 iterations, so the tree has levels; sometimes the default (one block here).
     if (deterministic) s.imm = (1ULL << 33) | (s.imm & (1ULL << 32)) | (side.chance(80) ? 1 + side.below(3) : 0);
     // Every integer type of 8+ bits and index (docs/parallel-loops.md), built-in and custom combiners.
@@ -1089,11 +1057,47 @@ class Gen {
       }
       s.args.push_back(pick(ts.back()));
     }
+    const std::uint8_t atomic =
+        o_.atomics ? static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1)) : std::uint8_t{Stmt::AtomicKinds};
+    // A deterministic float reduction adds iv * 0.1 (inexact) to each contribution: terms that differ and round
+    // make the result depend on the documented order.
+    parallelBody(s, atomic, [&](int iv) {
+      const int ivData = assign(Op::Cast, ET::I64, {iv});  // iv as data
+      body(depth);
+      for (ET t : ts) {
+        const int y = pick(t);
+        if (!deterministic || !isFloat(t)) {
+          cur_->yields.push_back(y);
+          continue;
+        }
+        const int tenth = constant(t, t == ET::F64 ? 0x3fb999999999999aULL : 0x3dcccccdULL);
+        const int term = assign(Op::Mul, t, {assign(Op::Cast, t, {ivData}), tenth});
+        cur_->yields.push_back(assign(Op::Add, t, {y, term}));
+      }
+    });
+    for (ET t : ts) s.results.push_back(fresh(scalarType(t)));
+    for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  // parallelFor's and parallelReduce's chunk (0..3) and schedule (static or dynamic).
+  std::uint64_t chunkAndSchedule() { return r_.below(4) | (r_.below(2) << 32); }
+  // What every parallel loop's body shares: a block whose one parameter is the induction variable, generated
+  // by `fill(iv)` in a scope of its own with inParallel_ set and `atomic` the atomics it may do (see atomic()).
+  template <typename Fill>
+  void parallelBody(Stmt& s, std::uint8_t atomic, Fill&& fill) {
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int iv = fresh(scalarType(ET::Index));
+    cur_->params.push_back(iv);
+    scopes_.back().push_back(iv);
     inParallel_ = true;
-    parallelAtomic_ = Stmt::AtomicKinds;
-    if (o_.atomics) parallelAtomic_ = static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1));
-    loopBody(s, {}, ts, depth);
+    parallelAtomic_ = atomic;
+    fill(iv);
     inParallel_ = false;
+    scopes_.pop_back();
+    cur_ = saved;
   }
   void ifElse(int depth) {
     Stmt s;

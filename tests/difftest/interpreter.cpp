@@ -644,6 +644,12 @@ Val Interpreter::evalCast(const Stmt&, const Val& x, ElementType from, ElementTy
   if (std::isnan(d)) return {roundToFloat(to, d), 0, kAnyNaN};
   Val r{roundToFloat(to, d), 0, kExact};
   if (widthOf(to) < widthOf(from) || (from == ElementType::F16 && to == ElementType::BF16)) makeFlushable(to, r);
+  // vcvtneps2bf16 reads an f32 denormal as zero: one that rounds up to bf16's smallest normal may give +-0 too
+  // (kernel-language.md, "Half precision").
+  if (to == ElementType::BF16 && r.flags == kExact && d != 0 && std::fabs(d) < std::ldexp(1.0, -126)) {
+    r.alt = r.bits & 0x8000;
+    r.flags = kAlt;
+  }
   return r;
 }
 

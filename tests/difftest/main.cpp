@@ -172,9 +172,13 @@ int main(int argc, char** argv) {
       const Program& p = batch[m.program];
       if (m.program != last) {
         ++failures;
-        std::printf("MISMATCH seed %llu (%s): %s (reproduce: memjit-difftest --seed %llu --count 1 --all-oracles)\n",
+        // A batch is one module: a program may fail only beside its batch-mates (the instruction selector is
+        // chosen per module, inlining and code layout differ), hence the second command.
+        std::printf("MISMATCH seed %llu (%s): %s (reproduce: memjit-difftest --seed %llu --count 1 --all-oracles, "
+                    "or with its batch: --seed %llu --count %zu --batch %zu --all-oracles)\n",
                     static_cast<unsigned long long>(p.seed), m.oracle.c_str(), m.what.c_str(),
-                    static_cast<unsigned long long>(p.seed));
+                    static_cast<unsigned long long>(p.seed), static_cast<unsigned long long>(batch.front().seed),
+                    batch.size(), batch.size());
       }
       last = m.program;
     }

@@ -1796,6 +1796,102 @@ TEST(DifftestRegression, Seed264933870895056Bf16AbsOfSignallingNaNAtO3) {
 // open mismatches; difftest_fixed_seeds skips seed 100 until it is fixed).
 // memjit-difftest seed 100: `memjit-difftest --seed 100 --count 1`
 TEST(DifftestRegression, DISABLED_Seed100AbsOfBf16DenormalAtO0) {
+// Found in seeds 1,000,000-1,000,999: at O2, O3 and AOT a ui8 0xfa widened to i64 read
+// back as -1. The SLP vectoriser packed the widening casts of neighbouring slots into one
+// ashr and one and, blended, each with the other's constants in its unused lanes (ashr by
+// 65535 and 255); SelectionDAG took those lanes to be zero and made the blend an OR, but
+// vpsravq fills them with the sign. jit/shift_amounts.cpp zeroes such lanes before code
+// generation. (The reducer kept an atomicRMW, a side effect; removed by hand.)
+// memjit-difftest seed 1000943: `memjit-difftest --seed 1000943 --count 1`
+TEST(DifftestRegression, Seed1000943WideningCastsBlendedAshrAndMask) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 8;
+  s.outputs = 36;
+  s.io = {0x9ff4aa98a8fece81ULL, 0x136d3f9ea2e0ffffULL, 0xaff49fa27f278002ULL, 0xc7d5fef99c14fc00ULL, 0xd953c97681830001ULL, 0xa755f8bfffffffffULL, 0x64072b0286af8001ULL, 0xfffffffffffffffaULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {1, 3};
+  s.fm.strides = {3, 1};
+  s.fm.offset = 1;
+  s.fm.data = {0x3145d353ULL, 0x40e00000ULL, 0x80000000ULL, 0xff8bc13dULL, 0x80800000ULL};
+  s.im.sizes = {4, 2};
+  s.im.strides = {2, -1};
+  s.im.offset = 1;
+  s.im.data = {0x1ULL, 0xf41bbbc5c5f863ceULL, 0xffffffffULL, 0x7fffffffULL, 0x1ULL, 0x0ULL, 0x1ULL, 0x80000001ULL, 0xe9f2753d0ba6985eULL, 0xffffffffULL};
+  s.h = 0x5a59ULL, s.g = 0x0ULL, s.c = 0x7fULL, s.d = 0x7ff359d7b43a8235ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0xfffffffffffffc00ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0xfffffffffffffc00ULL});
+  e.outputs.push_back({10, 0x1ULL});
+  e.outputs.push_back({11, 0x8001ULL});
+  e.outputs.push_back({12, 0xfaULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.hasRet = true, e.ret = 0x64072b0286af8001ULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v19 = b.constant(ElementType::Index, 3LL);
+    Value v20 = b.load(io, {v19});
+    Value v21 = b.cast(v20, ElementType::I16);
+    Value v22 = b.bitcast(v21, ElementType::F16);
+    Value v23 = b.constant(ElementType::Index, 4LL);
+    Value v24 = b.load(io, {v23});
+    Value v25 = b.cast(v24, ElementType::I16);
+    Value v30 = b.constant(ElementType::Index, 6LL);
+    Value v31 = b.load(io, {v30});
+    Value v32 = b.cast(v31, ElementType::I16);
+    Value v33 = b.bitcast(v32, ElementType::UI16);
+    Value v34 = b.constant(ElementType::Index, 7LL);
+    Value v35 = b.load(io, {v34});
+    Value v36 = b.cast(v35, ElementType::I8);
+    Value v37 = b.bitcast(v36, ElementType::UI8);
+    b.store(b.cast(v21, ElementType::I64), io, {b.index(13)});
+    b.store(b.cast(b.bitcast(v22, ElementType::I16), ElementType::I64), io, {b.index(17)});
+    b.store(b.cast(v25, ElementType::I64), io, {b.index(18)});
+    b.store(b.cast(v33, ElementType::I64), io, {b.index(19)});
+    b.store(b.cast(v37, ElementType::I64), io, {b.index(20)});
+    b.ret({v31});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+// Found by a one-hour run: at O1 a bf16 argument (0x8001) carried round a loop came out
+// flushed (0x8000). The loop's phi was an i16 one (jit/half_registers.cpp), but its
+// incoming values were bitcasts of bf16, and CodeGenPrepare's optimizePhiType made it a
+// bf16 phi again, which the back end keeps in an f32 register and narrows with
+// vcvtneps2bf16. Half bits now enter phis frozen. (The reducer kept an atomicRMW, a side
+// effect; removed by hand.)
+// memjit-difftest seed 265479607567263: `memjit-difftest --seed 265479607567263 --count 1`
+TEST(DifftestRegression, Seed265479607567263Bf16ArgumentRoundALoopAtO1) {
   using namespace memjit::codegen;
   using memjit::ElementType;
   memjit::difftest::Program s;
@@ -1811,6 +1907,185 @@ TEST(DifftestRegression, DISABLED_Seed100AbsOfBf16DenormalAtO0) {
   s.im.offset = 1;
   s.im.data = {0x80000000ULL, 0x0ULL, 0x100000ULL, 0x31b16d16444137dfULL, 0x80000001ULL};
   s.h = 0x8000ULL, s.g = 0x5b00ULL, s.c = 0x752dc33a5bdee6adULL, s.d = 0x40cfff8000000000ULL;
+  s.outputs = 26;
+  s.io = {0x4000000ULL, 0xb03ffdaddffd7493ULL, 0xa6dcd61697873eb0ULL, 0x215634c731668000ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {1, 1};
+  s.fm.strides = {1, 1};
+  s.fm.offset = 1;
+  s.fm.data = {0xc36339b0ULL, 0x7fb1a461ULL};
+  s.im.sizes = {1, 4};
+  s.im.strides = {-6, 1};
+  s.im.offset = 0;
+  s.im.data = {0xfffffffffffffffdULL, 0x80000002ULL, 0x80000000ULL, 0x0ULL, 0x8dd4662e13373ce9ULL};
+  s.h = 0x77b7ULL, s.g = 0x8001ULL, s.c = 0xfffffffffffffffeULL, s.d = 0x8000000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0xffffffffffff8001ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.hasRet = true, e.ret = 0xfffffffffffffffeULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v11 = b.constant(ElementType::I1, 0x1ULL);
+    Value v12 = b.constant(ElementType::Index, 2LL);
+    Value v13 = b.load(io, {v12});
+    Value v14 = b.cast(v13, ElementType::I16);
+    Value v15 = b.bitcast(v14, ElementType::BF16);
+    Value v51 = b.bitcast(b.constant(ElementType::I32, 0x7fb1a461ULL), ElementType::F32);
+    Value v52 = b.constant(ElementType::Index, 2LL);
+    Value v53 = b.constant(ElementType::Index, 7LL);
+    Value v54 = b.constant(ElementType::Index, 2LL);
+    Value v55 = b.rsqrt(v15);
+    Value v56 = b.select(v11, v55, v55);
+    Value v57 = b.constant(ElementType::SI32, 1992053794LL);
+    auto r77 = b.forLoop(v52, v53, v54, {v51, v56, v57}, [&](Value v58, const std::vector<Value>& carried) {
+      Value v59 = carried[0];
+      Value v60 = carried[1];
+      Value v61 = carried[2];
+      return std::vector<Value>{v51, g, v61};
+    });
+    Value v77 = r77[0];
+    Value v78 = r77[1];
+    Value v79 = r77[2];
+    Value v111 = b.constant(ElementType::I64, -2LL);
+    b.store(b.cast(b.bitcast(v78, ElementType::I16), ElementType::I64), io, {b.index(18)});
+    b.ret({v111});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+// Found in seeds 1,000,000-1,000,999: at O0, abs of a bf16 vector lane holding the
+// signalling NaN 0x7fa7 came out quiet (0x7fe7). The lane was made before an atomic min
+// and stored after it; code generation expands the atomic into a loop of its own, so the
+// half crossed blocks in an f32 register. jit/half_registers.cpp now passes halves across
+// atomics as bits, as across blocks. (The reducer kept a second atomic and its operands,
+// a side effect; removed by hand.)
+// memjit-difftest seed 1000356: `memjit-difftest --seed 1000356 --count 1`
+TEST(DifftestRegression, Seed1000356Bf16SignallingNaNAcrossAnAtomic) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 6;
+  s.outputs = 41;
+  s.io = {0x34132fc44bfaf3d9ULL, 0x3046a292942d614eULL, 0xfa6f6c87a4cd38ffULL, 0x4febfacaffffffffULL, 0xb475b111a9b31381ULL, 0xc3d35be26ab7fa7ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 5};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 2;
+  s.fm.data = {0x7fffffULL, 0x7fffffULL, 0x3d71c3aaULL, 0x7f7fffffULL, 0xbf800000ULL, 0x4f800000ULL, 0x1677a486ULL, 0xc5800000ULL, 0xbd9a1acaULL, 0xbe5dcbdeULL, 0x1ULL, 0x807fffffULL, 0xff800000ULL, 0x7f800000ULL};
+  s.im.sizes = {2, 1};
+  s.im.strides = {-1, 1};
+  s.im.offset = 2;
+  s.im.data = {0xb805694d5af2c7a9ULL, 0xffffffffULL, 0x0ULL, 0xfULL, 0x7fffffffULL};
+  s.h = 0x495cULL, s.g = 0xde00ULL, s.c = 0xffULL, s.d = 0x10000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x7fa7ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.outputs.push_back({36, 0x0ULL});
+  e.outputs.push_back({37, 0x0ULL});
+  e.outputs.push_back({38, 0x0ULL});
+  e.outputs.push_back({39, 0x0ULL});
+  e.outputs.push_back({40, 0x0ULL});
+  e.hasRet = true, e.ret = 0xb475b111a9b31381ULL;
+  e.im.push_back({2, 0x80000000ULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v130 = b.constant(ElementType::I64, -5443249885187730559LL);
+    Value v136 = b.bitcast(b.constant(ElementType::I16, 0x7fa7ULL), ElementType::BF16);
+    Value x237_0 = b.fromElements({v136, v136, g, v136, v136, v136, v136});
+    Value x237 = b.abs(x237_0);
+    Value v237 = b.extract(x237, 0);
+    Value v238 = b.extract(x237, 1);
+    Value v239 = b.extract(x237, 2);
+    Value v240 = b.extract(x237, 3);
+    Value v241 = b.extract(x237, 4);
+    Value v242 = b.extract(x237, 5);
+    Value v243 = b.extract(x237, 6);
+    Value v250 = b.constant(ElementType::I32, -2147483648LL);
+    Value v320 = b.constant(ElementType::Index, 0LL);
+    Value v322 = b.constant(ElementType::Index, 0LL);
+    Value v323 = b.atomicRMW(AtomicKind::Mins, v250, im, {v320, v322});
+    b.store(b.cast(b.bitcast(v238, ElementType::I16), ElementType::I64), io, {b.index(12)});
+    b.ret({v130});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+// Found in seeds 1,000,000-1,000,999: at O0 the bf16 denormal 0x807f merged by an ifElse
+// came out as 0x8000: made at the top of the merge block, stored after an atomic max there
+// (the same cause as seed 1000356). (An earlier atomic the reducer kept removed by hand.)
+// memjit-difftest seed 1000992: `memjit-difftest --seed 1000992 --count 1`
+TEST(DifftestRegression, Seed1000992Bf16DenormalFromIfElseAcrossAnAtomic) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 4;
+  s.outputs = 43;
+  s.io = {0x5c2f1b6bffffffffULL, 0x4f6490fd74afe248ULL, 0xfffffffffffffff9ULL, 0x46690d309db88001ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 4};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 2;
+  s.fm.data = {0x7f7fffffULL, 0x1ULL, 0x99e2c4eULL, 0x42000000ULL, 0x7f905999ULL, 0x42bbcd16ULL, 0xc2618c8aULL, 0xafa86571ULL, 0x7171787aULL, 0xf1f6a00dULL};
+  s.im.sizes = {4, 3};
+  s.im.strides = {3, 1};
+  s.im.offset = 0;
+  s.im.data = {0x80000000ULL, 0xfffffffffffffff9ULL, 0xffffffffULL, 0xffffffffULL, 0x7fULL, 0xd326ac073f80444fULL, 0x3ULL, 0x80000000ULL, 0x320282c22c0f740fULL, 0x80000000ULL, 0x80000000ULL, 0x4ULL, 0x1ULL, 0x80000000ULL};
+  s.h = 0x4700ULL, s.g = 0x807fULL, s.c = 0x2f4f6b5746672131ULL, s.d = 0xfffffffffffffULL;
   memjit::difftest::Expectations e;
   e.outputs.push_back({0, 0x0ULL});
   e.outputs.push_back({1, 0x0ULL});
@@ -1833,7 +2108,105 @@ TEST(DifftestRegression, DISABLED_Seed100AbsOfBf16DenormalAtO0) {
   e.outputs.push_back({18, 0x0ULL});
   e.outputs.push_back({19, 0x0ULL});
   e.outputs.push_back({20, 0x1ULL});
+  e.outputs.push_back({20, 0x0ULL});
   e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0xffffffffffff807fULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.outputs.push_back({36, 0x0ULL});
+  e.outputs.push_back({37, 0x0ULL});
+  e.outputs.push_back({38, 0x0ULL});
+  e.outputs.push_back({39, 0x0ULL});
+  e.outputs.push_back({40, 0x0ULL});
+  e.outputs.push_back({41, 0x0ULL});
+  e.outputs.push_back({42, 0x0ULL});
+  e.hasRet = true, e.ret = 0xffffffffffffffffULL;
+  e.im.push_back({0, 0xffffffffULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v9 = b.constant(ElementType::I32, -1LL);
+    Value v15 = b.constant(ElementType::Index, 2LL);
+    Value v16 = b.load(io, {v15});
+    Value v77 = b.constant(ElementType::I64, INT64_MIN);
+    Value v78 = b.cmp(CmpPredicate::Eq, v16, v77);
+    Value v79 = b.constant(ElementType::I64, -1LL);
+    Value v86 = b.rsqrt(g);
+    auto r147 = b.ifElse(v78, [&] {
+      Value v124 = b.constant(ElementType::SI8, 1LL);
+      Value v139 = b.min(v124, v124);
+      return std::vector<Value>{v139, v86};
+    }, [&] {
+      Value v145 = b.constant(ElementType::SI8, -126LL);
+      Value v146 = b.add(v145, v145);
+      return std::vector<Value>{v146, g};
+    });
+    Value v147 = r147[0];
+    Value v148 = r147[1];
+    Value v164 = b.constant(ElementType::Index, 0LL);
+    Value v166 = b.constant(ElementType::Index, 0LL);
+    Value v167 = b.atomicRMW(AtomicKind::Maxu, v9, im, {v164, v166});
+    b.store(b.cast(b.bitcast(v148, ElementType::I16), ElementType::I64), io, {b.index(29)});
+    b.ret({v79});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+// Found by a 20-minute run: at O3 a negated bf16 signalling NaN (0xff8d) was stored quiet
+// (0xffcd). It was made before a two-lane masked gather and stored after it; the x86 back
+// end scalarises such a gather into a block per lane, so the half crossed blocks in an f32
+// register. jit/half_registers.cpp now passes halves across masked memory operations (and
+// atomics and scalar selects, which code generation may also split a block at) as bits.
+// memjit-difftest seed 274490989180975: `memjit-difftest --seed 274490989180975 --count 1`
+TEST(DifftestRegression, Seed274490989180975Bf16SignallingNaNAcrossAScalarisedGather) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 3;
+  s.outputs = 50;
+  s.io = {0x5feebfee6fdab1c7ULL, 0x7ed63b3da4077f8dULL, 0x400000000000000ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 5};
+  s.fm.strides = {12, 2};
+  s.fm.offset = 1;
+  s.fm.data = {0x1ULL, 0x7fffffULL, 0x42facf70ULL, 0xbe1a4b19ULL, 0xff7fffffULL, 0x80000001ULL, 0x807fffffULL, 0x7fffffULL, 0x80000000ULL, 0x3d9c88b3ULL, 0x7f800000ULL, 0x80800000ULL, 0x800000ULL, 0x7f800000ULL, 0x800000ULL, 0x7fa1550dULL, 0x4f800000ULL, 0x3f0a8de9ULL, 0x4c000000ULL, 0x80000001ULL, 0x807fffffULL, 0x80000000ULL};
+  s.im.sizes = {1, 4};
+  s.im.strides = {5, 1};
+  s.im.offset = 1;
+  s.im.data = {0x80000000ULL, 0xfffffffffffffffcULL, 0xfffffffffffffffbULL, 0xffffffffULL, 0x1ffULL, 0xbff90825457bec58ULL, 0x0ULL};
+  s.h = 0x7c00ULL, s.g = 0x408dULL, s.c = 0x0ULL, s.d = 0x3fbe86ce52a28705ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0xffffffffffffff8dULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x3f0a8de9ULL});
   e.outputs.push_back({22, 0x0ULL});
   e.outputs.push_back({23, 0x0ULL});
   e.outputs.push_back({24, 0x0ULL});
@@ -1882,6 +2255,259 @@ TEST(DifftestRegression, DISABLED_Seed100AbsOfBf16DenormalAtO0) {
     b.scatter(b.fromElements({v29, v91}), fm, {v322, v325}, b.fromElements({v327, v329}), b.fromElements({v300, v9}));
     b.store(b.cast(b.bitcast(v232, ElementType::I16), ElementType::I64), io, {b.index(24)});
     b.ret({v20});
+  e.outputs.push_back({38, 0x0ULL});
+  e.outputs.push_back({39, 0x0ULL});
+  e.outputs.push_back({40, 0x0ULL});
+  e.outputs.push_back({41, 0x0ULL});
+  e.outputs.push_back({42, 0x0ULL});
+  e.outputs.push_back({43, 0x0ULL});
+  e.outputs.push_back({44, 0x0ULL});
+  e.outputs.push_back({45, 0x0ULL});
+  e.outputs.push_back({46, 0x0ULL});
+  e.outputs.push_back({47, 0x0ULL});
+  e.outputs.push_back({48, 0x0ULL});
+  e.outputs.push_back({49, 0x0ULL});
+  e.hasRet = true, e.ret = 0x400000000000000ULL;
+  e.fm.push_back({5, 0x3f0a8de9ULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v11 = b.constant(ElementType::Index, 1LL);
+    Value v12 = b.load(io, {v11});
+    Value v13 = b.cast(v12, ElementType::I16);
+    Value v14 = b.bitcast(v13, ElementType::BF16);
+    Value v17 = b.constant(ElementType::I64, 288230376151711744LL);
+    Value v19 = b.cast(c, ElementType::SI8);
+    Value v21 = b.constant(ElementType::Index, 1LL);
+    Value v23 = b.constant(ElementType::Index, 2LL);
+    Value v24 = b.load(fm, {v21, v23});
+    Value v27 = b.constant(ElementType::SI8, -128LL);
+    Value v28 = b.cmp(CmpPredicate::Eq, v19, v27);
+    Value v32 = b.constant(ElementType::I1, 0x1ULL);
+    Value v36 = b.select(v28, g, v14);
+    Value v37 = b.neg(v36);
+    Value v38 = b.select(v28, v36, v37);
+    Value v64 = b.constant(ElementType::Index, 0LL);
+    Value v66 = b.constant(ElementType::Index, 2LL);
+    Value v67 = b.atomicRMW(AtomicKind::Maxnumf, v24, fm, {v64, v66});
+    Value v74 = b.constant(ElementType::Index, 1LL);
+    Value v77 = b.constant(ElementType::Index, 0LL);
+    Value v80 = b.constant(ElementType::Index, 0LL);
+    Value v83 = b.constant(ElementType::Index, 2LL);
+    Value v84 = b.cmp(CmpPredicate::Eq, v24, v24);
+    Value x85_0 = b.fromElements({v24, v24, v24, v24});
+    Value x85_1 = b.fromElements({v24, v24, v24, v24});
+    Value x85 = b.div(x85_0, x85_1);
+    Value v85 = b.extract(x85, 0);
+    Value v86 = b.extract(x85, 1);
+    Value v87 = b.extract(x85, 2);
+    Value v88 = b.extract(x85, 3);
+    Value l1000000 = b.gather(fm, {v74, v77}, b.fromElements({v80, v83}), b.fromElements({v32, v84}), b.fromElements({v85, v85}));
+    Value v89 = b.extract(l1000000, 0);
+    Value v90 = b.extract(l1000000, 1);
+    b.store(b.cast(b.bitcast(v38, ElementType::I16), ElementType::I64), io, {b.index(8)});
+    b.store(b.cast(b.bitcast(v90, ElementType::I32), ElementType::I64), io, {b.index(24)});
+    b.ret({v17});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
+// Found by a 20-minute run: in checked mode at O2 a bf16 argument (0x0001), returned by a
+// checked helper beside two other results, came out as 0. The helper returns a struct;
+// inlined, its check's failure path joined the normal one in a phi of `{i8, bfloat, i8}`,
+// whose bf16 field the back end kept in an f32 register. jit/half_registers.cpp now
+// passes aggregates holding halves across blocks (and through phis) as bits. The helper is
+// built checked here, as the tester built it.
+// memjit-difftest seed 274490989181359: `memjit-difftest --seed 274490989181359 --count 1`
+TEST(DifftestRegression, Seed274490989181359Bf16InAStructPhiOfACheckedHelper) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 8;
+  s.outputs = 32;
+  s.io = {0xb90ea709ffffffffULL, 0xaa5f3d283d3aea33ULL, 0x7fffffffffffffffULL, 0x4294107cf7e93f23ULL, 0x9239fde0b49e1880ULL, 0xb58231f155457682ULL, 0x3d4524fae1578000ULL, 0x13e287adab0b7ff0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {4, 4};
+  s.fm.strides = {-8, -2};
+  s.fm.offset = 30;
+  s.fm.data = {0xbda6fef3ULL, 0xe874c309ULL, 0x5bff3360ULL, 0x7fffffULL, 0xbfc00000ULL, 0x7f9b7689ULL, 0xc1c4bf40ULL, 0x54000000ULL, 0xde000000ULL, 0xb2c3b66aULL, 0xff800000ULL, 0x7fcdbfeeULL, 0x7f800000ULL, 0x0ULL, 0x40200000ULL, 0xc00b4f9bULL, 0x1ULL, 0xbfc273c6ULL, 0xff919e07ULL, 0x7fa9e5b7ULL, 0x800000ULL, 0xff9aac93ULL, 0x800000ULL, 0x807fffffULL, 0x7fcd82d6ULL, 0x9eef9383ULL, 0xb4b7a0edULL, 0xaed289f8ULL, 0x3ee9a7f2ULL, 0xbf800000ULL, 0xbca2018eULL, 0x3fe602d4ULL};
+  s.im.sizes = {1, 1};
+  s.im.strides = {1, 1};
+  s.im.offset = 2;
+  s.im.data = {0xb096997db1a3eabULL, 0x80000000ULL, 0x400000ULL, 0x1ULL, 0x0ULL};
+  s.h = 0xfddfULL, s.g = 0x1ULL, s.c = 0x82ULL, s.d = 0x10000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x1ULL});
+  e.outputs.push_back({17, 0x6ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.hasRet = true, e.ret = 0x3fffffULL;
+  e.fm.push_back({24, 0x88bfb63aULL});
+  e.fm.push_back({28, 0x3d3aea33ULL});
+  e.im.push_back({2, 0x3d3aea33ULL});
+  auto helpers = [&](Module& module) -> memjit::Error {
+    {
+      FunctionOptions checked;  // as the tester built it (the printed snippet builds helpers unchecked)
+      checked.checked = true;
+      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(si8, bf16, i32, i8, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (ui8, bf16, ui8)"), checked);
+      Value v8 = b.arg(0);
+      Value v9 = b.arg(1);
+      Value v10 = b.arg(2);
+      Value v11 = b.arg(3);
+      Value v7 = b.arg(4);
+      Value v20 = b.constant(ElementType::F32, -0x1.7f6c74p-110);
+      Value v21 = b.constant(ElementType::Index, 9223372036854775807LL);
+      Value v22 = b.constant(ElementType::I1, 0x1ULL);
+      Value v23 = b.select(v22, v21, v21);
+      Value v24 = b.shr(v21, v23);
+      Value v25 = b.constant(ElementType::Index, 0LL);
+      Value v26 = b.cmp(CmpPredicate::Eq, v23, v25);
+      Value v27 = b.constant(ElementType::Index, 1LL);
+      Value v28 = b.select(v26, v27, v23);
+      Value v29 = b.remui(v24, v28);
+      Value v30 = b.constant(ElementType::Index, 4LL);
+      Value v31 = b.remui(v29, v30);
+      Value v32 = b.constant(ElementType::Index, 70368744177663LL);
+      Value v33 = b.constant(ElementType::Index, 4LL);
+      Value v34 = b.remui(v32, v33);
+      b.store(v20, v7, {v31, v34});
+      Value v41 = b.constant(ElementType::UI8, 0x6ULL);
+      Value v42 = b.xori(v41, v41);
+      Value v43 = b.select(v26, v42, v41);
+      b.ret({v43, v9, v41});
+      if (memjit::Error e = b.finish()) return e;
+    }
+    return memjit::Error::success();
+  };
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v124 = b.constant(ElementType::I32, 1027271219LL);
+    Value v125 = b.bitcast(v124, ElementType::F32);
+    Value v140 = b.constant(ElementType::I8, -126LL);
+    Value v141 = b.bitcast(v140, ElementType::SI8);
+    Value v158 = b.constant(ElementType::I32, 1027271219LL);
+    Value v161 = b.constant(ElementType::Index, 0LL);
+    Value v163 = b.constant(ElementType::Index, 1LL);
+    Value v164 = b.atomicRMW(AtomicKind::Assign, v125, fm, {v161, v163});
+    Value v193 = b.constant(ElementType::I64, 4194303LL);
+    auto r195 = b.call("h0", {v141, g, v124, v140, fm});
+    Value v195 = r195[0];
+    Value v196 = r195[1];
+    Value v197 = r195[2];
+    Value v263 = b.constant(ElementType::Index, 0LL);
+    Value v265 = b.constant(ElementType::Index, 0LL);
+    Value v266 = b.atomicRMW(AtomicKind::Assign, v158, im, {v263, v265});
+    b.store(b.cast(b.bitcast(v196, ElementType::I16), ElementType::I64), io, {b.index(24)});
+    b.store(b.cast(v197, ElementType::I64), io, {b.index(25)});
+    b.ret({v193});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
+}
+
+// Open (found by a 20-minute run): at O1-O3, comparing the bf16 argument g with 0.0 after
+// atomics whose results are used (cmpxchg loops) gave true where the interpreter says
+// false. Not yet classified.
+// memjit-difftest seed 276512670607037: `memjit-difftest --seed 276512670607037 --count 1`
+TEST(DifftestRegression, DISABLED_Seed276512670607037Bf16ArgumentCompareAfterAtomics) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 6;
+  s.outputs = 33;
+  s.io = {0x364b891ddd215d82ULL, 0xe793b22cc09f0000ULL, 0x8000000000000000ULL, 0xa9fffcf94275ffa7ULL, 0x9e9a9ecb00000001ULL, 0xa6eadb77721e22fdULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {4, 1};
+  s.fm.strides = {-2, -2};
+  s.fm.offset = 7;
+  s.fm.data = {0x800000ULL, 0xffa5f9a9ULL, 0xff933cd1ULL, 0x7f800000ULL, 0xfc40a297ULL, 0xff8ac08bULL, 0x3f77acfcULL, 0x7fed2550ULL, 0x7fc6bb03ULL, 0x28a2e814ULL};
+  s.im.sizes = {1, 3};
+  s.im.strides = {-6, -2};
+  s.im.offset = 4;
+  s.im.data = {0xd8455e0fb216ad7cULL, 0x6527649f82a7db33ULL, 0x80000000ULL, 0x0ULL, 0x1ULL, 0xffffffffULL, 0xfffffffULL};
+  s.h = 0x4fb0ULL, s.g = 0x8001ULL, s.c = 0x1ULL, s.d = 0xc16fffffe0000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x1ULL});
+  e.hasRet = true, e.ret = 0x364b891ddd215d82ULL;
+  e.fm.push_back({1, 0x7f800000ULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v8 = b.constant(ElementType::I64, 3912371462658416002LL);
+    Value v65 = b.constant(ElementType::F32, INFINITY);
+    Value v92 = b.constant(ElementType::Index, 3LL);
+    Value v94 = b.constant(ElementType::Index, 0LL);
+    Value v95 = b.atomicRMW(AtomicKind::Assign, v65, fm, {v92, v94});
+    Value v299 = b.constant(ElementType::I32, 31LL);
+    Value v340 = b.constant(ElementType::BF16, 0x0p+0);
+    Value v341 = b.cmp(CmpPredicate::Eq, g, v340);
+    Value v360 = b.constant(ElementType::I32, 0LL);
+    Value v362 = b.constant(ElementType::Index, 0LL);
+    Value v365 = b.constant(ElementType::Index, 1LL);
+    Value v366 = b.atomicRMW(AtomicKind::Xori, v360, im, {v362, v365});
+    Value v368 = b.constant(ElementType::Index, 0LL);
+    Value v370 = b.constant(ElementType::Index, 0LL);
+    Value v371 = b.atomicRMW(AtomicKind::Andi, v299, im, {v368, v370});
+    b.store(b.cast(v341, ElementType::I64), io, {b.index(25)});
+    b.store(b.cast(v371, ElementType::I64), io, {b.index(38)});
+    b.ret({v8});
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
 }
