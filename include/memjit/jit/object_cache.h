@@ -29,8 +29,11 @@ namespace memjit::jit {
 /// The version of the contract between generated objects and memjit's
 /// runtime (the runtime entry points generated code calls, the metadata
 /// globals, descriptor layouts). Bumped when that contract changes, so objects
-/// cached by an older memjit never load into a newer one.
-inline constexpr std::uint32_t kObjectAbiVersion = 1;
+/// cached by an older memjit never load into a newer one. Also bumped when a
+/// fix changes what the pipeline makes of the same IR (a wrong-code fix after
+/// the IR is built is invisible to the module's digest). 2: the arena's entry
+/// points, and the shift-amount and half-register fixes of issue 24.
+inline constexpr std::uint32_t kObjectAbiVersion = 2;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
 /// debug info are chosen per function when the kernel is built
