@@ -16,7 +16,16 @@
 
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
 #include <cpuid.h>
+// glibc's header spells C's _Bool in its inline functions, which clang rejects in C++ (g++ accepts it).
+#if defined(__clang__) && !defined(_Bool)
+#define _Bool bool
+#define MEMJIT_UNDEFINE_BOOL
+#endif
 #include <sys/platform/x86.h>
+#ifdef MEMJIT_UNDEFINE_BOOL
+#undef _Bool
+#undef MEMJIT_UNDEFINE_BOOL
+#endif
 #define MEMJIT_HOST_FINGERPRINT 1
 #endif
 
