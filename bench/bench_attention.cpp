@@ -18,11 +18,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "jit_kernels.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
@@ -68,8 +67,7 @@ void addAttention(codegen::Module& m, const std::string& name, bool heap) {
 }
 
 struct Kernels {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
+  bench::JitKernels jit;
   Block* attention = nullptr;
   Block* attentionMalloc = nullptr;
   Binary* sgemm = nullptr;
@@ -79,26 +77,21 @@ struct Kernels {
 Kernels& kernels() {
   static Kernels k = [] {
     Kernels r;
-    codegen::Module m("attention");
-    if (Error e = codegen::addSgemm(m, "sgemm")) die(e);
-    if (Error e = codegen::addSoftmax(m, "softmax")) die(e);
-    addAttention(m, "attention", false);
-    addAttention(m, "attention_malloc", true);
-    auto j = jit::Jit::create();
-    if (!j) die(j.error());
-    r.jit = std::make_unique<jit::Jit>(std::move(*j));
-    auto mod = r.jit->add(std::move(m));
-    if (!mod) die(mod.error());
-    r.mod.emplace(std::move(*mod));
-    auto symbol = [&](const char* name) {
-      auto s = r.mod->symbol(std::string("_mlir_ciface_") + name);
-      if (!s) die(s.error());
-      return *s;
-    };
-    r.attention = reinterpret_cast<Block*>(symbol("attention"));
-    r.attentionMalloc = reinterpret_cast<Block*>(symbol("attention_malloc"));
-    r.sgemm = reinterpret_cast<Binary*>(symbol("sgemm"));
-    r.softmax = reinterpret_cast<Unary*>(symbol("softmax"));
+    r.jit = bench::JitKernels::make("attention", [](codegen::Module& m) -> Error {
+      if (Error e = codegen::addSgemm(m, "sgemm")) return e;
+      if (Error e = codegen::addSoftmax(m, "softmax")) return e;
+      addAttention(m, "attention", false);
+      addAttention(m, "attention_malloc", true);
+      return Error::success();
+    }, jit::JitOptions{});
+    if (!r.jit.error.empty()) {
+      std::fprintf(stderr, "bench_attention: %s\n", r.jit.error.c_str());
+      std::abort();
+    }
+    r.attention = reinterpret_cast<Block*>(r.jit.get("attention"));
+    r.attentionMalloc = reinterpret_cast<Block*>(r.jit.get("attention_malloc"));
+    r.sgemm = reinterpret_cast<Binary*>(r.jit.get("sgemm"));
+    r.softmax = reinterpret_cast<Unary*>(r.jit.get("softmax"));
     return r;
   }();
   return k;

@@ -28,6 +28,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "conv3x3_kernel.h"
+#include "jit_kernels.h"
 #include "tiled_matmul_kernel.h"
 
 using namespace memjit;
@@ -61,21 +62,19 @@ Error addConv(codegen::Module& m, const std::string& name, bool checked, bool pa
 }
 
 struct Kernels {
-  std::optional<jit::Jit> jit;
-  std::optional<jit::LoadedModule> module;
+  bench::JitKernels jit;
   std::string error;
 
   static Kernels& get() {
     static Kernels k = [] {
-      Kernels built;
-      if (Error e = built.build()) built.error = e.str();
+      Kernels built{bench::JitKernels::make("checked_bench", build), {}};
+      built.error = built.jit.error;
       return built;
     }();
     return k;
   }
 
-  Error build() {
-    codegen::Module m("checked_bench");
+  static Error build(codegen::Module& m) {
     for (bool checked : {false, true}) {
       const std::string s = checked ? "_checked" : "";
       codegen::KernelOptions o;
@@ -87,16 +86,12 @@ struct Kernels {
       MEMJIT_TRY(addConv(m, "conv3x3" + s, checked, false));
       MEMJIT_TRY(addConv(m, "conv3x3_par" + s, checked, true));
     }
-    MEMJIT_ASSIGN_OR_RETURN(auto j, jit::Jit::create({.optLevel = jit::OptLevel::O3}));
-    jit.emplace(std::move(j));
-    MEMJIT_ASSIGN_OR_RETURN(auto mod, jit->add(std::move(m)));
-    module.emplace(std::move(mod));
     return Error::success();
   }
 
   template <typename F>
   std::optional<jit::TypedFunction<F>> typed(const std::string& name) {
-    auto fn = module->function(name);
+    auto fn = jit.mod->function(name);
     if (!fn) return error = fn.error().str(), std::nullopt;
     auto t = fn->as<F>();
     if (!t) return error = t.error().str(), std::nullopt;

@@ -11,12 +11,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "jit_kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
@@ -60,31 +59,10 @@ Error build(codegen::Module& m) {
   return b.finish();
 }
 
-struct Kernels {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  std::string error;
-  void* get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    if (!p) std::abort();
-    return *p;
-  }
-  static Kernels& instance() {
-    static Kernels k = [] {
-      Kernels k;
-      auto j = jit::Jit::create({.optLevel = jit::OptLevel::O3});
-      if (!j) return k.error = j.error().str(), std::move(k);
-      k.jit = std::make_unique<jit::Jit>(std::move(*j));
-      codegen::Module m("bench_dot");
-      if (Error e = build(m)) return k.error = e.str(), std::move(k);
-      auto loaded = k.jit->add(std::move(m));
-      if (!loaded) return k.error = loaded.error().str(), std::move(k);
-      k.mod.emplace(std::move(*loaded));
-      return k;
-    }();
-    return k;
-  }
-};
+bench::JitKernels& kernels() {
+  static bench::JitKernels k = bench::JitKernels::make("bench_dot", [](codegen::Module& m) { return build(m); });
+  return k;
+}
 
 // Random bytes; signed ones in [-127, 127], so sums stay far from INT32 overflow (undefined in the C++ twin).
 template <typename T>
@@ -103,7 +81,7 @@ const std::vector<T>& data(long n) {
 }
 
 void BM_Dot(benchmark::State& state, bool memjit) {
-  auto& k = Kernels::instance();
+  auto& k = kernels();
   if (!k.error.empty()) return state.SkipWithError(k.error.c_str());
   const long n = state.range(0);
   const auto& a = data<std::uint8_t>(n);
@@ -118,7 +96,7 @@ void BM_Dot(benchmark::State& state, bool memjit) {
 }
 
 void BM_Gemv(benchmark::State& state, bool memjit, long rows, long cols) {
-  auto& k = Kernels::instance();
+  auto& k = kernels();
   if (!k.error.empty()) return state.SkipWithError(k.error.c_str());
   const auto& a = data<std::uint8_t>(rows * cols);
   const auto& x = data<std::int8_t>(cols);

@@ -14,12 +14,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
+#include "jit_kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
@@ -58,34 +57,17 @@ Error build(codegen::Module& m, const std::string& name, Form form, bool par) {
   return b.finish();
 }
 
-struct Kernels {
-  std::unique_ptr<jit::Jit> jit;
-  std::optional<jit::LoadedModule> mod;
-  std::string error;
-  using Fn = void (*)(Bytes*, Bins*);
-  Fn get(const std::string& name) {
-    auto p = mod->symbol("_mlir_ciface_" + name);
-    if (!p) std::abort();
-    return reinterpret_cast<Fn>(*p);
-  }
-  static Kernels& instance() {
-    static Kernels k = [] {
-      Kernels k;
-      auto j = jit::Jit::create({.optLevel = jit::OptLevel::O3});
-      if (!j) return k.error = j.error().str(), std::move(k);
-      k.jit = std::make_unique<jit::Jit>(std::move(*j));
-      codegen::Module m("bench_histogram");
-      for (auto [name, form, par] : {std::tuple{"plain", Form::Plain, false}, {"atomic", Form::Atomic, false},
-                                     {"atomic_par", Form::Atomic, true}, {"reduce_par", Form::Reduce, true}})
-        if (Error e = build(m, name, form, par)) return k.error = e.str(), std::move(k);
-      auto loaded = k.jit->add(std::move(m));
-      if (!loaded) return k.error = loaded.error().str(), std::move(k);
-      k.mod.emplace(std::move(*loaded));
-      return k;
-    }();
-    return k;
-  }
-};
+using Fn = void (*)(Bytes*, Bins*);
+
+bench::JitKernels& kernels() {
+  static bench::JitKernels k = bench::JitKernels::make("bench_histogram", [](codegen::Module& m) -> Error {
+    for (auto [name, form, par] : {std::tuple{"plain", Form::Plain, false}, {"atomic", Form::Atomic, false},
+                                   {"atomic_par", Form::Atomic, true}, {"reduce_par", Form::Reduce, true}})
+      if (Error e = build(m, name, form, par)) return e;
+    return Error::success();
+  });
+  return k;
+}
 
 const std::vector<std::uint8_t>& data(long n) {
   static std::map<long, std::vector<std::uint8_t>> cache;
@@ -102,7 +84,7 @@ const std::vector<std::uint8_t>& data(long n) {
 }
 
 void BM_Histogram(benchmark::State& state, Form form, System sys) {
-  auto& k = Kernels::instance();
+  auto& k = kernels();
   if (!k.error.empty()) return state.SkipWithError(k.error.c_str());
   const long n = state.range(0);
   const auto& x = data(n);
@@ -110,7 +92,7 @@ void BM_Histogram(benchmark::State& state, Form form, System sys) {
   Bytes vx{const_cast<std::uint8_t*>(x.data()), const_cast<std::uint8_t*>(x.data()), 0, {n}, {1}};
   Bins vb{bins.data(), bins.data(), 0, {native::kBins}, {1}};
   const char* names[] = {"plain", "atomic", "reduce_par"};
-  Kernels::Fn f = k.get(sys == MemjitPar && form == Form::Atomic ? "atomic_par" : names[static_cast<int>(form)]);
+  auto f = reinterpret_cast<Fn>(k.get(sys == MemjitPar && form == Form::Atomic ? "atomic_par" : names[static_cast<int>(form)]));
   auto run = [&] {
     if (sys == Native) form == Form::Atomic ? native::histogramAtomic(x.data(), n, bins.data())
                                             : native::histogram(x.data(), n, bins.data());

@@ -28,7 +28,7 @@
 #include "memjit/runtime/parallel.h"
 #include "memjit/type_syntax.h"
 #include "conv3x3_kernel.h"
-#include "serial_and_parallel_kernels.h"
+#include "jit_kernels.h"
 #include "sum_kernel.h"
 #include "tiled_matmul_kernel.h"
 #include "parallel_native.h"
@@ -107,8 +107,8 @@ Error build(codegen::Module& m, bool par) {
 }
 
 struct Kernels {
-  static bench::SerialAndParallelKernels& instance() {
-    static bench::SerialAndParallelKernels k = bench::SerialAndParallelKernels::make("bench_parallel", build);
+  static bench::JitKernels& instance() {
+    static bench::JitKernels k = bench::JitKernels::makeSerialAndParallel("bench_parallel", build);
     return k;
   }
 };

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "conv3x3_kernel.h"
-#include "serial_and_parallel_kernels.h"
+#include "jit_kernels.h"
 #include "sum_kernel.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/jit/jit.h"
@@ -84,8 +84,8 @@ Error build(codegen::Module& m, bool par) {
 }
 
 struct Kernels {
-  static bench::SerialAndParallelKernels& instance() {
-    static bench::SerialAndParallelKernels k = bench::SerialAndParallelKernels::make("parallel_oversubscribed", build);
+  static bench::JitKernels& instance() {
+    static bench::JitKernels k = bench::JitKernels::makeSerialAndParallel("parallel_oversubscribed", build);
     return k;
   }
 };
