@@ -22,6 +22,7 @@
 #include "memjit/runtime/parallel.h"
 #include "support/jit.h"
 #include "support/types.h"
+#include "support/views.h"
 
 namespace memjit::codegen {
 namespace {
@@ -30,10 +31,7 @@ using memjit::test::functionType;
 template <typename T, int N = 1>
 using M = runtime::StridedMemRef<T, N>;
 
-template <typename T>
-M<T> view(std::vector<T>& v) {
-  return M<T>{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}};
-}
+using test::view;
 
 constexpr std::int64_t kIterations = 1 << 20;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

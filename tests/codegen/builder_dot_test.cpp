@@ -25,17 +25,13 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "support/jit.h"
+#include "support/views.h"
 
 namespace memjit::codegen {
 namespace {
 
-template <typename T>
-using V1 = runtime::StridedMemRef<T, 1>;
-
-template <typename T>
-V1<T> view(std::vector<T>& v) {
-  return {v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}};
-}
+using test::V1;
+using test::view;
 
 constexpr const char* kNoDotFeatures = "-avx512vnni,-avxvnni,-avx512bf16";
 

@@ -23,17 +23,13 @@
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
 #include "support/jit.h"
+#include "support/views.h"
 
 namespace memjit::codegen {
 namespace {
 
-template <typename T>
-using V1 = runtime::StridedMemRef<T, 1>;
-
-template <typename T>
-V1<T> view(std::vector<T>& v) {
-  return {v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}};
-}
+using test::V1;
+using test::view;
 
 using Compiled = test::CompiledModule;
 Compiled compile(Module m) { return test::compileModule(std::move(m)); }

@@ -23,6 +23,7 @@
 #include "memjit/runtime/memref.h"
 #include "support/jit.h"
 #include "support/types.h"
+#include "support/views.h"
 
 namespace memjit::codegen {
 namespace {
@@ -31,7 +32,7 @@ using test::functionType;
 using D1 = runtime::StridedMemRef<float, 1>;
 using SumFn = float(D1*, std::int64_t);
 
-D1 view(std::vector<float>& v) { return D1{v.data(), v.data(), 0, {static_cast<std::int64_t>(v.size())}, {1}}; }
+using test::view;
 
 const MemRefType kVector(ElementType::F32, {kDynamic});
 
