@@ -1,10 +1,14 @@
 #include "large_functions.h"
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -83,16 +87,84 @@ void giveRegionsTheirOwnInputs(llvm::Function& function, const std::vector<std::
   }
 }
 
-std::size_t outlineLoops(llvm::Function& function) {
+std::size_t instructionsIn(const llvm::Loop& loop) {
+  std::size_t size = 0;
+  for (const llvm::BasicBlock* block : loop.blocks()) size += block->size();
+  return size;
+}
+
+// The blocks control passes through from `before`'s exits to `after`'s
+// preheader (inclusive), found backwards from that preheader; nothing when
+// they are not a plain stretch of straight or branching code dominated by
+// `before`'s header (another loop, a path from elsewhere), so that the two
+// loops and these blocks form a region with one entry.
+std::optional<std::vector<llvm::BasicBlock*>> blocksBetween(const llvm::Loop& before, const llvm::Loop& after,
+                                                            const llvm::DominatorTree& dominators,
+                                                            const llvm::LoopInfo& loops) {
+  llvm::BasicBlock* preheader = after.getLoopPreheader();
+  if (!preheader || !dominators.dominates(before.getHeader(), after.getHeader())) return std::nullopt;
+  std::vector<llvm::BasicBlock*> found = {preheader}, work = {preheader};
+  llvm::SmallPtrSet<llvm::BasicBlock*, 8> seen = {preheader};
+  while (!work.empty()) {
+    llvm::BasicBlock* block = work.back();
+    work.pop_back();
+    if (loops.getLoopFor(block) || !dominators.dominates(before.getHeader(), block)) return std::nullopt;
+    // A parallel loop's context, for one: CodeExtractor moves no alloca.
+    for (const llvm::Instruction& inst : *block)
+      if (llvm::isa<llvm::AllocaInst>(inst)) return std::nullopt;
+    for (llvm::BasicBlock* pred : llvm::predecessors(block)) {
+      if (before.contains(pred) || !seen.insert(pred).second) continue;
+      found.push_back(pred);
+      work.push_back(pred);
+    }
+  }
+  return found;
+}
+
+std::size_t outlineLoops(llvm::Function& function, std::size_t groupUpTo) {
   llvm::DominatorTree dominators(function);
   llvm::LoopInfo loops(dominators);
   if (loops.getTopLevelLoops().size() < 2) return 0;
-  // The blocks of each loop, taken before any extraction changes the function.
+  // Top-level loops in the order control reaches them.
+  std::vector<llvm::Loop*> topLevel(loops.getTopLevelLoops().begin(), loops.getTopLevelLoops().end());
+  dominators.updateDFSNumbers();
+  std::sort(topLevel.begin(), topLevel.end(), [&](const llvm::Loop* a, const llvm::Loop* b) {
+    return dominators.getNode(a->getHeader())->getDFSNumIn() < dominators.getNode(b->getHeader())->getDFSNumIn();
+  });
+  // The blocks of each region, taken before any extraction changes the
+  // function: consecutive loops (and the code between them) up to
+  // `groupUpTo` instructions share one region, so one function.
   std::vector<std::vector<llvm::BasicBlock*>> regions;
   std::vector<llvm::BasicBlock*> preheaders;
-  for (llvm::Loop* loop : loops.getTopLevelLoops()) {
-    regions.emplace_back(loop->getBlocks().begin(), loop->getBlocks().end());
-    preheaders.push_back(loop->getLoopPreheader());
+  std::size_t regionSize = 0;
+  for (std::size_t k = 0; k < topLevel.size(); ++k) {
+    const llvm::Loop& loop = *topLevel[k];
+    const std::size_t size = instructionsIn(loop);
+    if (k > 0 && regionSize + size <= groupUpTo)
+      if (auto between = blocksBetween(*topLevel[k - 1], loop, dominators, loops)) {
+        std::size_t betweenSize = 0;
+        for (const llvm::BasicBlock* block : *between) betweenSize += block->size();
+        if (regionSize + betweenSize + size <= groupUpTo) {
+          regions.back().insert(regions.back().end(), between->begin(), between->end());
+          regions.back().insert(regions.back().end(), loop.block_begin(), loop.block_end());
+          regionSize += betweenSize + size;
+          continue;
+        }
+      }
+    regions.emplace_back(loop.block_begin(), loop.block_end());  // the header first: the region's entry
+    preheaders.push_back(loop.getLoopPreheader());
+    regionSize = size;
+  }
+  // Then what costs is each loop's code: a 6-operation loop became a memory
+  // check, a vector loop interleaved four times and a scalar remainder
+  // unrolled eight times at run time (~120 instructions). These generated
+  // loops get the vector loop alone (and the scalar one for the last few
+  // iterations); the builder's LoopOptions, where given, win.
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (!llvm::findStringMetadataForLoop(loop, "llvm.loop.unroll.count"))
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.runtime.disable");
+    if (!llvm::findStringMetadataForLoop(loop, "llvm.loop.interleave.count"))
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.interleave.count", 1);
   }
   giveRegionsTheirOwnInputs(function, regions, preheaders);
   // One cache for every extraction from this function, as LLVM's hot/cold
@@ -117,12 +189,12 @@ std::size_t outlineLoops(llvm::Function& function) {
 
 }  // namespace
 
-std::size_t outlineLoopsOfLargeFunctions(llvm::Module& module, std::size_t threshold) {
+std::size_t outlineLoopsOfLargeFunctions(llvm::Module& module, std::size_t threshold, std::size_t groupUpTo) {
   std::vector<llvm::Function*> large;
   for (llvm::Function& function : module)
     if (!function.isDeclaration() && function.getInstructionCount() > threshold) large.push_back(&function);
   std::size_t outlined = 0;
-  for (llvm::Function* function : large) outlined += outlineLoops(*function);
+  for (llvm::Function* function : large) outlined += outlineLoops(*function, groupUpTo);
   return outlined;
 }
 

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -66,7 +68,7 @@ TEST(OutlineLoops, EachLoopOfALargeFunctionBecomesANoinlineFunction) {
   codegen::Module module = kernel(ScalingShape::Loops, 60);  // 10 loops
   llvm::Module& ir = module.llvm();
   const std::size_t before = definedFunctions(ir);
-  EXPECT_EQ(jit::detail::outlineLoopsOfLargeFunctions(ir, 50), 10u);
+  EXPECT_EQ(jit::detail::outlineLoopsOfLargeFunctions(ir, 50, 0), 10u);
   ASSERT_TRUE(verifies(ir));
   EXPECT_EQ(definedFunctions(ir), before + 10);
   std::size_t calls = 0;
@@ -96,7 +98,7 @@ TEST(OutlineLoops, SmallFunctionsAndSingleLoopsStayWhole) {
 TEST(OutlineLoops, OutlinedCodeComputesTheSameBits) {
   const std::vector<float> whole = run(kernel(ScalingShape::Loops, 120), ScalingShape::Loops);
   codegen::Module split = kernel(ScalingShape::Loops, 120);
-  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50), 20u);
+  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50, 0), 20u);
   const std::vector<float> outlined = run(std::move(split), ScalingShape::Loops);
   ASSERT_EQ(whole.size(), outlined.size());
   EXPECT_EQ(std::memcmp(whole.data(), outlined.data(), whole.size() * sizeof(float)), 0);
@@ -189,7 +191,7 @@ TEST(OutlineLoops, DependentLoopsComputeTheSameBitsOutlined) {
                                 std::vector<float>{3.4028235e38f, -3.4028235e38f, 1.0f}}) {
     const std::vector<float> whole = runDependent(dependentLoops(6), in, jit::OptLevel::O0, false);
     codegen::Module split = dependentLoops(6);
-    ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50), 18u);
+    ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50, 0), 18u);
     ASSERT_TRUE(verifies(split.llvm()));
     EXPECT_TRUE(sameBits(whole, runDependent(std::move(split), in, jit::OptLevel::O0, false)));
   }
@@ -199,7 +201,7 @@ TEST(OutlineLoops, CallerValuesReachOutlinedLoopsThroughTheStack) {
   // Every outside value a loop uses is loaded (volatile) just before the call,
   // so nothing the caller defines lives in a register across a call.
   codegen::Module split = dependentLoops(4);
-  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50), 12u);
+  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(split.llvm(), 50, 0), 12u);
   std::size_t volatileLoads = 0;
   for (llvm::BasicBlock& block : *split.llvm().getFunction("kernel"))
     for (llvm::Instruction& inst : block)
@@ -218,6 +220,141 @@ TEST(OutlineLoops, DependentLoopsGiveTheBitsOfO0AtO2) {
   std::size_t changed = 0;
   for (std::size_t i = 0; i < o0.size(); ++i) changed += !sameBits({o0[i]}, {static_cast<float>(i % 5) * 0.25f});
   EXPECT_GT(changed, o0.size() / 2);
+}
+
+namespace {
+
+// Outlined functions of `module` and the IR instructions of the largest.
+std::pair<std::size_t, std::size_t> outlinedFunctions(const llvm::Module& module) {
+  std::size_t count = 0, largest = 0;
+  for (const llvm::Function& f : module)
+    if (!f.isDeclaration() && f.hasInternalLinkage() && f.getName().starts_with("kernel.loop")) {
+      ++count;
+      largest = std::max(largest, static_cast<std::size_t>(f.getInstructionCount()));
+    }
+  return {count, largest};
+}
+
+// Loops in every arrangement grouping meets, `groups` times over: a
+// reduction whose result later code uses; a loop under ifThen on it; loops in
+// both branches of an ifElse whose results merge; a two-deep nest; a
+// parallel loop (a call to the runtime, its body outlined by the builder);
+// a loop with a conditional store in its body; and a final value stored at
+// out[n]. (memref<?xf32> in[n], memref<?xf32> out[n+1]) -> ().
+codegen::Module mixedLoops(std::size_t groups) {
+  using codegen::Value;
+  codegen::Module module("mixed");
+  codegen::FunctionBuilder b(module, "kernel", *parseFunctionType("(memref<?xf32>, memref<?xf32>) -> ()"));
+  Value in = b.arg(0), out = b.arg(1), zero = b.index(0), one = b.index(1);
+  Value n = b.dim(in, 0);
+  Value carry = b.f32(0.5f);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const float c = 0.625f + static_cast<float>(g % 4) * 0.125f;
+    carry = b.forLoop(zero, n, one, {carry}, [&](Value i, const std::vector<Value>& acc) {
+      return std::vector<Value>{acc[0] * 0.5f + b.load(in, {i})};
+    })[0];
+    b.ifThen(carry > b.f32(0.0f), [&] {
+      b.forLoop(zero, n, one, [&](Value i) { b.store(b.load(out, {i}) * c + carry, out, {i}); });
+    });
+    carry = b.ifElse(
+        carry < b.f32(1.0f),
+        [&] {
+          return b.forLoop(zero, n, one, {carry}, [&](Value i, const std::vector<Value>& acc) {
+            return std::vector<Value>{acc[0] - b.load(out, {i}) * 0.25f};
+          });
+        },
+        [&] {
+          b.forLoop(zero, n, one, [&](Value i) { b.store(b.load(in, {i}) - carry, out, {i}); });
+          return std::vector<Value>{carry * 0.75f};
+        })[0];
+    b.forLoop(zero, n, one, [&](Value i) {
+      b.forLoop(zero, b.index(2), one, [&](Value j) {
+        b.store(b.load(out, {i}) * 0.5f + b.load(in, {i}) * b.cast(j, ElementType::F32), out, {i});
+      });
+    });
+    b.parallelFor(zero, n, one, {}, [&](Value i) { b.store(b.load(out, {i}) + c, out, {i}); });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value x = b.load(out, {i});
+      b.ifThen(x > carry, [&] { b.store(x - carry * c, out, {i}); });
+    });
+  }
+  b.store(carry, out, {n});
+  b.ret();
+  Error e = b.finish();
+  EXPECT_FALSE(e) << e.str();
+  return module;
+}
+
+}  // namespace
+
+TEST(OutlineLoops, ConsecutiveLoopsShareAFunctionUpToTheLimit) {
+  codegen::Module module = kernel(ScalingShape::Loops, 600);  // 100 loops in a row
+  codegen::Module single = kernel(ScalingShape::Loops, 600);
+  ASSERT_EQ(jit::detail::outlineLoopsOfLargeFunctions(single.llvm(), 50, 0), 100u);
+  const std::size_t loopSize = outlinedFunctions(single.llvm()).second;  // one loop, entry and return
+  const std::size_t functions = jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300);
+  ASSERT_TRUE(verifies(module.llvm()));
+  const auto [count, largest] = outlinedFunctions(module.llvm());
+  EXPECT_EQ(count, functions);
+  // Groups fill up: each holds more than half the limit's worth of loops, except the last.
+  EXPECT_LE(functions, 100 / (150 / loopSize) + 1);
+  EXPECT_GE(functions, 100 / (300 / (loopSize - 2)));
+  EXPECT_LE(largest, 300u + 10);  // the limit counts the loops; extraction adds an entry, a return and stubs
+  // Every loop of the outlined functions stays one vector loop without a run-time-unrolled remainder.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.llvm().print(os, nullptr);
+  EXPECT_NE(os.str().find("!\"llvm.loop.unroll.runtime.disable\""), std::string::npos);
+  EXPECT_NE(os.str().find("!\"llvm.loop.interleave.count\", i32 1}"), std::string::npos);
+  EXPECT_TRUE(sameBits(run(kernel(ScalingShape::Loops, 600), ScalingShape::Loops),
+                       run(std::move(module), ScalingShape::Loops)));
+}
+
+TEST(OutlineLoops, BranchingLoopsAreGroupedWhereControlFlowAllows) {
+  codegen::Module alone = mixedLoops(4);
+  const std::size_t loops = jit::detail::outlineLoopsOfLargeFunctions(alone.llvm(), 50, 0);
+  codegen::Module grouped = mixedLoops(4);
+  const std::size_t functions = jit::detail::outlineLoopsOfLargeFunctions(grouped.llvm(), 50, 1u << 20);
+  ASSERT_TRUE(verifies(grouped.llvm()));
+  // Every loop is outlined, in fewer functions.
+  for (codegen::Module* module : {&alone, &grouped}) {
+    llvm::DominatorTree dominators(*module->llvm().getFunction("kernel"));
+    EXPECT_TRUE(llvm::LoopInfo(dominators).empty());
+  }
+  // Per group: the reduction, the loop under ifThen, one per ifElse branch, the nest and the conditional loop
+  // (the parallel loop is a call). A new function starts at a loop two paths reach (after an ifThen or ifElse),
+  // at the else branch's loop, and after the parallel loop's context (CodeExtractor moves no alloca).
+  EXPECT_EQ(loops, 4u * 6);
+  EXPECT_EQ(functions, 17u);
+}
+
+TEST(OutlineLoops, GroupsOfDependentAndBranchingLoopsComputeTheSameBits) {
+  for (std::size_t groupUpTo : {std::size_t{0}, std::size_t{40}, std::size_t{300}, std::size_t{1} << 20})
+    for (std::vector<float> in : {edgeInputs(), std::vector<float>{}, std::vector<float>{std::nanf("")},
+                                  std::vector<float>{3.4028235e38f, -3.4028235e38f, 1.0f}}) {
+      SCOPED_TRACE("groupUpTo " + std::to_string(groupUpTo) + ", " + std::to_string(in.size()) + " inputs");
+      const std::vector<float> dependent = runDependent(dependentLoops(6), in, jit::OptLevel::O0, false);
+      codegen::Module splitDependent = dependentLoops(6);
+      EXPECT_GT(jit::detail::outlineLoopsOfLargeFunctions(splitDependent.llvm(), 50, groupUpTo), 0u);
+      ASSERT_TRUE(verifies(splitDependent.llvm()));
+      EXPECT_TRUE(sameBits(dependent, runDependent(std::move(splitDependent), in, jit::OptLevel::O0, false)));
+
+      const std::vector<float> mixed = runDependent(mixedLoops(4), in, jit::OptLevel::O0, false);
+      codegen::Module splitMixed = mixedLoops(4);
+      EXPECT_GT(jit::detail::outlineLoopsOfLargeFunctions(splitMixed.llvm(), 50, groupUpTo), 0u);
+      ASSERT_TRUE(verifies(splitMixed.llvm()));
+      EXPECT_TRUE(sameBits(mixed, runDependent(std::move(splitMixed), in, jit::OptLevel::O0, false)));
+    }
+}
+
+TEST(OutlineLoops, BranchingLoopsGiveTheBitsOfO0AtO2) {
+  codegen::Module probe = mixedLoops(40);
+  ASSERT_GT(probe.llvm().getFunction("kernel")->getInstructionCount(), jit::detail::kOutlineLoopsAbove);
+  for (std::vector<float> in : {edgeInputs(), std::vector<float>{std::nanf("")}}) {
+    const std::vector<float> o0 = runDependent(mixedLoops(40), in, jit::OptLevel::O0, true);
+    const std::vector<float> o2 = runDependent(mixedLoops(40), in, jit::OptLevel::O2, true);
+    EXPECT_TRUE(sameBits(o0, o2));
+  }
 }
 
 TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
