@@ -1,5 +1,6 @@
 #include "compile.h"
 #include "dot_product.h"
+#include "half_registers.h"
 #include "host_detection.h"
 #include "large_functions.h"
 #include "narrow_type_width.h"
@@ -119,6 +120,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
 
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm_compat::setTargetTriple(module, machine.getTargetTriple());
+  fenceHalfBitcasts(module);
   module.setDataLayout(machine.createDataLayout());
   const std::string cpu = machine.getTargetCPU().str();
   const std::string features = machine.getTargetFeatureString().str();

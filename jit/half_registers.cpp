@@ -30,8 +30,23 @@ bool holdsHalf(llvm::Type* t) {
   return false;
 }
 
-// The type carrying `t`'s bits: i16 for each half (lane), the rest as it is.
+// A vector of more i1 lanes than an x86 mask register holds (64), which the
+// optimiser makes of a bitcast load (`bitcast <2 x i64> to <128 x i1>` for
+// the low bits of two adjacent i64s). LLVM 19's x86 back end aborts ("Cannot
+// emit physreg copy instruction") when one crosses blocks (difftest seed
+// 276513692043006, where a lane became a branch condition and a gather's
+// mask); LLVM 22 does not. It crosses as its bits instead, like a half.
+bool isWideMask(llvm::Type* t) {
+  auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && v->getElementType()->isIntegerTy(1) && v->getNumElements() > 64;
+}
+
+bool crossesAsBits(llvm::Type* t) { return holdsHalf(t) || isWideMask(t); }
+
+// The type carrying `t`'s bits: i16 for each half (lane), an integer for a
+// wide mask, the rest as it is.
 llvm::Type* bitsOf(llvm::Type* t) {
+  if (isWideMask(t)) return llvm::IntegerType::get(t->getContext(), llvm::cast<llvm::FixedVectorType>(t)->getNumElements());
   llvm::Type* i16 = llvm::Type::getInt16Ty(t->getContext());
   if (auto* s = llvm::dyn_cast<llvm::StructType>(t)) {
     std::vector<llvm::Type*> fields;
@@ -69,7 +84,7 @@ void phisAsBits(llvm::Function& f) {
   std::vector<llvm::PHINode*> phis;
   for (llvm::BasicBlock& block : f)
     for (llvm::PHINode& phi : block.phis())
-      if (holdsHalf(phi.getType())) phis.push_back(&phi);
+      if (crossesAsBits(phi.getType())) phis.push_back(&phi);
   for (llvm::PHINode* phi : phis) {
     llvm::IRBuilder<> ir(phi);
     llvm::PHINode* bits = ir.CreatePHI(bitsOf(phi->getType()), phi->getNumIncomingValues());
@@ -132,7 +147,7 @@ void valuesAsBits(llvm::Function& f) {
     if (isHalf(a.getType())) defs.push_back({&a, &f.getEntryBlock()});
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& inst : block)
-      if (holdsHalf(inst.getType())) defs.push_back({&inst, &block});
+      if (crossesAsBits(inst.getType())) defs.push_back({&inst, &block});
   if (defs.empty()) return;
   const auto piece = piecesOfBlocks(f);
   auto pieceOf = [&](const llvm::Value* v) {
@@ -223,6 +238,31 @@ void signOpsAsBits(llvm::Function& f) {
     }
     inst->replaceAllUsesWith(ir.CreateBitCast(r, inst->getType()));
     inst->eraseFromParent();
+  }
+}
+
+// Compares of halves compare their exact f32 extensions. CodeGenPrepare
+// sinks a compare into the blocks of its users, past a block split the loop
+// above did not see (an atomic's cmpxchg loop), and the half operands went
+// with it: held across the split in an f32 register and narrowed again, a
+// bf16 denormal argument compared equal to 0 at O1-O3 (difftest seed
+// 276512670607037); an f16 bitcast of a bf16 argument made the x86 back end
+// abort ("Do not know how to soft promote this operator's result!", seed
+// 276512670612451). The extensions stay where the compare was, and the f32
+// values they make cross blocks unchanged.
+void comparesInF32(llvm::Function& f) {
+  std::vector<llvm::FCmpInst*> compares;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block)
+      if (auto* cmp = llvm::dyn_cast<llvm::FCmpInst>(&inst); cmp && isHalf(cmp->getOperand(0)->getType()))
+        compares.push_back(cmp);
+  for (llvm::FCmpInst* cmp : compares) {
+    llvm::IRBuilder<> ir(cmp);
+    ir.SetCurrentDebugLocation(cmp->getDebugLoc());
+    llvm::Type* type = cmp->getOperand(0)->getType();
+    llvm::Type* f32 = llvm::Type::getFloatTy(f.getContext());
+    if (auto* v = llvm::dyn_cast<llvm::VectorType>(type)) f32 = llvm::VectorType::get(f32, v->getElementCount());
+    for (unsigned k = 0; k < 2; ++k) cmp->setOperand(k, ir.CreateFPExt(cmp->getOperand(k), f32));
   }
 }
 
@@ -317,19 +357,63 @@ void freezeHalfBitsEnteringPhis(llvm::Function& f) {
       }
 }
 
+// A bitcast between bf16 and f16 (or vectors of them): the fence that
+// fenceHalfBitcasts puts after it.
+bool isHalfBitcast(const llvm::Value* v) {
+  auto* cast = llvm::dyn_cast<llvm::BitCastInst>(v);
+  return cast && isHalf(cast->getSrcTy()) && isHalf(cast->getDestTy());
+}
+
+bool isHalfBitcastFence(const llvm::Instruction& inst) {
+  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  return call && call->getIntrinsicID() == llvm::Intrinsic::arithmetic_fence && isHalfBitcast(call->getArgOperand(0));
+}
+
+// The fences of fenceHalfBitcasts have done their work once the optimiser has
+// run; the back end would widen a bf16 one to f32 and narrow it back.
+void dropHalfBitcastFences(llvm::Function& f) {
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : llvm::make_early_inc_range(block))
+      if (isHalfBitcastFence(inst)) {
+        inst.replaceAllUsesWith(llvm::cast<llvm::IntrinsicInst>(inst).getArgOperand(0));
+        inst.eraseFromParent();
+      }
+}
+
 }  // namespace
 
 void passHalvesAsBits(llvm::Module& module) {
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
+    dropHalfBitcastFences(f);
     signOpsAsBits(f);
     movesAsBits(f);
+    comparesInF32(f);
     memoryAsBits(f);
     argumentsAsBits(f);
     opaqueComputedBits(f);
     phisAsBits(f);
     valuesAsBits(f);
     freezeHalfBitsEnteringPhis(f);
+  }
+}
+
+void fenceHalfBitcasts(llvm::Module& module) {
+  std::vector<llvm::Instruction*> casts;
+  for (llvm::Function& f : module)
+    for (llvm::BasicBlock& block : f)
+      for (llvm::Instruction& inst : block)
+        if (isHalfBitcast(&inst)) casts.push_back(&inst);
+  for (llvm::Instruction* cast : casts) {
+    if (llvm::all_of(cast->users(), [](const llvm::User* u) {
+          auto* i = llvm::dyn_cast<llvm::Instruction>(u);
+          return i && isHalfBitcastFence(*i);
+        }))
+      continue;
+    llvm::IRBuilder<> ir(cast->getNextNode());
+    ir.SetCurrentDebugLocation(cast->getDebugLoc());
+    llvm::Value* fence = ir.CreateIntrinsic(llvm::Intrinsic::arithmetic_fence, {cast->getType()}, {cast});
+    cast->replaceUsesWithIf(fence, [&](llvm::Use& u) { return u.getUser() != fence; });
   }
 }
 

@@ -34,6 +34,16 @@ namespace memjit::jit::detail {
 /// each use.
 void passHalvesAsBits(llvm::Module& module);
 
+/// Puts an llvm.arithmetic.fence after each bitcast between bf16 and f16 (or
+/// vectors of them), for the optimiser; passHalvesAsBits removes them.
+/// InstCombine folds `fcmp oeq/une (bitcast X), 0.0` into an integer test of
+/// X assuming X is an integer, and for a bf16 X makes invalid IR (`and bfloat
+/// %x, i16 32767`) on which the x86 back end aborts ("Do not know how to soft
+/// promote this operator's result!", LLVM 19 and 22; fixed upstream by
+/// llvm/llvm-project#198389). A fence is not a bitcast, and the optimiser
+/// moves nothing across it. Run before the IR passes.
+void fenceHalfBitcasts(llvm::Module& module);
+
 /// True when some f16/bf16 value (or vector of them) is an argument, a result
 /// or an operand in `module`'s function definitions.
 bool hasHalfValues(const llvm::Module& module);
