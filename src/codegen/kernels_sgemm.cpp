@@ -1,12 +1,17 @@
 // The kernel library's blocked matrix multiply (kernels.h, addSgemm), written
-// with the builder's vector operations. The structure is BLIS's:
+// with the builder's vector operations. The structure is BLIS's, with C
+// row-major (BLIS's column-major C transposed: our A plays its B):
 //
-//   for jc in [0, N) step nc                      B block: kc x nc (L3)
+//   for ic in [0, M) step mc                      A block: mc x kc (L3)
 //     for pc in [0, K) step kc
-//       pack B[pc:pc+kc, jc:jc+nc] into NR-column panels (zero past N)
-//       for ic in [0, M) step mc                  A block: mc x kc (L2)
-//         pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (zero past M)
-//         for jr, ir: the MR x NR micro-kernel     B micro-panel: kc x NR (L1)
+//       pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (zero past M)
+//       for jc in [0, N) step nc                  B block: kc x nc (L2)
+//         pack B[pc:pc+kc, jc:jc+nc] into NR-column panels (zero past N)
+//         for ir: for jr: the MR x NR micro-kernel  A micro-panel: MR x kc (L1)
+//
+// so each A element is packed once (its strided gathers cost the most per
+// element), each B row once per A block (contiguous copies), and the B
+// micro-panels stream from L2 past an A micro-panel that stays in L1.
 //
 // Problems whose B fits SgemmOptions::directBytes skip the packing (as
 // OpenBLAS's small-matrix kernels and libxsmm do: packing costs as much as
@@ -23,6 +28,7 @@
 // each row (one FMA each). Its C update reads and writes only the lanes
 // within N (transfer_read/write masks) and the rows within M.
 #include <algorithm>
+#include <functional>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -62,15 +68,20 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, (o.target.registers - b.directNv - 2) / b.directNv));
   const std::int64_t bytes = static_cast<std::int64_t>(storageSize(o.element));
   // kc: a B micro-panel (kc x NR) of 32 KiB, at most 384 deep: 256 for
-  // AVX-512 (NR 32 f32 / 16 f64; 48 KiB L1 with the A micro-panel) and 384
-  // for AVX2. Each kc block costs a pass over C (its update and the misses
-  // of its rows), so deeper is faster while the panels stay cached: 256
-  // rather than 192 took 1024-2048 from 0.85-0.90x to 0.95x OpenBLAS.
+  // AVX-512 (NR 32 f32 / 16 f64) and 384 for AVX2; the A micro-panel (14 x
+  // 256 f32, 14 KiB) stays in a 48 KiB L1 beside the B stream. Each kc block
+  // costs a pass over C (its update and the misses of its rows), so deeper
+  // is faster while the panels stay cached: 256 rather than 192 took
+  // 1024-2048 from 0.85-0.90x to 0.95x OpenBLAS. kc fixes the summation
+  // order (kernels.h), so changing it changes results.
   b.kc = o.kc ? o.kc : std::clamp<std::int64_t>(32 * 1024 / (b.nr * bytes), 64, 384);
-  // mc: an A block (mc x kc) of about 256 KiB in L2; nc: B block of 2-4 MiB.
+  // nc: a B block (kc x nc) of 1 MiB, half of a 2 MiB L2 (1024 f32 columns
+  // at kc 256); mc: an A block of 3 MiB in L3 (3066 rows), so A is packed
+  // once up to 3066 rows. With the B block at 4 MiB (out of L2) and A
+  // re-packed per B block, 2048 ran at 0.92x OpenBLAS; this nest, 0.99x.
   auto roundTo = [](std::int64_t v, std::int64_t m) { return std::max<std::int64_t>(m, v / m * m); };
-  b.mc = roundTo(o.mc ? o.mc : 256 * 1024 / (b.kc * bytes), b.mr);
-  b.nc = roundTo(o.nc ? o.nc : 4096, b.nr);
+  b.mc = roundTo(o.mc ? o.mc : 3 * 1024 * 1024 / (b.kc * bytes), b.mr);
+  b.nc = roundTo(o.nc ? o.nc : 1024 * 1024 / (b.kc * bytes), b.nr);
   b.directBytes = o.directBytes >= 0 ? o.directBytes : 512 * 1024;
   if (b.kc <= 0)
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': kc must be positive");
@@ -128,10 +139,13 @@ class SgemmKernel {
   // The BLIS loop nest over packed panels.
   void packed() {
     viewATransposed();
-    allocatePackBuffers();
-    b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) { columnBlock(jc); });
+    // The A block's rows: mc, or M rounded up to MR when smaller.
+    Value aRows = b_.min(b_.index(k_.mc), b_.ceildivsi(M_, b_.index(MR_)) * b_.index(MR_));
+    aPack_ = b_.alloc(packed_, {aRows * b_.index(k_.kc)}, 64);
+    bPack_ = b_.alloc(packed_, {b_.index(k_.kc * k_.nc)}, 64);
+    b_.forLoop(i0_, M_, b_.index(k_.mc), [&](Value ic) { rowBlock(ic); });
     b_.dealloc(bPack_);
-    if (!o_.parallel) b_.dealloc(aShared_);
+    b_.dealloc(aPack_);
   }
 
   // Small B: the micro-kernel on A and B in place, MR rows at a time. A
@@ -210,31 +224,30 @@ class SgemmKernel {
                              {rowMajor ? b_.index(1) : colStride, rowMajor ? rowStride : b_.index(1)});
   }
 
-  // The packed B block, and A's unless each parallel row block packs its own.
-  void allocatePackBuffers() {
-    bPack_ = b_.alloc(packed_, {b_.index(k_.kc * k_.nc)}, 64);
-    aPackSize_ = b_.index(k_.kc * k_.mc);
-    aShared_ = o_.parallel ? Value() : b_.alloc(packed_, {aPackSize_}, 64);
-  }
-
-  // Columns [jc, jc + nc) of C, over K in steps of kc.
-  void columnBlock(const Value& jc) {
-    Value nc = b_.min(b_.index(k_.nc), N_ - jc);
+  // Rows [ic, ic + mc) of C, over K in steps of kc: A's block packed once
+  // per kc block, B's per column block. In the parallel build each packing
+  // and each row of micro-kernels is split over the pool (MR rows a task).
+  void rowBlock(const Value& ic) {
+    Value mc = b_.min(b_.index(k_.mc), M_ - ic);
+    auto split = [&](const Value& end, std::int64_t step, const std::function<void(Value)>& body) {
+      if (o_.parallel)
+        b_.parallelFor(i0_, end, b_.index(step), {}, body);
+      else
+        b_.forLoop(i0_, end, b_.index(step), body);
+    };
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
       Value first = pc == b_.index(0);
-      auto packB = [&](Value jr) { packBPanel(jc, pc, kc, jr, k_.nv); };
-      if (o_.parallel) {
-        b_.parallelFor(i0_, nc, b_.index(NR_), {}, packB);
-        b_.parallelFor(i0_, M_, b_.index(k_.mc), {}, [&](Value ic) {
-          Value aPack = b_.alloc(packed_, {aPackSize_}, 64);
-          rowBlock(aPack, ic, pc, kc, jc, nc, first);
-          b_.dealloc(aPack);
+      split(mc, MR_, [&](Value ir) { packAPanel(ic, ir, pc, kc); });
+      b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) {
+        Value nc = b_.min(b_.index(k_.nc), N_ - jc);
+        split(nc, NR_, [&](Value jr) { packBPanel(jc, pc, kc, jr, k_.nv); });
+        split(mc, MR_, [&](Value ir) {
+          b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
+            microKernel(ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
+          });
         });
-      } else {
-        b_.forLoop(i0_, nc, b_.index(NR_), packB);
-        b_.forLoop(i0_, M_, b_.index(k_.mc), [&](Value ic) { rowBlock(aShared_, ic, pc, kc, jc, nc, first); });
-      }
+      });
     });
   }
 
@@ -247,34 +260,24 @@ class SgemmKernel {
     });
   }
 
-  // Packs A[ic:ic+mc, pc:pc+kc] (mc rounded up to MR) and runs the micro-kernels.
-  void rowBlock(const Value& aPack, const Value& ic, const Value& pc, const Value& kc, const Value& jc,
-                const Value& nc, const Value& first) {
-    Value mc = b_.min(b_.index(k_.mc), M_ - ic);
-    b_.forLoop(i0_, mc, b_.index(MR_), [&](Value ir) {
-      Value panel = ir * kc;  // MR * kc per panel, panels MR rows apart
-      b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
-        b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, k_.mr, zero_), aPack, {panel + p * b_.index(MR_)});
-      });
-    });
-    b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
-      b_.forLoop(i0_, mc, b_.index(MR_), [&](Value ir) {
-        microKernel(aPack, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
-      });
+  // A panel ir: kc columns of MR rows (one strided read of A^T each), at ir * kc.
+  void packAPanel(const Value& ic, const Value& ir, const Value& pc, const Value& kc) {
+    b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
+      b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, k_.mr, zero_), aPack_, {ir * kc + p * b_.index(MR_)});
     });
   }
 
   // One MR x NR block of C from packed panels at aOff / bOff.
-  void microKernel(const Value& aPack, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
-                   const Value& col0, const Value& first) {
+  void microKernel(const Value& aOff, const Value& bOff, const Value& kc, const Value& row0, const Value& col0,
+                   const Value& first) {
     Value bp0 = bOff, ap0 = aOff;
-    prefetchC(k_.mr, k_.nv, row0 + b_.index(MR_), col0);  // the next micro-kernel's tile (ir + MR)
+    prefetchC(k_.mr, k_.nv, row0, col0 + b_.index(NR_));  // the next micro-kernel's tile (jr + NR)
     auto acc = chain(
         k_.mr, k_.nv, kc,
         [&](unsigned v, const Value& p) {
           return b_.vectorLoad(bPack_, {bp0 + p * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
         },
-        [&](unsigned r, const Value& p) { return b_.load(aPack, {ap0 + p * b_.index(MR_) + b_.index(r)}); });
+        [&](unsigned r, const Value& p) { return b_.load(aPack_, {ap0 + p * b_.index(MR_) + b_.index(r)}); });
     updateC(k_.mr, k_.nv, acc, row0, col0, first);
   }
 
@@ -356,7 +359,7 @@ class SgemmKernel {
   const MemRefType packed_;
   const VectorMemoryOptions aligned_;
   Value A_, B_, C_, M_, N_, K_, zero_, i0_;
-  Value At_, bPack_, aPackSize_, aShared_;
+  Value At_, aPack_, bPack_;
 };
 
 }  // namespace
