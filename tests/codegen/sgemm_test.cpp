@@ -359,14 +359,15 @@ TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
       SgemmOptions o{.kc = 192, .a = la, .directBytes = direct};
       Gemm<float> g(o);
       ASSERT_NE(g.fn(), nullptr);
-      const Shape s{29, 33, 200};
-      checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
-        a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
-        a.at(4, 195) = nan;      // in the second kc block
-        b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
-        b.at(0, 0) = 0.0f;
-        for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
-      });
+      // N 70: a column-major A is copied into zero-padded strips (N > NR).
+      for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
+        checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
+          a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
+          a.at(4, 195) = nan;      // in the second kc block
+          b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
+          b.at(0, 0) = 0.0f;
+          for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
+        });
     }
 }
 
