@@ -268,9 +268,14 @@ class SgemmKernel {
         Value nc = b_.min(b_.index(k_.nc), N_ - jc);
         split(nc, NR_, [&](Value jr) { packBPanel(jc, pc, kc, jr, k_.nv); });
         split(mc, MR_, [&](Value ir) {
-          b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
-            microKernel(ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
-          });
+          auto sweep = [&](unsigned mr) {
+            b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
+              microKernel(mr, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
+            });
+          };
+          if (edgeRows() == 0) return sweep(k_.mr);
+          b_.ifThen(mc - ir > b_.index(edgeRows()), [&] { sweep(k_.mr); });
+          b_.ifThen(mc - ir <= b_.index(edgeRows()), [&] { sweep(edgeRows()); });
         });
       });
     });
@@ -292,23 +297,28 @@ class SgemmKernel {
     });
   }
 
-  // One MR x NR block of C from packed panels at aOff / bOff.
-  void microKernel(const Value& aOff, const Value& bOff, const Value& kc, const Value& row0, const Value& col0,
-                   const Value& first) {
+  // The last A panel's rows, when few, run a micro-kernel of MR / 2 + 1
+  // rows (8 of 14): M = 64 is 4 panels of 14 and one of 8, which the full
+  // kernel would pad to 14 (9% of the FMAs on zero rows). 0: none (MR < 4).
+  unsigned edgeRows() const { return k_.mr >= 4 ? k_.mr / 2 + 1 : 0; }
+
+  // One mr x NR block of C (mr <= MR) from packed panels at aOff / bOff.
+  void microKernel(unsigned mr, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
+                   const Value& col0, const Value& first) {
     Value bp0 = bOff, ap0 = aOff;
     // C's tile is fetched twice: the next micro-kernel's now (from L3 or
     // memory; by its update, L1 has often evicted it: its rows share L1
     // sets when the row stride is a multiple of 4 KiB), and this one's
     // before the last kTailDepth steps of k (from L2).
-    prefetchC(k_.mr, k_.nv, row0, col0 + b_.index(NR_));
+    prefetchC(mr, k_.nv, row0, col0 + b_.index(NR_));
     auto acc = chain(
-        k_.mr, k_.nv, kc,
+        mr, k_.nv, kc,
         [&](unsigned v, const Value& p) {
           return b_.vectorLoad(bPack_, {bp0 + p * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
         },
         [&](unsigned r, const Value& p) { return b_.load(aPack_, {ap0 + p * b_.index(MR_) + b_.index(r)}); },
-        [&] { prefetchC(k_.mr, k_.nv, row0, col0); });
-    updateC(k_.mr, k_.nv, acc, row0, col0, first);
+        [&] { prefetchC(mr, k_.nv, row0, col0); });
+    updateC(mr, k_.nv, acc, row0, col0, first);
   }
 
   // Starts fetching a tile of C (mr rows of nv vectors) into L1 for writing,
