@@ -175,26 +175,33 @@ class SgemmKernel {
       Value last = M_ - b_.index(1);
       std::vector<Value> rows;
       for (unsigned r = 0; r < k_.directMr; ++r) rows.push_back(b_.min(ir + b_.index(r), last));
-      auto tiles = [&](const std::function<Value(unsigned, const Value&)>& aAt) {
+      auto tilesOf = [&](unsigned mr, const std::function<Value(unsigned, const Value&)>& aAt) {
         b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) {
           if (packB) {
-            unpackedTile(ir, jr, aAt, [&](unsigned v, const Value& k) {
+            unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
               return b_.vectorLoad(bPack_, {jr * K_ + k * b_.index(dnr) + b_.index(v * L_)}, L_, aligned_);
             });
             return;
           }
           b_.ifThen(jr + b_.index(dnr) <= N_, [&] {
-            unpackedTile(ir, jr, aAt, [&](unsigned v, const Value& k) {
+            unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
               return b_.vectorLoad(B_, {k, jr + b_.index(v * L_)}, L_);
             });
           });
           b_.ifThen(jr + b_.index(dnr) > N_, [&] {  // lanes past N read zero
-            unpackedTile(ir, jr, aAt, [&](unsigned v, const Value& k) {
+            unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
               return b_.transferRead(B_, {k, jr + b_.index(v * L_)}, L_, zero_);
             });
           });
         });
-        };
+      };
+      // The last block, when it has few rows, as in the packed path (M = 64: 10 x 6 + 4).
+      const unsigned edge = edgeRows(k_.directMr);
+      auto tiles = [&](const std::function<Value(unsigned, const Value&)>& aAt) {
+        if (edge == 0) return tilesOf(k_.directMr, aAt);
+        b_.ifThen(M_ - ir > b_.index(edge), [&] { tilesOf(k_.directMr, aAt); });
+        b_.ifThen(M_ - ir <= b_.index(edge), [&] { tilesOf(edge, aAt); });
+      };
       auto inPlace = [&](unsigned r, const Value& k) { return b_.load(A_, {rows[r], k}); };
       if (!packA) return tiles(inPlace);
       b_.ifThen(N_ <= b_.index(dnr), [&] { tiles(inPlace); });
@@ -218,13 +225,13 @@ class SgemmKernel {
   // C[row0:row0+MR, col0:col0+NR] over K in kc blocks; aAt(r, k) is A's
   // element (row0 + r, k), bAt(v, k) vector v of B's row k.
   template <typename ALoad, typename BLoad>
-  void unpackedTile(const Value& row0, const Value& col0, const ALoad& aAt, const BLoad& bAt) {
-    prefetchC(k_.directMr, k_.directNv, row0, col0);
+  void unpackedTile(unsigned mr, const Value& row0, const Value& col0, const ALoad& aAt, const BLoad& bAt) {
+    prefetchC(mr, k_.directNv, row0, col0);
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
-      auto acc = chain(k_.directMr, k_.directNv, kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
+      auto acc = chain(mr, k_.directNv, kc, [&](unsigned v, const Value& p) { return bAt(v, pc + p); },
                        [&](unsigned r, const Value& p) { return aAt(r, pc + p); });
-      updateC(k_.directMr, k_.directNv, acc, row0, col0, pc == b_.index(0));
+      updateC(mr, k_.directNv, acc, row0, col0, pc == b_.index(0));
     });
   }
 
@@ -273,9 +280,10 @@ class SgemmKernel {
               microKernel(mr, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
             });
           };
-          if (edgeRows() == 0) return sweep(k_.mr);
-          b_.ifThen(mc - ir > b_.index(edgeRows()), [&] { sweep(k_.mr); });
-          b_.ifThen(mc - ir <= b_.index(edgeRows()), [&] { sweep(edgeRows()); });
+          const unsigned edge = edgeRows(k_.mr);
+          if (edge == 0) return sweep(k_.mr);
+          b_.ifThen(mc - ir > b_.index(edge), [&] { sweep(k_.mr); });
+          b_.ifThen(mc - ir <= b_.index(edge), [&] { sweep(edge); });
         });
       });
     });
@@ -297,10 +305,10 @@ class SgemmKernel {
     });
   }
 
-  // The last A panel's rows, when few, run a micro-kernel of MR / 2 + 1
+  // The last A panel's rows, when few, run a micro-kernel of mr / 2 + 1
   // rows (8 of 14): M = 64 is 4 panels of 14 and one of 8, which the full
-  // kernel would pad to 14 (9% of the FMAs on zero rows). 0: none (MR < 4).
-  unsigned edgeRows() const { return k_.mr >= 4 ? k_.mr / 2 + 1 : 0; }
+  // kernel would pad to 14 (9% of the FMAs on zero rows). 0: none (mr < 4).
+  static unsigned edgeRows(unsigned mr) { return mr >= 4 ? mr / 2 + 1 : 0; }
 
   // One mr x NR block of C (mr <= MR) from packed panels at aOff / bOff.
   void microKernel(unsigned mr, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
