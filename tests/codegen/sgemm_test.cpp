@@ -314,9 +314,9 @@ void checkBits(void (*gemm)(View<float>*, View<float>*, View<float>*), Shape s, 
 constexpr MatrixLayout kLayouts[] = {MatrixLayout::RowMajor, MatrixLayout::ColumnMajor};
 constexpr std::int64_t kAlwaysUnpacked = std::int64_t{1} << 50;
 
-// Both paths, every layout pair, M around MR (packed 14, unpacked 6 on
-// AVX-512), N around NR (32, unpacked 64), K around kc (192), and the empty
-// dims.
+// Both paths, every layout pair, M around MR (packed 14, and 22 = 14 + the
+// 8-row edge kernel; unpacked 6 on AVX-512), N around NR (32, unpacked 64),
+// K around kc (192), and the empty dims.
 TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
   for (MatrixLayout la : kLayouts)
     for (MatrixLayout lb : kLayouts)
@@ -329,7 +329,7 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
         Gemm<float> g(o);
         ASSERT_NE(g.fn(), nullptr);
         unsigned seed = 40;
-        for (std::int64_t m : {0, 1, 12, 13, 14, 15, 29})
+        for (std::int64_t m : {0, 1, 12, 13, 14, 15, 22, 29})
           for (std::int64_t n : {0, 1, 31, 32, 33, 64, 65})
             for (std::int64_t k : {0, 1, 191, 192, 193, 385}) checkBits(g.fn(), {m, n, k}, la, lb, 192, seed++);
       }
@@ -359,14 +359,15 @@ TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
       SgemmOptions o{.kc = 192, .a = la, .directBytes = direct};
       Gemm<float> g(o);
       ASSERT_NE(g.fn(), nullptr);
-      const Shape s{29, 33, 200};
-      checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
-        a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
-        a.at(4, 195) = nan;      // in the second kc block
-        b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
-        b.at(0, 0) = 0.0f;
-        for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
-      });
+      // N 70: a column-major A is copied into zero-padded strips (N > NR).
+      for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
+        checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
+          a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
+          a.at(4, 195) = nan;      // in the second kc block
+          b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
+          b.at(0, 0) = 0.0f;
+          for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
+        });
     }
 }
 
