@@ -4,7 +4,8 @@
     bench_polybench --benchmark_filter=/LARGE --benchmark_out=polybench.json --benchmark_out_format=json
     bench/polybench/table.py polybench.json [more.json ...] [LARGE]
 
-Several files (runs of parts of the suite) are merged; a later file's figure replaces an earlier one's.
+Several files (runs of parts of the suite) are merged; a later file's figure replaces an earlier one's. With
+--benchmark_repetitions, a figure is the median of the repetitions.
 
 Serial systems are compared by the benchmark thread's CPU time (on a shared machine the wall time of a one-thread
 kernel also counts the time other processes held its core); parallel ones by wall time. `vs best` is the faster of
@@ -14,6 +15,12 @@ over memjit (its cost).
 import json
 import math
 import sys
+
+
+# PolyBench's order (runs with --benchmark_enable_random_interleaving come out shuffled).
+KERNELS = ["correlation", "covariance", "gemm", "gemver", "gesummv", "symm", "syr2k", "syrk", "trmm", "2mm", "3mm",
+           "atax", "bicg", "doitgen", "mvt", "cholesky", "durbin", "gramschmidt", "lu", "ludcmp", "trisolv", "deriche",
+           "floyd-warshall", "nussinov", "adi", "fdtd-2d", "heat-3d", "jacobi-1d", "jacobi-2d", "seidel-2d"]
 
 
 def fmt(ms):
@@ -31,6 +38,9 @@ def main():
         parts = b["name"].split("/")  # Kernel/polybench_<k>/<system>/<DATASET>[/real_time]
         if len(parts) < 4 or parts[3] != dataset or b.get("error_occurred"):
             continue
+        # With --benchmark_repetitions the median stands for the runs (it follows them in the output).
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
         kernel = parts[1][len("polybench_"):]
         if kernel not in runs:
             runs[kernel] = {}
@@ -38,6 +48,7 @@ def main():
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
         runs[kernel][parts[2]] = (b["cpu_time"] * scale, b["real_time"] * scale)
 
+    order.sort(key=lambda k: KERNELS.index(k) if k in KERNELS else len(KERNELS))
     print("| kernel | memjit ms | g++ ms | clang ms | vs best | memjit_par ms | native_omp ms | par | checked ms | checked |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     ratios, pars, checks = [], [], []

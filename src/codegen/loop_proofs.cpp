@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <unordered_set>
 
 #include <llvm/IR/Function.h>
@@ -44,6 +45,7 @@ struct ProofNest {
   struct Check {
     std::vector<llvm::Value*> indices, sizes, compares;
     std::vector<std::size_t> open;  // loops open at the access
+    bool inBranch;                  // inside an ifElse/ifThen of the nest
   };
   std::vector<Loop> loops;
   std::vector<std::size_t> open;
@@ -53,6 +55,15 @@ struct ProofNest {
 namespace {
 
 using Impl = BuilderOps::Impl;
+
+// smin/smax, folded when both are constants (so that static bounds leave no guard).
+llvm::Value* minMax(llvm::IRBuilder<>& ir, llvm::Intrinsic::ID id, llvm::Value* a, llvm::Value* b) {
+  auto *x = llvm::dyn_cast<llvm::ConstantInt>(a), *y = llvm::dyn_cast<llvm::ConstantInt>(b);
+  if (a == b) return a;
+  if (!x || !y) return ir.CreateBinaryIntrinsic(id, a, b);
+  const bool firstIsLess = x->getValue().slt(y->getValue());
+  return (id == llvm::Intrinsic::smin) == firstIsLess ? a : b;
+}
 
 struct Range {
   llvm::Value* lo = nullptr;  // null: unknown
@@ -88,8 +99,8 @@ class RangeBuilder {
       // min(a, b) <= each operand; max(a, b) >= each.
       Range r;
       const llvm::Intrinsic::ID id = mm->getIntrinsicID();
-      if (a.lo && b.lo) r.lo = ir_.CreateBinaryIntrinsic(id, a.lo, b.lo);
-      if (a.hi && b.hi) r.hi = ir_.CreateBinaryIntrinsic(id, a.hi, b.hi);
+      if (a.lo && b.lo) r.lo = minMax(ir_, id, a.lo, b.lo);
+      if (a.hi && b.hi) r.hi = minMax(ir_, id, a.hi, b.hi);
       if (isMin && !r.hi) r.hi = a.hi ? a.hi : b.hi;
       if (!isMin && !r.lo) r.lo = a.lo ? a.lo : b.lo;
       return r;
@@ -128,10 +139,163 @@ class RangeBuilder {
     return r;
   }
 
+  /// The range of `v` over the iterations that reach the access (loops
+  /// `open`), correlated: `v` as an affine form in the induction variables,
+  /// whose extremes are found by replacing the innermost variable by its
+  /// bounds (affine forms in the outer ones) until none is left. Null bounds
+  /// when `v` is not affine. Call after of(v, ...) returned a whole range:
+  /// its conditions say that no operation of `v` wrapped.
+  Range correlated(llvm::Value* v, const std::vector<std::size_t>& open, std::vector<llvm::Value*>& conditions) {
+    std::optional<Affine> form = affine(v, open, 0);
+    if (!form) return {};
+    int lowBudget = 32, highBudget = 32;  // bound the candidates' product in deep nests
+    return {extreme(*form, false, open, conditions, lowBudget), extreme(*form, true, open, conditions, highBudget)};
+  }
+
  private:
+  // sum of coefficient * induction variable (by loop) + rest (i128, before the nest).
+  struct Affine {
+    std::map<std::size_t, std::int64_t> terms;
+    llvm::Value* rest;
+  };
+  static constexpr std::int64_t kMaxCoefficient = std::int64_t{1} << 20;  // products stay far inside i128
+
+  std::optional<Affine> affine(llvm::Value* v, const std::vector<std::size_t>& open, int depth) {
+    auto* type = llvm::dyn_cast<llvm::IntegerType>(v->getType());
+    if (!type || type->getBitWidth() > 64 || depth > 24) return std::nullopt;
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return Affine{{}, wide(c->getValue())};
+    auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst || !inNest_.count(inst->getParent())) return Affine{{}, ir_.CreateSExt(v, wide_)};
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
+      for (std::size_t i : open)
+        if (nest_.loops[i].iv == phi) return Affine{{{i, 1}}, llvm::ConstantInt::get(wide_, 0)};
+      return std::nullopt;
+    }
+    if (auto* ev = llvm::dyn_cast<llvm::ExtractValueInst>(inst)) {
+      auto* agg = llvm::dyn_cast<llvm::Instruction>(ev->getAggregateOperand());
+      if (agg && inNest_.count(agg->getParent())) return std::nullopt;
+      return Affine{{}, ir_.CreateSExt(ir_.CreateExtractValue(ev->getAggregateOperand(), ev->getIndices()), wide_)};
+    }
+    if (llvm::isa<llvm::SExtInst>(inst)) return affine(inst->getOperand(0), open, depth + 1);
+    const unsigned opcode = inst->getOpcode();
+    if (opcode == llvm::Instruction::Shl) {
+      auto* k = llvm::dyn_cast<llvm::ConstantInt>(inst->getOperand(1));
+      if (!k || k->getValue().uge(20)) return std::nullopt;
+      std::optional<Affine> a = affine(inst->getOperand(0), open, depth + 1);
+      if (!a) return std::nullopt;
+      return scaled(*a, std::int64_t{1} << k->getZExtValue());
+    }
+    if (opcode != llvm::Instruction::Add && opcode != llvm::Instruction::Sub && opcode != llvm::Instruction::Mul)
+      return std::nullopt;
+    std::optional<Affine> a = affine(inst->getOperand(0), open, depth + 1);
+    if (!a) return std::nullopt;
+    std::optional<Affine> b = affine(inst->getOperand(1), open, depth + 1);
+    if (!b) return std::nullopt;
+    if (opcode == llvm::Instruction::Mul) {
+      if (a->terms.empty() && llvm::isa<llvm::ConstantInt>(a->rest)) std::swap(a, b);
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(b->rest);
+      if (!b->terms.empty() || !c || !c->getValue().isSignedIntN(21)) {
+        if (a->terms.empty() && b->terms.empty()) return Affine{{}, ir_.CreateMul(a->rest, b->rest)};
+        return std::nullopt;
+      }
+      return scaled(*a, c->getSExtValue());
+    }
+    return sum(*a, *b, opcode == llvm::Instruction::Sub ? -1 : 1);
+  }
+
+  std::optional<Affine> scaled(const Affine& a, std::int64_t c) {
+    Affine r{{}, ir_.CreateMul(a.rest, llvm::ConstantInt::get(wide_, c, true))};
+    for (auto [loop, k] : a.terms) {
+      if (k > kMaxCoefficient || k < -kMaxCoefficient || c > kMaxCoefficient || c < -kMaxCoefficient)
+        return std::nullopt;
+      if (k * c != 0) r.terms[loop] = k * c;
+    }
+    return r;
+  }
+  // a + sign * b
+  std::optional<Affine> sum(const Affine& a, const Affine& b, std::int64_t sign) {
+    Affine r = a;
+    r.rest = sign > 0 ? ir_.CreateAdd(a.rest, b.rest) : ir_.CreateSub(a.rest, b.rest);
+    for (auto [loop, k] : b.terms) {
+      const std::int64_t total = r.terms[loop] + sign * k;
+      if (total > kMaxCoefficient || total < -kMaxCoefficient) return std::nullopt;
+      if (total == 0)
+        r.terms.erase(loop);
+      else
+        r.terms[loop] = total;
+    }
+    return r;
+  }
+  // A bound of an induction variable's loop bound (lb, or ub - 1), affine in
+  // the loops enclosing it; of() records that its operations do not wrap.
+  std::optional<Affine> boundOf(llvm::Value* v, const ProofNest::Loop& loop, std::vector<llvm::Value*>& conditions) {
+    const Range r = of(v, loop.enclosing, conditions);
+    if (!r.lo || !r.hi) return std::nullopt;
+    return affine(v, loop.enclosing, 0);
+  }
+
+  // The lowest (upper = false) or highest value of `f` at the access. The
+  // innermost variable v with coefficient c is replaced by each bound that
+  // holds wherever the access runs: its loop's lb or ub - 1, and what a
+  // loop inside v's, open at the access, says by not being empty
+  // (lb' <= ub' - 1: nussinov's j in [i + 1, n) keeps i <= n - 2); the
+  // results' min (or max) bounds f.
+  llvm::Value* extreme(const Affine& f, bool upper, const std::vector<std::size_t>& open,
+                       std::vector<llvm::Value*>& conditions, int& budget) {
+    if (--budget < 0) return nullptr;
+    if (f.terms.empty()) return f.rest;
+    const auto [v, c] = *f.terms.rbegin();
+    const ProofNest::Loop& loop = nest_.loops[v];
+    const Range ivRange = of(loop.iv, open, conditions);  // lb <= v <= ub - 1: needs its conditions
+    if (!ivRange.lo || !ivRange.hi) return nullptr;
+    const bool wantUpper = (c > 0) == upper;
+    std::vector<Affine> candidates;
+    if (std::optional<Affine> own = boundOf(wantUpper ? loop.ub : loop.lb, loop, conditions)) {
+      if (wantUpper) own->rest = ir_.CreateSub(own->rest, llvm::ConstantInt::get(wide_, 1));
+      candidates.push_back(*own);
+    } else {
+      candidates.push_back(Affine{{}, wantUpper ? ivRange.hi : ivRange.lo});
+    }
+    for (std::size_t m : open) {
+      if (m <= v || !loopEncloses(v, m)) continue;
+      const ProofNest::Loop& inner = nest_.loops[m];
+      if (const Range r = of(inner.iv, open, conditions); !r.lo || !r.hi) continue;
+      std::optional<Affine> ub = boundOf(inner.ub, inner, conditions), lb = boundOf(inner.lb, inner, conditions);
+      if (!ub || !lb) continue;
+      std::optional<Affine> slack = sum(*ub, *lb, -1);  // ub - lb - 1 >= 0
+      if (!slack) continue;
+      slack->rest = ir_.CreateSub(slack->rest, llvm::ConstantInt::get(wide_, 1));
+      auto e = slack->terms.find(v);
+      if (e == slack->terms.end() || (e->second != 1 && e->second != -1) || slack->terms.rbegin()->first != v) continue;
+      const std::int64_t sign = e->second;
+      slack->terms.erase(e);
+      // sign * v + R >= 0: v <= R (sign -1), v >= -R (sign 1).
+      if (sign < 0 && wantUpper) candidates.push_back(*slack);
+      if (sign > 0 && !wantUpper)
+        if (std::optional<Affine> negated = scaled(*slack, -1)) candidates.push_back(*negated);
+    }
+    llvm::Value* best = nullptr;
+    for (const Affine& bound : candidates) {
+      Affine rest = f;
+      rest.terms.erase(v);
+      std::optional<Affine> scaledBound = scaled(bound, c);
+      if (!scaledBound) continue;
+      std::optional<Affine> next = sum(rest, *scaledBound, 1);
+      if (!next) continue;
+      llvm::Value* r = extreme(*next, upper, open, conditions, budget);
+      if (!r) continue;
+      best = !best ? r : upper ? smin(best, r) : smax(best, r);
+    }
+    return best;
+  }
+  bool loopEncloses(std::size_t outer, std::size_t inner) const {
+    const std::vector<std::size_t>& e = nest_.loops[inner].enclosing;
+    return std::find(e.begin(), e.end(), outer) != e.end();
+  }
+
   Range exact(llvm::Value* v) const { return {v, v}; }
-  llvm::Value* smin(llvm::Value* a, llvm::Value* b) { return ir_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a, b); }
-  llvm::Value* smax(llvm::Value* a, llvm::Value* b) { return ir_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, b); }
+  llvm::Value* smin(llvm::Value* a, llvm::Value* b) { return minMax(ir_, llvm::Intrinsic::smin, a, b); }
+  llvm::Value* smax(llvm::Value* a, llvm::Value* b) { return minMax(ir_, llvm::Intrinsic::smax, a, b); }
   llvm::Value* wide(const llvm::APInt& v) const { return llvm::ConstantInt::get(wide_, v.sext(128)); }
 
   // The result of an index-typed operation equals its exact value (did not
@@ -299,7 +463,7 @@ void setTrue(llvm::Value* compare) {
 // The fast copy of `blocks` (entered at the copy of `header` from `guard`);
 // values of the nest used after it are merged at `exit`, `carried` too.
 void cloneNest(Impl& I, const std::vector<llvm::BasicBlock*>& blocks, const std::unordered_set<llvm::BasicBlock*>& inNest,
-               llvm::BasicBlock* header, llvm::BasicBlock* exit, llvm::BasicBlock* pre, llvm::BasicBlock* guard,
+               llvm::BasicBlock* header, llvm::BasicBlock* exit, llvm::BasicBlock* guard,
                llvm::Value* proven, const std::vector<llvm::Value*>& compares, std::vector<Value>& carried) {
   llvm::Function* f = I.lowered.function;
   llvm::LLVMContext& ctx = f->getContext();
@@ -316,12 +480,9 @@ void cloneNest(Impl& I, const std::vector<llvm::BasicBlock*>& blocks, const std:
     return it == map.end() ? v : static_cast<llvm::Value*>(it->second);
   };
   auto* fastHeader = llvm::cast<llvm::BasicBlock>(mapped(header));
-  header->replacePhiUsesWith(pre, guard);
-  fastHeader->replacePhiUsesWith(pre, guard);
   llvm::IRBuilder<> g(guard);
-  g.SetCurrentDebugLocation(pre->getTerminator()->getDebugLoc());
+  g.SetCurrentDebugLocation(guard->empty() ? llvm::DebugLoc() : guard->back().getDebugLoc());
   g.CreateCondBr(proven, fastHeader, header, llvm::MDBuilder(ctx).createLikelyBranchWeights());
-  pre->getTerminator()->setSuccessor(0, guard);
   // Each copied loop gets its own loop metadata (the same hints).
   for (llvm::BasicBlock* c : clones)
     if (llvm::MDNode* md = c->getTerminator()->getMetadata(llvm::LLVMContext::MD_loop)) {
@@ -370,45 +531,85 @@ void cloneNest(Impl& I, const std::vector<llvm::BasicBlock*>& blocks, const std:
   for (llvm::Value* c : compares) setTrue(mapped(c));
 }
 
+// The nest's blocks: those made since it opened, but its exit and the
+// function's shared return blocks.
+std::vector<llvm::BasicBlock*> nestBlocks(Impl& I, const ProofNest& nest, llvm::BasicBlock* exit,
+                                          const llvm::BasicBlock* guard) {
+  std::vector<llvm::BasicBlock*> blocks;
+  for (llvm::BasicBlock& bb : *I.lowered.function) {
+    if (nest.before.count(&bb) || &bb == exit || &bb == guard || &bb == I.earlyReturn ||
+        std::find(I.failTargets.begin(), I.failTargets.end(), &bb) != I.failTargets.end())
+      continue;
+    blocks.push_back(&bb);
+  }
+  return blocks;
+}
+
+// A check inside a branch of the nest may be in bounds only because of the
+// branch (`if (i > 0) a[i - 1]`): its proof must not send the whole nest to
+// the checked copy when it fails. Its compare becomes `proven || compare`,
+// with `proven` computed before the nest: the same check when the proof
+// fails, none (after LLVM unswitches on the invariant) when it holds.
+void proveWhereProven(llvm::Value* compare, llvm::Value* proven) {
+  auto* inst = llvm::cast<llvm::Instruction>(compare);
+  llvm::IRBuilder<> ir(inst->getParent(), std::next(inst->getIterator()));
+  llvm::Value* either = ir.CreateOr(proven, inst, inst->getName() + ".proven");
+  inst->replaceUsesWithIf(either, [&](llvm::Use& use) { return use.getUser() != either; });
+}
+
 void versionNest(Impl& I, const ProofNest& nest, llvm::BasicBlock* header, llvm::BasicBlock* exit,
                  std::vector<Value>& carried) {
   if (nest.checks.empty()) return;
   llvm::Function* f = I.lowered.function;
-  std::vector<llvm::BasicBlock*> blocks;
-  std::unordered_set<llvm::BasicBlock*> inNest;
-  for (llvm::BasicBlock& bb : *f) {
-    if (nest.before.count(&bb) || &bb == exit || &bb == I.earlyReturn ||
-        std::find(I.failTargets.begin(), I.failTargets.end(), &bb) != I.failTargets.end())
-      continue;
-    blocks.push_back(&bb);
-    inNest.insert(&bb);
-  }
+  const std::vector<llvm::BasicBlock*> before = nestBlocks(I, nest, exit, nullptr);
+  const std::unordered_set<llvm::BasicBlock*> inNest(before.begin(), before.end());
   llvm::BasicBlock* pre = nest.loops.front().iv->getIncomingBlock(0);
   auto* guard = llvm::BasicBlock::Create(f->getContext(), "proof.guard", f, header);
   llvm::IRBuilder<> g(guard);
+  g.SetCurrentDebugLocation(pre->getTerminator()->getDebugLoc());
   RangeBuilder ranges(nest, inNest, g);
-  std::vector<llvm::Value*> compares, all;
+  std::vector<llvm::Value*> compares, all, always;  // proven when the guard holds; its conditions; proven when built
+  std::vector<std::pair<llvm::Value*, llvm::Value*>> inBranches;  // a branch's compare, its proof
   for (const ProofNest::Check& check : nest.checks)
     for (std::size_t d = 0; d < check.compares.size(); ++d) {
       if (!check.compares[d]) continue;
       std::vector<llvm::Value*> conditions;
-      const Range index = ranges.of(check.indices[d], check.open, conditions);
+      Range index = ranges.of(check.indices[d], check.open, conditions);
       const Range size = ranges.of(check.sizes[d], check.open, conditions);
       if (!index.lo || !index.hi || !size.lo) continue;
+      // Intervals and the correlated bounds both hold: their intersection does.
+      const Range c = ranges.correlated(check.indices[d], check.open, conditions);
+      if (c.lo) index.lo = minMax(g, llvm::Intrinsic::smax, index.lo, c.lo);
+      if (c.hi) index.hi = minMax(g, llvm::Intrinsic::smin, index.hi, c.hi);
       conditions.push_back(g.CreateICmpSGE(index.lo, llvm::ConstantInt::get(index.lo->getType(), 0)));
       conditions.push_back(g.CreateICmpSLT(index.hi, size.lo));
       llvm::Value* ok = conjunction(g, conditions);
       if (auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(ok); k && k->isZero()) continue;  // fails: stays checked
-      compares.push_back(check.compares[d]);
-      if (ok) all.push_back(ok);
+      if (!ok) {
+        always.push_back(check.compares[d]);
+      } else if (check.inBranch) {
+        inBranches.emplace_back(check.compares[d], ok);
+      } else {
+        compares.push_back(check.compares[d]);
+        all.push_back(ok);
+      }
     }
-  llvm::Value* proven = conjunction(g, all);
-  if (compares.empty() || !proven) {
-    dropBlock(guard);
-    for (llvm::Value* c : compares) setTrue(c);  // proven while building: no copy
+  // What holds in every execution goes from the nest itself, so that both copies are without it.
+  for (llvm::Value* c : always) setTrue(c);
+  for (auto [compare, proven] : inBranches) proveWhereProven(compare, proven);
+  if (compares.empty() && inBranches.empty()) {
+    dropBlock(guard);  // all proven while building, or nothing: no copy
     return;
   }
-  cloneNest(I, blocks, inNest, header, exit, pre, guard, proven, compares, carried);
+  header->replacePhiUsesWith(pre, guard);
+  pre->getTerminator()->replaceSuccessorWith(header, guard);
+  if (compares.empty()) {  // only branches' proofs: one copy, the guard computes them
+    g.CreateBr(header);
+    return;
+  }
+  const std::vector<llvm::BasicBlock*> blocks = nestBlocks(I, nest, exit, guard);  // without the checks setTrue dropped
+  cloneNest(I, blocks, std::unordered_set<llvm::BasicBlock*>(blocks.begin(), blocks.end()), header, exit, guard,
+            conjunction(g, all), compares, carried);
 }
 
 }  // namespace
@@ -448,10 +649,7 @@ void recordIndexCheck(FunctionBuilder& self, const std::vector<llvm::Value*>& in
   Impl& I = BuilderOps::impl(self);
   if (!I.proofNest) return;
   ProofNest& n = *I.proofNest;
-  // Inside a branch of the nest the branch may be what keeps the access in
-  // bounds (`if (i > 0) a[i - 1]`): it stays checked, the rest is proven.
-  if (I.depth - n.baseDepth != static_cast<int>(n.open.size())) return;
-  n.checks.push_back({indices, sizes, compares, n.open});
+  n.checks.push_back({indices, sizes, compares, n.open, I.depth - n.baseDepth != static_cast<int>(n.open.size())});
 }
 
 SuspendProofNest::SuspendProofNest(FunctionBuilder& self) noexcept

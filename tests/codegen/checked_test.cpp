@@ -232,19 +232,26 @@ TEST(Checked, ProvenLoopNestsComputeTheSame) {
 }
 
 // The IR of a checked loop `out[i] = in[i + shift]` for i in [0, ub): which checks remain.
-std::string buildShiftLoop(const char* type, std::int64_t shift, std::int64_t ub) {
-  Module m("shift");
+// The IR of a function `type` built by `body`, checked or not.
+std::string buildIr(const char* type, const std::function<void(FunctionBuilder&)>& body, bool checked = true) {
+  Module m("k");
   FunctionOptions o;
-  o.checked = true;
-  FunctionBuilder b(m, "shift", *parseFunctionType(type), o);
-  Value upper = ub < 0 ? b.dim(b.arg(1), 0) : b.index(ub);
-  b.forLoop(b.index(0), upper, b.index(1),
-            [&](Value i) { b.store(b.load(b.arg(0), {i + b.index(shift)}), b.arg(1), {i}); });
+  o.checked = checked;
+  FunctionBuilder b(m, "k", *parseFunctionType(type), o);
+  body(b);
   EXPECT_FALSE(b.finish()) << b.error().str();
   std::string text;
   llvm::raw_string_ostream os(text);
   m.llvm().print(os, nullptr);
   return os.str();
+}
+
+std::string buildShiftLoop(const char* type, std::int64_t shift, std::int64_t ub) {
+  return buildIr(type, [&](FunctionBuilder& b) {
+    Value upper = ub < 0 ? b.dim(b.arg(1), 0) : b.index(ub);
+    b.forLoop(b.index(0), upper, b.index(1),
+              [&](Value i) { b.store(b.load(b.arg(0), {i + b.index(shift)}), b.arg(1), {i}); });
+  });
 }
 
 std::size_t reports(const std::string& ir) {
@@ -272,27 +279,89 @@ TEST(Checked, ProofsAreMadeWhenBuildingOrGuardTheLoop) {
   EXPECT_EQ(reports(guarded), 2u);
 }
 
+// Triangular nests whose indices are in range only through the relation of
+// their loops' bounds (docs/checked-mode.md, "Proven accesses"): proven when
+// built for static sizes; one past the end stays checked.
+TEST(Checked, CorrelatedBoundsAreProven) {
+  // nussinov: i from n - 1 down to 0, j in [i + first, n): a[i + 1][j], a[i][j - 1].
+  const auto nussinov = [](std::int64_t first) {
+    return buildIr("(memref<8x8xf32>) -> ()", [&](FunctionBuilder& b) {
+      Value a = b.arg(0), n = b.index(8), one = b.index(1);
+      b.forLoop(b.index(0), n, one, [&](Value t) {
+        Value i = n - one - t;
+        b.forLoop(i + b.index(first), n, one, [&](Value j) {
+          b.store(b.load(a, {i + one, j}) + b.load(a, {i, j - one}), a, {i, j});
+        });
+      });
+    });
+  };
+  EXPECT_EQ(reports(nussinov(1)), 0u) << nussinov(1);
+  // From j = i: i = 7 reads a[8][7] and i = 0 reads a[0][-1], those two stay checked.
+  EXPECT_EQ(reports(nussinov(0)), 2u) << nussinov(0);
+  // durbin: r[k - i - 1] for i in [0, k + extra), k in [1, n).
+  const auto durbin = [](std::int64_t extra) {
+    return buildIr("(memref<8xf32>) -> ()", [&](FunctionBuilder& b) {
+      Value r = b.arg(0), one = b.index(1);
+      b.forLoop(one, b.index(8), one, [&](Value k) {
+        b.forLoop(b.index(0), k + b.index(extra), one, [&](Value i) { b.store(b.f32(1), r, {k - i - one}); });
+      });
+    });
+  };
+  EXPECT_EQ(reports(durbin(0)), 0u) << durbin(0);
+  EXPECT_EQ(reports(durbin(1)), 1u) << durbin(1);  // i = k reaches r[-1]
+}
+
+TEST(Checked, BranchAccessesAndStaticChecksInAGuardedNest) {
+  // A branch's access proven when built goes; one that only the branch keeps in bounds stays.
+  const auto branch = [](std::int64_t shift) {
+    return buildIr("(memref<8xf32>) -> ()", [&](FunctionBuilder& b) {
+      Value a = b.arg(0);
+      b.forLoop(b.index(0), b.index(8), b.index(1), [&](Value i) {
+        b.ifThen(b.cmp(CmpPredicate::Gt, i, b.index(0)), [&] { b.store(b.f32(1), a, {i - b.index(shift)}); });
+      });
+    });
+  };
+  EXPECT_EQ(reports(branch(0)), 0u) << branch(0);
+  EXPECT_EQ(reports(branch(1)), 1u) << branch(1);
+  // Dynamic sizes: the loop's own access is versioned, the branch's is `proven || compare`
+  // in one place (no copy needed for it), and a check proven when built (b[j], j < 8) is
+  // in neither copy.
+  const std::string guarded = buildIr("(memref<?xf32>, memref<8xf32>) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0), c = b.arg(1), one = b.index(1);
+    b.forLoop(b.index(0), b.dim(a, 0), one, [&](Value i) {
+      b.forLoop(b.index(0), b.index(8), one, [&](Value j) { b.store(b.load(a, {i}) + b.load(c, {j}), c, {j}); });
+      b.ifThen(b.cmp(CmpPredicate::Gt, i, b.index(0)), [&] { b.store(b.f32(1), a, {i}); });
+    });
+  });
+  EXPECT_NE(guarded.find(".fast"), std::string::npos) << guarded;
+  EXPECT_NE(guarded.find(".proven"), std::string::npos) << guarded;
+  // a[i] and the branch's a[i] in the checked copy, the branch's (or'ed with its proof) in the fast one.
+  EXPECT_EQ(reports(guarded), 3u) << guarded;
+  const std::string branchOnly = buildIr("(memref<?xf32>) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0);
+    b.forLoop(b.index(0), b.index(8), b.index(1), [&](Value i) {
+      b.ifThen(b.cmp(CmpPredicate::Gt, i, b.index(0)), [&] { b.store(b.f32(1), a, {i}); });
+    });
+  });
+  EXPECT_EQ(branchOnly.find(".fast"), std::string::npos) << branchOnly;
+  EXPECT_NE(branchOnly.find(".proven"), std::string::npos) << branchOnly;
+  EXPECT_NE(branchOnly.find("proof.guard"), std::string::npos) << branchOnly;
+}
+
 // Every operation that has a check, unchecked or checked.
 std::string buildEveryCheckedOperation(bool checked) {
-  Module m("ops");
-  FunctionOptions o;
-  o.checked = checked;
-  FunctionBuilder b(m, "ops", *parseFunctionType("(memref<?x?xf32>, memref<*xf32>, i64, i64, index) -> i64"), o);
-  Value A = b.arg(0), U = b.arg(1), x = b.arg(2), y = b.arg(3), n = b.arg(4);
-  Value s = b.divsi(x, y) + b.divui(x, y) + b.remsi(x, y) + b.remui(x, y) + b.ceildivsi(x, y) + b.ceildivui(x, y) +
-            b.floordivsi(x, y) + x / y + x % y;
-  Value v = b.subview(A, {n, 0}, {n, 2}, {1, 1});
-  Value r = b.reinterpretCast(U, MemRefType(ElementType::F32, {kDynamic}), 0, {n}, {1});
-  Value al = b.alloc(MemRefType(ElementType::F32, {kDynamic}), {n});
-  b.store(b.load(v, {b.index(0), b.index(1)}) + b.load(r, {n}), al, {b.index(0)});
-  b.parallelFor(b.index(0), n, b.index(1), {}, [&](Value i) { b.store(b.load(al, {i}), A, {i, i}); });
-  b.dealloc(al);
-  b.ret({s});
-  EXPECT_FALSE(b.finish()) << b.error().str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m.llvm().print(os, nullptr);
-  return os.str();
+  return buildIr("(memref<?x?xf32>, memref<*xf32>, i64, i64, index) -> i64", [](FunctionBuilder& b) {
+    Value A = b.arg(0), U = b.arg(1), x = b.arg(2), y = b.arg(3), n = b.arg(4);
+    Value s = b.divsi(x, y) + b.divui(x, y) + b.remsi(x, y) + b.remui(x, y) + b.ceildivsi(x, y) + b.ceildivui(x, y) +
+              b.floordivsi(x, y) + x / y + x % y;
+    Value v = b.subview(A, {n, 0}, {n, 2}, {1, 1});
+    Value r = b.reinterpretCast(U, MemRefType(ElementType::F32, {kDynamic}), 0, {n}, {1});
+    Value al = b.alloc(MemRefType(ElementType::F32, {kDynamic}), {n});
+    b.store(b.load(v, {b.index(0), b.index(1)}) + b.load(r, {n}), al, {b.index(0)});
+    b.parallelFor(b.index(0), n, b.index(1), {}, [&](Value i) { b.store(b.load(al, {i}), A, {i, i}); });
+    b.dealloc(al);
+    b.ret({s});
+  }, checked);
 }
 
 TEST(Checked, UncheckedFunctionsCarryNoCheck) {

@@ -571,6 +571,45 @@ TEST(CheckedErrors, TriangularNestOverrunNamesTheFirstFailingIndex) {
   EXPECT_FALSE(typed->call(runtime::makeView<float, 2>(data.data(), {3, 4})));
 }
 
+TEST(CheckedErrors, CorrelatedBoundsOverrunByOneFailsAfterTheSameStores) {
+  // a[i + 1][j] = 1 for j in [i + first, n), i in [0, n): in bounds from j = i + 1 (the last row's j loop is
+  // empty), one row past the end from j = i (the guard's correlated bound fails, the checked nest runs).
+  Kernel k = compile("upper", "(memref<?x?xf32>, index) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0), n = b.dim(a, 0), one = b.index(1);
+    b.forLoop(b.index(0), n, one, [&](Value i) {
+      b.forLoop(i + b.arg(1), n, one, [&](Value j) { b.store(b.f32(1), a, {i + one, j}); });
+    });
+  });
+  auto typed = k.fn.as<void(Mat, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  std::vector<float> data(9, 0.0f);
+  EXPECT_FALSE(typed->call(runtime::makeView<float, 2>(data.data(), {3, 3}), 1));
+  EXPECT_EQ(data, (std::vector<float>{0, 0, 0, 0, 1, 1, 0, 0, 1}));
+  data.assign(9, 0.0f);
+  expectCheck(typed->call(runtime::makeView<float, 2>(data.data(), {3, 3}), 0),
+              "kernel 'upper': store of argument #0 (memref<?x?xf32>) at [3, 2] is out of bounds [3, 3]");
+  EXPECT_EQ(data, (std::vector<float>{0, 0, 0, 1, 1, 1, 0, 1, 1}));  // rows 1 and 2 written before
+
+  // durbin's r[k - i - 1] for i in [0, k + extra), k in [1, n): from extra = 1, i = k reaches r[-1].
+  Kernel d = compile("lower", "(memref<?xf32>, index) -> ()", [](FunctionBuilder& b) {
+    Value r = b.arg(0), one = b.index(1);
+    b.forLoop(one, b.dim(r, 0), one, [&](Value kk) {
+      b.forLoop(b.index(0), kk + b.arg(1), one, [&](Value i) {
+        b.store(b.cast(b.cast(kk, ElementType::I64), ElementType::F32), r, {kk - i - one});
+      });
+    });
+  });
+  auto lower = d.fn.as<void(Vec, std::int64_t)>();
+  ASSERT_TRUE(lower) << lower.error().str();
+  std::vector<float> r(4, 0.0f);
+  EXPECT_FALSE(lower->call(runtime::makeView(std::span<float>(r)), 0));
+  EXPECT_EQ(r, (std::vector<float>{3, 3, 3, 0}));
+  r.assign(4, 0.0f);
+  expectCheck(lower->call(runtime::makeView(std::span<float>(r)), 1),
+              "kernel 'lower': store of argument #0 (memref<?xf32>) at [-1] is out of bounds [4]");
+  EXPECT_EQ(r, (std::vector<float>{1, 0, 0, 0}));  // k = 1, i = 0 stored before
+}
+
 TEST(CheckedErrors, LoopToTheIndexMaximumAndALoopCarriedIndexStayChecked) {
   // for i in [lb, INT64_MAX) a[i - lb]; and a carried k += 3 read at a[k].
   Kernel k = compile("edge", "(memref<?xf32>, index) -> f32", [](FunctionBuilder& b) {
@@ -623,6 +662,26 @@ TEST(CheckedErrors, BranchInAProvenLoopKeepsItsCheck) {
   expectCheck(typed->call(runtime::makeView(std::span<float>(data))),
               "kernel 'branch': store of argument #0 (memref<?xf32>) at [7] is out of bounds [6]");
   EXPECT_EQ(data, (std::vector<float>{1, 1, 1, 0, 0, 0}));
+}
+
+TEST(CheckedErrors, BranchAccessProvenBeforeTheNestOrChecked) {
+  // for i < m: where i is odd, a[i] = 1. m <= dim(a): proven before the loop (`proven || compare`);
+  // m = dim(a) + 2: the proof fails and the compare reports a[5] after the stores to a[1] and a[3].
+  Kernel k = compile("odd", "(memref<?xf32>, index) -> ()", [](FunctionBuilder& b) {
+    Value a = b.arg(0);
+    b.forLoop(b.index(0), b.arg(1), b.index(1), [&](Value i) {
+      b.ifThen(b.cmp(codegen::CmpPredicate::Eq, i % b.index(2), b.index(1)), [&] { b.store(b.f32(1), a, {i}); });
+    });
+  });
+  auto typed = k.fn.as<void(Vec, std::int64_t)>();
+  ASSERT_TRUE(typed) << typed.error().str();
+  std::vector<float> data(5, 0.0f);
+  EXPECT_FALSE(typed->call(runtime::makeView(std::span<float>(data)), 5));
+  EXPECT_EQ(data, (std::vector<float>{0, 1, 0, 1, 0}));
+  data.assign(5, 0.0f);
+  expectCheck(typed->call(runtime::makeView(std::span<float>(data)), 7),
+              "kernel 'odd': store of argument #0 (memref<?xf32>) at [5] is out of bounds [5]");
+  EXPECT_EQ(data, (std::vector<float>{0, 1, 0, 1, 0}));
 }
 
 TEST(CheckedErrors, AffineParallelLoopOverrun) {
