@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "accumulator_jam.h"
 #include "dot_product.h"
 #include "host_detection.h"
 #include "large_functions.h"
@@ -201,10 +202,12 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
     builder.registerOptimizerLastEPCallback([&machine](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DotLoopIdiomPass(machine)));
     });
-  // Loops converting narrow elements get the width of the target's vector
-  // register for the narrowest one (narrow_type_width.h).
+  // Nests streaming narrow rows into a row of accumulators are jammed
+  // (accumulator_jam.h); loops converting narrow elements get the width of
+  // the target's vector register for the narrowest one (narrow_type_width.h).
   if (vectorize)
     builder.registerVectorizerStartEPCallback([&machine](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(AccumulatorJamPass());
       fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
     });

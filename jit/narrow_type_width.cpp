@@ -50,19 +50,6 @@ bool isUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop, llvm::Val
   return step && step->getAPInt() == layout.getTypeStoreSize(accessed).getFixedValue();
 }
 
-// The narrowest element a loop converts between narrow and wide; 0 when it converts none.
-unsigned narrowestConvertedBits(const llvm::Loop& loop) {
-  unsigned narrowest = 0;
-  for (llvm::BasicBlock* block : loop.blocks())
-    for (llvm::Instruction& inst : *block)
-      if (convertsNarrowAndWide(inst)) {
-        const auto* cast = llvm::cast<llvm::CastInst>(&inst);
-        const unsigned bits = std::min(elementBits(cast->getSrcTy()), elementBits(cast->getDestTy()));
-        narrowest = narrowest ? std::min(narrowest, bits) : bits;
-      }
-  return narrowest;
-}
-
 // A width hint is also LLVM's permission to reorder the loop's floating-point
 // operations (LoopVectorizeHints::allowReordering, as clang's `#pragma clang
 // loop vectorize_width`), so a loop carrying a float value through operations
@@ -92,6 +79,18 @@ bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop) 
 }
 
 }  // namespace
+
+unsigned narrowestConvertedBits(const llvm::Loop& loop) {
+  unsigned narrowest = 0;
+  for (llvm::BasicBlock* block : loop.blocks())
+    for (llvm::Instruction& inst : *block)
+      if (convertsNarrowAndWide(inst)) {
+        const auto* cast = llvm::cast<llvm::CastInst>(&inst);
+        const unsigned bits = std::min(elementBits(cast->getSrcTy()), elementBits(cast->getDestTy()));
+        narrowest = narrowest ? std::min(narrowest, bits) : bits;
+      }
+  return narrowest;
+}
 
 llvm::PreservedAnalyses NarrowTypeWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);

@@ -18,7 +18,15 @@
 
 #include <llvm/IR/PassManager.h>
 
+namespace llvm {
+class Loop;
+}
+
 namespace memjit::jit::detail {
+
+/// The narrowest element (8 or 16 bits) the loop's instructions convert to or
+/// from a 32- or 64-bit one; 0 when it converts none.
+unsigned narrowestConvertedBits(const llvm::Loop& loop);
 
 struct NarrowTypeWidthPass : llvm::PassInfoMixin<NarrowTypeWidthPass> {
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
