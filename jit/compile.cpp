@@ -8,6 +8,7 @@
 #include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
+#include "vector_math_width.h"
 
 #include <cstring>
 #include <mutex>
@@ -210,6 +211,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(AccumulatorJamPass());
       fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
+      // Loops calling libmvec get its widest variant's width (vector_math_width.h).
+      fpm.addPass(VectorMathWidthPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.

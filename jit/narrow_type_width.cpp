@@ -32,13 +32,6 @@ bool convertsNarrowAndWide(const llvm::Instruction& inst) {
   return (isNarrow(from) && isWide(to)) || (isWide(from) && isNarrow(to));
 }
 
-// The loop's hints win: any width or on/off request of its own.
-bool hasVectorizeHint(const llvm::Loop& loop) {
-  return llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.width") ||
-         llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.enable") ||
-         llvm::hasDisableAllTransformsHint(&loop);
-}
-
 // Loop-invariant, or advancing by exactly one element per iteration.
 bool isUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop, llvm::Value* pointer, llvm::Type* accessed) {
   const llvm::SCEV* address = scev.getSCEV(pointer);
@@ -48,6 +41,15 @@ bool isUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop, llvm::Val
   const auto* step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(scev));
   const llvm::DataLayout& layout = loop.getHeader()->getModule()->getDataLayout();
   return step && step->getAPInt() == layout.getTypeStoreSize(accessed).getFixedValue();
+}
+
+}  // namespace
+
+// The loop's hints win: any width or on/off request of its own.
+bool hasVectorizeHint(const llvm::Loop& loop) {
+  return llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.width") ||
+         llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.enable") ||
+         llvm::hasDisableAllTransformsHint(&loop);
 }
 
 // A width hint is also LLVM's permission to reorder the loop's floating-point
@@ -77,8 +79,6 @@ bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop) 
     }
   return true;
 }
-
-}  // namespace
 
 unsigned narrowestConvertedBits(const llvm::Loop& loop) {
   unsigned narrowest = 0;
