@@ -9,6 +9,7 @@
 #include "streaming_stores.h"
 #include "vector_math.h"
 #include "vector_math_width.h"
+#include "wide_reductions.h"
 
 #include <cstring>
 #include <mutex>
@@ -213,6 +214,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(NarrowTypeWidthPass());
       // Loops calling libmvec get its widest variant's width (vector_math_width.h).
       fpm.addPass(VectorMathWidthPass());
+      // Reassociable float reductions read 512 bits at a time (wide_reductions.h).
+      fpm.addPass(WideReductionsPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.
