@@ -1,4 +1,5 @@
 #include "compile.h"
+#include "accumulator_jam.h"
 #include "dot_product.h"
 #include "half_registers.h"
 #include "host_detection.h"
@@ -8,6 +9,8 @@
 #include "llvm_compat.h"
 #include "streaming_stores.h"
 #include "vector_math.h"
+#include "vector_math_width.h"
+#include "wide_reductions.h"
 
 #include <cstring>
 #include <mutex>
@@ -203,12 +206,18 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
     builder.registerOptimizerLastEPCallback([&machine](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DotLoopIdiomPass(machine)));
     });
-  // Loops converting narrow elements get the width of the target's vector
-  // register for the narrowest one (narrow_type_width.h).
+  // Nests streaming narrow rows into a row of accumulators are jammed
+  // (accumulator_jam.h); loops converting narrow elements get the width of
+  // the target's vector register for the narrowest one (narrow_type_width.h).
   if (vectorize)
     builder.registerVectorizerStartEPCallback([&machine](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(AccumulatorJamPass());
       fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
+      // Loops calling libmvec get its widest variant's width (vector_math_width.h).
+      fpm.addPass(VectorMathWidthPass());
+      // Reassociable float reductions read 512 bits at a time (wide_reductions.h).
+      fpm.addPass(WideReductionsPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.

@@ -32,13 +32,6 @@ bool convertsNarrowAndWide(const llvm::Instruction& inst) {
   return (isNarrow(from) && isWide(to)) || (isWide(from) && isNarrow(to));
 }
 
-// The loop's hints win: any width or on/off request of its own.
-bool hasVectorizeHint(const llvm::Loop& loop) {
-  return llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.width") ||
-         llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.enable") ||
-         llvm::hasDisableAllTransformsHint(&loop);
-}
-
 // Loop-invariant, or advancing by exactly one element per iteration.
 bool isUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop, llvm::Value* pointer, llvm::Type* accessed) {
   const llvm::SCEV* address = scev.getSCEV(pointer);
@@ -50,17 +43,13 @@ bool isUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop, llvm::Val
   return step && step->getAPInt() == layout.getTypeStoreSize(accessed).getFixedValue();
 }
 
-// The narrowest element a loop converts between narrow and wide; 0 when it converts none.
-unsigned narrowestConvertedBits(const llvm::Loop& loop) {
-  unsigned narrowest = 0;
-  for (llvm::BasicBlock* block : loop.blocks())
-    for (llvm::Instruction& inst : *block)
-      if (convertsNarrowAndWide(inst)) {
-        const auto* cast = llvm::cast<llvm::CastInst>(&inst);
-        const unsigned bits = std::min(elementBits(cast->getSrcTy()), elementBits(cast->getDestTy()));
-        narrowest = narrowest ? std::min(narrowest, bits) : bits;
-      }
-  return narrowest;
+}  // namespace
+
+// The loop's hints win: any width or on/off request of its own.
+bool hasVectorizeHint(const llvm::Loop& loop) {
+  return llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.width") ||
+         llvm::findStringMetadataForLoop(&loop, "llvm.loop.vectorize.enable") ||
+         llvm::hasDisableAllTransformsHint(&loop);
 }
 
 // A width hint is also LLVM's permission to reorder the loop's floating-point
@@ -91,7 +80,17 @@ bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop) 
   return true;
 }
 
-}  // namespace
+unsigned narrowestConvertedBits(const llvm::Loop& loop) {
+  unsigned narrowest = 0;
+  for (llvm::BasicBlock* block : loop.blocks())
+    for (llvm::Instruction& inst : *block)
+      if (convertsNarrowAndWide(inst)) {
+        const auto* cast = llvm::cast<llvm::CastInst>(&inst);
+        const unsigned bits = std::min(elementBits(cast->getSrcTy()), elementBits(cast->getDestTy()));
+        narrowest = narrowest ? std::min(narrowest, bits) : bits;
+      }
+  return narrowest;
+}
 
 llvm::PreservedAnalyses NarrowTypeWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);

@@ -18,7 +18,26 @@
 
 #include <llvm/IR/PassManager.h>
 
+namespace llvm {
+class Loop;
+class ScalarEvolution;
+}
+
 namespace memjit::jit::detail {
+
+/// The narrowest element (8 or 16 bits) the loop's instructions convert to or
+/// from a 32- or 64-bit one; 0 when it converts none.
+unsigned narrowestConvertedBits(const llvm::Loop& loop);
+
+/// The loop carries a float value through an operation without `reassoc`
+/// (an exact sum): a width hint would let LLVM reassociate it.
+bool carriesExactFloat(const llvm::Loop& loop);
+
+/// Any llvm.loop.vectorize.width/enable request, or all transformations off.
+bool hasVectorizeHint(const llvm::Loop& loop);
+
+/// Every load and store is loop-invariant or advances one element per iteration.
+bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop);
 
 struct NarrowTypeWidthPass : llvm::PassInfoMixin<NarrowTypeWidthPass> {
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);

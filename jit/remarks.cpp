@@ -7,6 +7,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 
+#include "accumulator_jam.h"
 #include "remark_collector.h"
 
 namespace memjit::jit {
@@ -30,13 +31,16 @@ class CollectingHandler final : public llvm::DiagnosticHandler {
 
   bool isAnalysisRemarkEnabled(llvm::StringRef pass) const override { return pass == kLoopVectorize; }
   bool isMissedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == kLoopVectorize; }
-  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override { return pass == kLoopVectorize; }
+  bool isPassedOptRemarkEnabled(llvm::StringRef pass) const override {
+    return pass == kLoopVectorize || pass == detail::kJamRemarkPass;
+  }
   bool isAnyRemarkEnabled() const override { return true; }
 
   bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
     const auto* remark = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&info);
     if (!remark) return previous_ && previous_->handleDiagnostics(info);
-    if (isLoopVectorizerRemark(*remark)) out_.push_back(convert(*remark));
+    if (isLoopVectorizerRemark(*remark) || remark->getPassName() == detail::kJamRemarkPass)
+      out_.push_back(convert(*remark));
     return true;  // a remark of another pass is no one's business here
   }
 

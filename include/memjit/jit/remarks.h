@@ -12,6 +12,9 @@
 //   // kernel.cpp:20:5: in 'total': not vectorised: cannot prove it is safe to
 //   //   reorder floating-point operations (...)
 //
+// The collected remarks also include memjit's own unroll-and-jam of narrow
+// GEMV-like nests (pass "memjit-jam", name "Jammed"; docs/slow-kernels.md).
+//
 // Locations are those of the loops' debug info (codegen::ModuleOptions'
 // debug info, or `!dbg` in IR); without it file is empty and line 0, and the
 // loops of one function are told apart only by their order.
