@@ -8,7 +8,9 @@
 //   CacheHit/<kernel>/warm                 Jit::add of a module whose object is cached and
 //                                          whose twin is loaded in the same Jit, plus the
 //                                          first function lookup (manual time: building the
-//                                          IR, a cost every path pays, is the build_ms counter)
+//                                          IR, a cost every path pays, is the build_ms counter); cpu_us, and the
+//                                          thread's context switches per hit: waits (voluntary)
+//                                          and preemptions (involuntary)
 //   CacheHit/<kernel>/fresh_process        a new process (bench/cache_hit_process.cpp, LLVM
 //                                          linked statically as in the memjit CLI) that
 //                                          makes a Jit over a filled disk cache, builds, adds,
@@ -36,6 +38,7 @@
 // times too.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -44,6 +47,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "child_process.h"
 #include "memjit/codegen/kernels.h"
@@ -103,6 +107,14 @@ struct Phases {
     state.counters["code_bytes"] = static_cast<double>(codeBytes);
   }
 };
+
+// This thread's voluntary and involuntary context switches so far: whether a
+// wall time above the CPU time is waiting (voluntary) or preemption by the load.
+std::pair<long, long> threadContextSwitches() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return {usage.ru_nvcsw, usage.ru_nivcsw};
+}
 
 double threadCpuSeconds() {
   timespec now{};
@@ -194,6 +206,7 @@ void cacheHitWarm(benchmark::State& state, Kernel kernel) {
   Clock::duration build{};
   Phases phases;
   double cpuSeconds = 0;  // of the add and lookup, this thread's: the machine is shared
+  long waits = 0, preemptions = 0;
   for (auto _ : state) {
     const auto started = Clock::now();
     memjit::codegen::Module module("bench");
@@ -203,6 +216,7 @@ void cacheHitWarm(benchmark::State& state, Kernel kernel) {
     }
     const auto built = Clock::now();
     const double cpuBefore = threadCpuSeconds();
+    const auto switchesBefore = threadContextSwitches();
     auto loaded = jit->add(std::move(module));
     if (!loaded) {
       state.SkipWithError(loaded.error().str().c_str());
@@ -217,6 +231,9 @@ void cacheHitWarm(benchmark::State& state, Kernel kernel) {
     benchmark::DoNotOptimize(fn->cInterface());
     const auto looked = Clock::now();
     cpuSeconds += threadCpuSeconds() - cpuBefore;
+    const auto switchesAfter = threadContextSwitches();
+    waits += switchesAfter.first - switchesBefore.first;
+    preemptions += switchesAfter.second - switchesBefore.second;
     state.SetIterationTime(std::chrono::duration<double>(looked - built).count());
     phases.add(built - started, looked - added, loaded->compileStats());
     if (!loaded->compileStats().cacheHit) {
@@ -227,6 +244,9 @@ void cacheHitWarm(benchmark::State& state, Kernel kernel) {
   }
   phases.report(state);
   state.counters["cpu_us"] = benchmark::Counter(cpuSeconds * 1e6, benchmark::Counter::kAvgIterations);
+  state.counters["waits"] = benchmark::Counter(static_cast<double>(waits), benchmark::Counter::kAvgIterations);
+  state.counters["preemptions"] =
+      benchmark::Counter(static_cast<double>(preemptions), benchmark::Counter::kAvgIterations);
 }
 
 // Runs bench/cache_hit_process.cpp; its exit status (0 hit, 2 miss) and the
