@@ -79,9 +79,10 @@ struct SgemmOptions {
   /// the B vectors and a broadcast (14 with 32 registers, 6 with 16).
   unsigned rows = 0;
   unsigned vectors = 0;
-  /// Cache blocks: kc (the depth of a packed panel pair, sized so a B
-  /// micro-panel stays in L1), mc rows of packed A (L2), nc columns of
-  /// packed B (L3). 0 picks defaults; mc and nc are rounded to the
+  /// Cache blocks: kc (the depth of a packed panel pair: an A micro-panel
+  /// stays in L1 while B's stream from L2), mc rows of packed A (L3,
+  /// packed once per kc block), nc columns of packed B (L2). 0 picks
+  /// defaults (AVX-512 f32: 256, 3066, 1024); mc and nc are rounded to the
   /// micro-kernel's rows and columns.
   std::int64_t kc = 0, mc = 0, nc = 0;
   /// Layouts of A and B (C is row-major).
@@ -102,10 +103,10 @@ struct SgemmOptions {
 /// offset: ?>>` (row-major views with unit column stride, e.g. subviews; A
 /// and B `strided<[1, ?], offset: ?>` when SgemmOptions::a / b is
 /// ColumnMajor): C = A * B for any M, N, K (C is overwritten; K == 0 zeroes
-/// it). Written with the builder's vector ops as BLIS structures a GEMM: B
-/// packed into kc x NR panels, A into MR x kc panels (through a transposed
-/// view, rows past M zero-padded), a register-blocked MR x NR micro-kernel
-/// of FMAs, and C's edges written with masks. Problems whose B fits
+/// it). Written with the builder's vector ops as BLIS structures a GEMM: A
+/// packed into MR x kc panels (through a transposed view, rows past M
+/// zero-padded), B into kc x NR panels, a register-blocked MR x NR
+/// micro-kernel of FMAs, and C's edges written with masks. Problems whose B fits
 /// SgemmOptions::directBytes skip the packing: the same micro-kernel reads
 /// the operands in place. Mismatched shapes fail: in checked mode with an
 /// error, else they are undefined.
