@@ -186,32 +186,27 @@ void ObjectCache::fillLocal(const std::string& key, const std::string& object) {
 std::vector<std::optional<std::string>> ObjectCache::fetchRemoteMany(const std::vector<std::string>& keys) {
   const auto start = std::chrono::steady_clock::now();
   auto got = options_.remote->getMany(keys);
-  const auto took = std::chrono::steady_clock::now() - start;
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.remoteCalls;
-  stats_.remoteTime += took;
-  stats_.remoteMaxTime = std::max<std::chrono::nanoseconds>(stats_.remoteMaxTime, took);
   // A backend answering another number of keys is as untrustworthy as one that failed.
-  if (!got.ok() || got->size() != keys.size()) {
-    ++stats_.remoteErrors;
-    return std::vector<std::optional<std::string>>(keys.size());
-  }
+  const bool failed = !got.ok() || got->size() != keys.size();
+  countRemoteCall(std::chrono::steady_clock::now() - start, failed);
+  if (failed) return std::vector<std::optional<std::string>>(keys.size());
   return std::move(*got);
 }
 
 std::optional<std::string> ObjectCache::fetchRemote(const std::string& key) {
   const auto start = std::chrono::steady_clock::now();
   auto got = options_.remote->get(key);
-  const auto took = std::chrono::steady_clock::now() - start;
+  countRemoteCall(std::chrono::steady_clock::now() - start, !got.ok());
+  if (!got.ok()) return std::nullopt;
+  return std::move(*got);
+}
+
+void ObjectCache::countRemoteCall(std::chrono::nanoseconds took, bool failed) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.remoteCalls;
+  stats_.remoteErrors += failed;
   stats_.remoteTime += took;
-  stats_.remoteMaxTime = std::max<std::chrono::nanoseconds>(stats_.remoteMaxTime, took);
-  if (!got.ok()) {
-    ++stats_.remoteErrors;
-    return std::nullopt;
-  }
-  return std::move(*got);
+  stats_.remoteMaxTime = std::max(stats_.remoteMaxTime, took);
 }
 
 void ObjectCache::put(const std::string& key, std::string object) {

@@ -130,6 +130,7 @@ class ObjectCache {
  private:
   std::optional<std::string> fetchRemote(const std::string& key);
   std::vector<std::optional<std::string>> fetchRemoteMany(const std::vector<std::string>& keys);
+  void countRemoteCall(std::chrono::nanoseconds took, bool failed);
   // Copies a remote hit to the local backend, so the next process on this machine finds it there.
   void fillLocal(const std::string& key, const std::string& object);
   void remember(const std::string& key, std::shared_ptr<const std::string> object);
