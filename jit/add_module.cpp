@@ -2,7 +2,9 @@
 // fetch from the object cache), then link (link_module.cpp).
 #include <algorithm>
 #include <cstdint>
+#include <chrono>
 #include <fstream>
+#include <optional>
 #include <string_view>
 #include <tuple>
 
@@ -98,6 +100,16 @@ std::string objectCacheKey(const JitCore& core, std::string_view contents, const
                    .relocationModel = detail::kRelocationModelName});
 }
 
+// The key of `handed` from its structural digest; nullopt where the digest
+// does not cover the module (its bitcode is the key's contents then).
+std::optional<std::string> structuralKey(const JitCore& core, const llvm::Module& handed, const AddOptions& options,
+                                         bool defersExpanded) {
+  auto digest = detail::structuralDigest(handed);
+  if (!digest) return std::nullopt;
+  const std::string contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
+  return objectCacheKey(core, contents, options, levelsFor(core, options), defersExpanded);
+}
+
 // "<JitOptions::dumpDirectory>/<module>.<tag>", or "" when not dumping.
 std::string dumpStem(const JitCore& core, const llvm::Module& module, const std::string& key) {
   const std::string& dumps = core.options.dumpDirectory;
@@ -176,9 +188,8 @@ CacheLookup lookUp(JitCore& core, const AddOptions& options, const std::string& 
   return lookup;
 }
 
-// The object from JitOptions::cache when it holds one under `key` (empty
-// without a cache; `lookup` when the caller asked already); else compiled
-// (and put in the cache). With `tiered`, a miss compiles the first tier
+// The object from `lookup` (the cache's answer for `key`, which addModule
+// asked once) when it is a hit; else compiled (and put in the cache). With `tiered`, a miss compiles the first tier
 // instead (tiering.h), which stays out of the cache: a hit skips tiering.
 Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options, std::string key,
                                       CompileStats& stats, CacheLookup lookup,
@@ -186,7 +197,6 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   Levels levels = levelsFor(core, options);
   ModuleObject object;
   object.cacheKey = std::move(key);
-  if (!lookup.asked) lookup = lookUp(core, options, object.cacheKey, stats);
   if (lookup.hit) {
     object.bytes = std::move(lookup.hit);
     object.fromCache = true;
@@ -209,6 +219,14 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
 }
 
 }  // namespace
+
+// What addAll learnt of one module before adding it: its structural key and
+// the cache's answer for it.
+struct detail::PrefetchedObject {
+  std::string key;
+  std::shared_ptr<const std::string> hit;  ///< null on a miss
+  CompileStats::Duration lookupTime{0};    ///< its share of the batch's digests and lookup
+};
 
 Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& core, const TieredModule& tiered,
                                                                       const std::string& moduleName,
@@ -255,9 +273,46 @@ Expected<LoadedModule> Jit::add(codegen::Module module, AddOptions options) {
   return addModule(nullptr, nullptr, options, &module);
 }
 
+Expected<std::vector<LoadedModule>> Jit::addAll(std::vector<codegen::Module> modules, AddOptions options) {
+  if (!core_) return detail::movedFromJit("addAll");
+  std::vector<detail::PrefetchedObject> prefetched(modules.size());
+  std::vector<bool> keyed(modules.size(), false);
+  // Remarks come from optimising, which a hit skips: add() does not read the cache for them either.
+  if (core_->options.cache && !options.remarks && !modules.empty()) {
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<std::string> keys;
+    std::vector<std::size_t> indices;
+    for (std::size_t i = 0; i < modules.size(); ++i)
+      if (auto key = structuralKey(*core_, modules[i].llvm(), options, core_->options.compileExpandedOnFirstUse)) {
+        keys.push_back(std::move(*key));
+        indices.push_back(i);
+      }
+    std::vector<std::shared_ptr<const std::string>> hits = core_->options.cache->getMany(keys);
+    const auto share = (std::chrono::steady_clock::now() - started) / std::max<std::size_t>(1, indices.size());
+    for (std::size_t j = 0; j < indices.size(); ++j) {
+      prefetched[indices[j]] = {std::move(keys[j]), std::move(hits[j]),
+                                std::chrono::duration_cast<CompileStats::Duration>(share)};
+      keyed[indices[j]] = true;
+    }
+  }
+  std::vector<LoadedModule> added;
+  added.reserve(modules.size());
+  for (std::size_t i = 0; i < modules.size(); ++i) {
+    const std::string name = modules[i].name();
+    auto loaded = addModule(nullptr, nullptr, options, &modules[i], keyed[i] ? &prefetched[i] : nullptr);
+    if (!loaded.ok()) {
+      for (LoadedModule& module : added) (void)remove(module);
+      return loaded.error().withContext("Jit::addAll: module '" + name + "' (" + std::to_string(i + 1) + " of " +
+                                        std::to_string(modules.size()) + ")");
+    }
+    added.push_back(std::move(*loaded));
+  }
+  return added;
+}
+
 Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context,
                                       std::unique_ptr<llvm::Module> module, AddOptions options,
-                                      codegen::Module* builder) {
+                                      codegen::Module* builder, detail::PrefetchedObject* prefetched) {
   ModuleIR ir{std::move(context), std::move(module)};
   const llvm::Module& handed = builder ? builder->llvm() : *ir.module;
   const bool defersExpanded = builder && core_->options.compileExpandedOnFirstUse;
@@ -267,11 +322,18 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));
   const Levels levels = levelsFor(*core_, options);
   bool digested = false;
-  if (core_->options.cache) {
+  // The cache is asked once per add, here (a hit skips verifying), or below
+  // once the bitcode key is known; compileOrFetch only takes the answer.
+  CacheLookup lookup;
+  if (prefetched) {
+    object.cacheKey = std::move(prefetched->key);
+    object.stats.cacheLookup = prefetched->lookupTime;
+    lookup = {.asked = true, .hit = std::move(prefetched->hit)};
+    digested = true;
+  } else if (core_->options.cache) {
     detail::PhaseTimer timer(object.stats.cacheLookup);
-    if (auto digest = detail::structuralDigest(handed)) {
-      const std::string contents = "memjit-structural:" + std::string(digest->begin(), digest->end());
-      object.cacheKey = objectCacheKey(*core_, contents, options, levels, defersExpanded);
+    if (auto key = structuralKey(*core_, handed, options, defersExpanded)) {
+      object.cacheKey = std::move(*key);
       digested = true;
     }
   }
@@ -282,8 +344,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     if (auto twin = detail::shareLinkedTwin(core_, object, links)) return std::move(*twin);
   // A structural hit skips verification: the same module (its digest covers
   // everything the verifier reads) was verified before it was compiled.
-  CacheLookup lookup;
-  if (digested) lookup = lookUp(*core_, options, object.cacheKey, object.stats);
+  if (digested && !lookup.asked) lookup = lookUp(*core_, options, object.cacheKey, object.stats);
   if (!lookup.hit) {
     detail::PhaseTimer timer(object.stats.verify);
     MEMJIT_TRY(detail::verify(handed));
@@ -291,12 +352,32 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   if (core_->options.cache && !digested) {
     // After verifying: LLVM's bitcode writer may crash on IR the verifier rejects.
     detail::PhaseTimer timer(object.stats.cacheLookup);
-    object.cacheKey = objectCacheKey(*core_, detail::writeBitcode(handed), options, levels, defersExpanded);
+    {
+      detail::PhaseTimer timer(object.stats.cacheLookup);
+      object.cacheKey = objectCacheKey(*core_, detail::writeBitcode(handed), options, levels, defersExpanded);
+    }
+    lookup = lookUp(*core_, options, object.cacheKey, object.stats);
   }
   detail::DeferredEntries deferred;
   if (builder) {
     if (defersExpanded) {
-      MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(*builder));
+      // A hit's object tells which entries were deferred when it was
+      // compiled: the inlining that deferring does is not redone for it.
+      std::optional<detail::DeferredEntries> told;
+      if (lookup.hit) {
+        MEMJIT_ASSIGN_OR_RETURN(detail::ObjectInterface read,
+                                detail::objectInterface(*core_, *lookup.hit, object.name));
+        told = detail::deferredEntriesOfObject(*builder, read.defined);
+        if (told) {
+          object.defined = std::move(read.defined);
+          object.interface = std::move(read.interface);
+        }
+      }
+      if (told) {
+        deferred = std::move(*told);
+      } else {
+        MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(*builder));
+      }
       object.deferred = &deferred;
     }
     std::tie(ir.context, ir.module) = std::move(*builder).release();
@@ -304,7 +385,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   {
     detail::PhaseTimer timer(object.stats.prepare);
     detail::lowerGlobalStructors(*ir.module);
-    object.defined = definedNames(*ir.module);
+    if (!object.interface) object.defined = definedNames(*ir.module);
   }
   std::shared_ptr<detail::TieredModule> tiered;
   // Remarks describe the requested level's optimisation, which a first tier skips.
@@ -338,19 +419,9 @@ Expected<LoadedModule> Jit::addObject(std::string_view objectBytes, std::string_
   object.name = std::string(moduleName);
   object.bytes = objectBytes;
   MEMJIT_ASSIGN_OR_RETURN(detail::ModuleLinks links, detail::resolveLinks(*core_, object.name, options));
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(objectBytes.data(), objectBytes.size()),
-                                                 object.name, /*RequiresNullTerminator=*/false);
-  // ORC's own reading of the object: what it defines, as the linker will see it.
-  auto interface =
-      llvm::orc::getObjectFileInterface(core_->lljit->getExecutionSession(), buffer->getMemBufferRef());
-  if (!interface)
-    return detail::fromLLVM(interface.takeError(), ErrorCode::ParseError,
-                            "'" + object.name + "' is not an object file memjit can load");
-  for (const auto& [symbol, flags] : interface->SymbolFlags)
-    // The init symbol ORC makes up for an object with .init_array is no definition.
-    if (symbol != interface->InitSymbol && !flags.hasMaterializationSideEffectsOnly())
-      object.defined.push_back((*symbol).str());
-  std::sort(object.defined.begin(), object.defined.end());
+  MEMJIT_ASSIGN_OR_RETURN(detail::ObjectInterface read, detail::objectInterface(*core_, objectBytes, object.name));
+  object.defined = std::move(read.defined);
+  object.interface = std::move(read.interface);
   return detail::linkObject(core_, std::move(object), std::move(links));
 }
 

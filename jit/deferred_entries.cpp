@@ -1,5 +1,7 @@
 #include "deferred_entries.h"
 
+#include <algorithm>
+
 #include <llvm/Analysis/InlineCost.h>
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/IR/IRBuilder.h>
@@ -52,34 +54,23 @@ void keepParameterAlignment(llvm::Function& function) {
         builder.CreateAlignmentAssumption(layout, &argument, align->value());
 }
 
-}  // namespace
+struct Entry {
+  std::string name;
+  FunctionType type;
+  codegen::FunctionOptions options;
+};
 
-Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module) {
-  struct Entry {
-    std::string name;
-    FunctionType type;
-    codegen::FunctionOptions options;
-  };
-  std::vector<Entry> entries;
-  for (const signature::FunctionSignature& sig : module.signatures()) {
-    auto lowered = codegen::lookupFunction(module, sig.name);
-    if (!lowered || lowered->external || !lowered->cInterface) continue;
-    llvm::CallInst* call = onlyCallFromInterface(lowered->function, lowered->cInterface);
-    if (!call || !llvm::isInlineViable(*lowered->function).isSuccess()) continue;
-    foldDescriptorReads(*lowered->function);
-    keepParameterAlignment(*lowered->function);
-    llvm::InlineFunctionInfo info;
-    if (!llvm::InlineFunction(*call, info).isSuccess()) continue;  // the call stays: still correct
-    // The body now lives in the interface; the expanded name becomes a stub.
-    lowered->function->eraseFromParent();
-    codegen::FunctionOptions options = lowered->options;
-    options.signature.reset();
-    entries.push_back({sig.name, lowered->type, std::move(options)});
-  }
+Entry entryOf(const std::string& name, const codegen::LoweredFunction& lowered) {
+  codegen::FunctionOptions options = lowered.options;
+  options.signature.reset();
+  return {name, lowered.type, std::move(options)};
+}
+
+DeferredEntries withStubs(const std::string& moduleName, std::vector<Entry> entries) {
   DeferredEntries out;
   for (const Entry& entry : entries) out.names.push_back(entry.name);
   if (entries.empty()) return out;
-  out.buildStubs = [moduleName = module.name(), entries = std::move(entries)]() -> Expected<DeferredEntries::Stubs> {
+  out.buildStubs = [moduleName, entries = std::move(entries)]() -> Expected<DeferredEntries::Stubs> {
     codegen::Module stubs(moduleName + ".expanded_entries");
     for (const Entry& entry : entries) {
       MEMJIT_ASSIGN_OR_RETURN(auto stub, codegen::declareExternalFunction(stubs, entry.name, entry.type, entry.options));
@@ -89,6 +80,51 @@ Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module) {
     return std::move(stubs).release();
   };
   return out;
+}
+
+// The function that deferExpandedEntries would try to inline into its C
+// interface, or null.
+llvm::CallInst* deferrableCall(const codegen::LoweredFunction& lowered) {
+  if (lowered.external || !lowered.cInterface) return nullptr;
+  llvm::CallInst* call = onlyCallFromInterface(lowered.function, lowered.cInterface);
+  if (!call || !llvm::isInlineViable(*lowered.function).isSuccess()) return nullptr;
+  return call;
+}
+
+}  // namespace
+
+std::optional<DeferredEntries> deferredEntriesOfObject(codegen::Module& module,
+                                                       const std::vector<std::string>& objectDefines) {
+  std::vector<Entry> entries;
+  for (const signature::FunctionSignature& sig : module.signatures()) {
+    auto lowered = codegen::lookupFunction(module, sig.name);
+    if (!lowered || !deferrableCall(*lowered)) continue;
+    // A local function is absent from the object whether or not it was inlined.
+    if (lowered->function->hasLocalLinkage()) return std::nullopt;
+    // Defined: inlining it failed when the object was compiled, so it stayed.
+    if (std::binary_search(objectDefines.begin(), objectDefines.end(), sig.name)) continue;
+    entries.push_back(entryOf(sig.name, *lowered));
+  }
+  return withStubs(module.name(), std::move(entries));
+}
+
+Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module) {
+  std::vector<Entry> entries;
+  for (const signature::FunctionSignature& sig : module.signatures()) {
+    auto lowered = codegen::lookupFunction(module, sig.name);
+    if (!lowered) continue;
+    llvm::CallInst* call = deferrableCall(*lowered);
+    if (!call) continue;
+    foldDescriptorReads(*lowered->function);
+    keepParameterAlignment(*lowered->function);
+    llvm::InlineFunctionInfo info;
+    if (!llvm::InlineFunction(*call, info).isSuccess()) continue;  // the call stays: still correct
+    // The body now lives in the interface; the expanded name becomes a stub.
+    Entry entry = entryOf(sig.name, *lowered);
+    lowered->function->eraseFromParent();
+    entries.push_back(std::move(entry));
+  }
+  return withStubs(module.name(), std::move(entries));
 }
 
 }  // namespace memjit::jit::detail

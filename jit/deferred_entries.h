@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,15 @@ struct DeferredEntries {
 /// interface, external, called from elsewhere, not inlinable) stay as they
 /// are, so the result is never wrong, only sometimes not deferred.
 [[nodiscard]] Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module);
+
+/// What deferExpandedEntries made of `module` when its object was compiled,
+/// told without changing the module (a cache hit skips the inlining, which is
+/// most of the cost of adding a cached module): the functions it would try to
+/// inline that the object (`objectDefines`, sorted) does not define.
+/// nullopt when the object cannot tell (a candidate of local linkage is absent
+/// either way); then deferExpandedEntries must run.
+std::optional<DeferredEntries> deferredEntriesOfObject(codegen::Module& module,
+                                                       const std::vector<std::string>& objectDefines);
 
 /// Claims `entries.names` in the tracker's JITDylib; the stubs are built and
 /// compiled (with LLJIT's compile layer) on the first lookup of any of them.

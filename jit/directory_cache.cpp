@@ -1,8 +1,10 @@
 #include "memjit/jit/directory_cache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -155,6 +157,23 @@ Expected<std::optional<std::string>> DirectoryCache::get(const std::string& key)
   return object;
 }
 
+namespace {
+
+// A test-only fault (tests/jit/cache_stress_test.cpp): with
+// MEMJIT_TEST_KILL_BEFORE_RENAME=<n> in its environment, a process kills
+// itself with SIGKILL after writing the temporary file of its n-th entry and
+// before publishing it, the window random kills rarely land in.
+void killBeforeRenameIfAsked() {
+  static const long at = [] {
+    const char* value = std::getenv("MEMJIT_TEST_KILL_BEFORE_RENAME");
+    return value ? std::atol(value) : 0L;
+  }();
+  static std::atomic<long> puts{0};
+  if (at > 0 && ++puts == at) ::raise(SIGKILL);
+}
+
+}  // namespace
+
 Error DirectoryCache::put(const std::string& key, std::string_view object) {
   const std::string entry = detail::encodeCacheEntry(key, object);
   thread_local std::mt19937_64 random{std::random_device()()};
@@ -164,6 +183,7 @@ Error DirectoryCache::put(const std::string& key, std::string_view object) {
     ::unlink(temp.c_str());
     return error;
   }
+  killBeforeRenameIfAsked();
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(temp.c_str());

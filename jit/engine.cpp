@@ -103,8 +103,8 @@ Expected<std::shared_ptr<JitCore>> JitCore::create(JitOptions options) {
   initializeNativeTarget();
   // A disk cache's directory also remembers the host's detection (host_detection.h).
   if (options.cache)
-    if (const std::string entry = options.cache->pathFor("host"); !entry.empty())
-      (void)hostTarget(std::filesystem::path(entry).parent_path().string());
+    if (const std::string directory = options.cache->localDirectory(); !directory.empty())
+      (void)hostTarget(directory);
   auto core = std::make_shared<JitCore>(std::move(options));
   MEMJIT_ASSIGN_OR_RETURN(core->lljit, buildLLJIT(*core));
   auto* linker = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&core->lljit->getObjLinkingLayer());

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
+#include <llvm/ExecutionEngine/Orc/ObjectTransformLayer.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELFObjectFile.h>
 #include <llvm/Object/ObjectFile.h>
@@ -91,8 +93,11 @@ Expected<llvm::orc::SymbolMap> addAndResolve(ModuleState& state, const ObjectToL
   llvm::orc::LLJIT& lljit = *state.core->lljit;
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.bytes.data(), object.bytes.size()),
                                                      object.name);
-  if (auto err = lljit.addObjectFile(*state.dylib, std::move(buffer)))
-    return fromOrc(std::move(err), "cannot add module '" + object.name + "'");
+  // What LLJIT::addObjectFile does, with ORC's reading of the object when the add made it already.
+  llvm::Error added = object.interface
+                          ? lljit.getObjTransformLayer().add(*state.dylib, std::move(buffer), *object.interface)
+                          : lljit.addObjectFile(*state.dylib, std::move(buffer));
+  if (added) return fromOrc(std::move(added), "cannot add module '" + object.name + "'");
   llvm::orc::SymbolLookupSet lookupSet;
   for (const std::string& symbol : object.defined) lookupSet.add(lljit.mangleAndIntern(symbol));
   clearSessionErrors();
@@ -166,6 +171,19 @@ void offerForSharing(JitCore& core, const std::shared_ptr<ModuleState>& state) {
 }
 
 }  // namespace
+
+Expected<ObjectInterface> objectInterface(JitCore& core, std::string_view bytes, const std::string& name) {
+  auto interface = llvm::orc::getObjectFileInterface(core.lljit->getExecutionSession(),
+                                                     llvm::MemoryBufferRef(llvm::StringRef(bytes.data(), bytes.size()), name));
+  if (!interface)
+    return fromLLVM(interface.takeError(), ErrorCode::ParseError, "'" + name + "' is not an object file memjit can load");
+  ObjectInterface out{std::move(*interface), {}};
+  for (const auto& [symbol, flags] : out.interface.SymbolFlags)
+    if (symbol != out.interface.InitSymbol && !flags.hasMaterializationSideEffectsOnly())
+      out.defined.push_back((*symbol).str());
+  std::sort(out.defined.begin(), out.defined.end());
+  return out;
+}
 
 Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options) {
   ModuleLinks links;

@@ -26,6 +26,15 @@ struct ModuleLinks {
   llvm::orc::JITDylibSearchOrder tables;
 };
 
+/// ORC's own reading of an object, as the linker will see it, and the symbols
+/// it defines in it (sorted; not the init symbol ORC makes up for an object
+/// with .init_array, which is no definition). ParseError when ORC cannot read it.
+struct ObjectInterface {
+  llvm::orc::MaterializationUnit::Interface interface;
+  std::vector<std::string> defined;
+};
+[[nodiscard]] Expected<ObjectInterface> objectInterface(JitCore& core, std::string_view bytes, const std::string& name);
+
 /// Checks and loads what `options` asks module `name` to link against.
 [[nodiscard]] Expected<ModuleLinks> resolveLinks(JitCore& core, const std::string& name, const AddOptions& options);
 
@@ -37,6 +46,9 @@ struct ObjectToLink {
   std::shared_ptr<const std::string> owner;
   std::vector<Remark> remarks;  ///< AddOptions::remarks' collection
   std::vector<std::string> defined;  ///< the symbols it defines, to resolve now
+  /// ORC's reading of the object (what objectInterface returned), when the
+  /// add read it already: the link then does not read it again.
+  std::optional<llvm::orc::MaterializationUnit::Interface> interface;
   std::string cacheKey;              ///< empty when the Jit has no cache
   bool fromCache = false;
   /// Later adds of the same key may share the linked code (no links of its

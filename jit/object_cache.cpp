@@ -42,6 +42,16 @@ std::string cacheKey(const CacheKeyParts& parts) {
   return llvm::toHex(llvm::ArrayRef<std::uint8_t>(digest.data(), digest.size()), true);
 }
 
+Expected<std::vector<std::optional<std::string>>> CacheBackend::getMany(const std::vector<std::string>& keys) {
+  std::vector<std::optional<std::string>> found;
+  found.reserve(keys.size());
+  for (const std::string& key : keys) {
+    MEMJIT_ASSIGN_OR_RETURN(std::optional<std::string> object, get(key));
+    found.push_back(std::move(object));
+  }
+  return found;
+}
+
 ObjectCache::ObjectCache(ObjectCacheOptions options) : options_(std::move(options)) {}
 
 std::shared_ptr<ObjectCache> ObjectCache::create(ObjectCacheOptions options) {
@@ -60,6 +70,11 @@ Expected<std::shared_ptr<ObjectCache>> ObjectCache::onDisk(std::string directory
 std::string ObjectCache::pathFor(const std::string& key) const {
   auto* directory = dynamic_cast<DirectoryCache*>(options_.local.get());
   return directory ? directory->pathFor(key) : std::string();
+}
+
+std::string ObjectCache::localDirectory() const {
+  auto* directory = dynamic_cast<DirectoryCache*>(options_.local.get());
+  return directory ? directory->directory() : std::string();
 }
 
 std::optional<std::shared_ptr<const std::string>> ObjectCache::get(const std::string& key) {
@@ -86,11 +101,7 @@ std::optional<std::shared_ptr<const std::string>> ObjectCache::get(const std::st
   }
   if (!found && options_.remote) {
     found = fetchRemote(key);
-    // The next process on this machine finds it locally.
-    if (found && options_.local && !options_.local->put(key, *found).ok()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++stats_.diskWriteErrors;
-    }
+    if (found) fillLocal(key, *found);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   if (!found) {
@@ -105,19 +116,97 @@ std::optional<std::shared_ptr<const std::string>> ObjectCache::get(const std::st
   return object;
 }
 
+std::vector<std::shared_ptr<const std::string>> ObjectCache::getMany(const std::vector<std::string>& keys) {
+  std::vector<std::shared_ptr<const std::string>> answers(keys.size());
+  std::vector<std::size_t> missed;  // indices no layer has answered yet
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      auto it = memory_.find(keys[i]);
+      if (it == memory_.end()) {
+        missed.push_back(i);
+        continue;
+      }
+      ++stats_.hits;
+      ++stats_.memoryHits;
+      answers[i] = it->second;
+    }
+  }
+  std::vector<std::optional<std::string>> found(keys.size());
+  std::vector<bool> local(keys.size(), false);
+  if (options_.local)
+    for (std::size_t i : missed) {
+      auto got = options_.local->get(keys[i]);
+      if (!got.ok()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++stats_.diskWriteErrors;
+        continue;
+      }
+      found[i] = std::move(*got);
+      local[i] = found[i].has_value();
+    }
+  if (options_.remote) {
+    std::vector<std::size_t> remoteIndices;
+    std::vector<std::string> remoteKeys;
+    for (std::size_t i : missed)
+      if (!found[i]) {
+        remoteIndices.push_back(i);
+        remoteKeys.push_back(keys[i]);
+      }
+    if (!remoteKeys.empty()) {
+      std::vector<std::optional<std::string>> fetched = fetchRemoteMany(remoteKeys);
+      for (std::size_t j = 0; j < remoteIndices.size(); ++j) {
+        if (!fetched[j]) continue;
+        fillLocal(keys[remoteIndices[j]], *fetched[j]);
+        found[remoteIndices[j]] = std::move(fetched[j]);
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t i : missed) {
+    if (!found[i]) {
+      ++stats_.misses;
+      continue;
+    }
+    ++stats_.hits;
+    ++(local[i] ? stats_.localHits : stats_.remoteHits);
+    stats_.bytesRead += found[i]->size();
+    answers[i] = std::make_shared<const std::string>(std::move(*found[i]));
+    remember(keys[i], answers[i]);
+  }
+  return answers;
+}
+
+void ObjectCache::fillLocal(const std::string& key, const std::string& object) {
+  if (!options_.local || options_.local->put(key, object).ok()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.diskWriteErrors;
+}
+
+std::vector<std::optional<std::string>> ObjectCache::fetchRemoteMany(const std::vector<std::string>& keys) {
+  const auto start = std::chrono::steady_clock::now();
+  auto got = options_.remote->getMany(keys);
+  // A backend answering another number of keys is as untrustworthy as one that failed.
+  const bool failed = !got.ok() || got->size() != keys.size();
+  countRemoteCall(std::chrono::steady_clock::now() - start, failed);
+  if (failed) return std::vector<std::optional<std::string>>(keys.size());
+  return std::move(*got);
+}
+
 std::optional<std::string> ObjectCache::fetchRemote(const std::string& key) {
   const auto start = std::chrono::steady_clock::now();
   auto got = options_.remote->get(key);
-  const auto took = std::chrono::steady_clock::now() - start;
+  countRemoteCall(std::chrono::steady_clock::now() - start, !got.ok());
+  if (!got.ok()) return std::nullopt;
+  return std::move(*got);
+}
+
+void ObjectCache::countRemoteCall(std::chrono::nanoseconds took, bool failed) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.remoteCalls;
+  stats_.remoteErrors += failed;
   stats_.remoteTime += took;
-  stats_.remoteMaxTime = std::max<std::chrono::nanoseconds>(stats_.remoteMaxTime, took);
-  if (!got.ok()) {
-    ++stats_.remoteErrors;
-    return std::nullopt;
-  }
-  return std::move(*got);
+  stats_.remoteMaxTime = std::max(stats_.remoteMaxTime, took);
 }
 
 void ObjectCache::put(const std::string& key, std::string object) {

@@ -41,19 +41,48 @@ class RedisCache final : public CacheBackend {
   Expected<std::optional<std::string>> get(const std::string& key) override {
     const std::string name = options_.prefix + key;
     const std::string ttl = std::to_string(options_.ttl.count());
-    // GETEX renews a hit's TTL: an entry in use does not expire.
-    std::vector<std::string_view> args{"GET", name};
-    if (options_.ttl.count() > 0) args = {"GETEX", name, "EX", ttl};
-    MEMJIT_ASSIGN_OR_RETURN(Reply reply, command(args));
-    if (reply->type == REDIS_REPLY_NIL) return std::optional<std::string>();
-    if (reply->type != REDIS_REPLY_STRING) return unexpected(*reply, "GET");
-    auto object = detail::decodeCacheEntry(key, std::string_view(reply->str, reply->len));
-    if (!object) {
-      ++corrupt_;
-      // The damaged entry goes; a concurrent writer's whole one may go with it (a recompile, never a wrong load).
-      MEMJIT_TRY(remove(key));
-    }
+    MEMJIT_ASSIGN_OR_RETURN(Reply reply, command(getArgs(name, ttl)));
+    auto object = decode(key, *reply);
+    if (!object.ok()) return object.error();
+    if (damaged(*reply, *object)) MEMJIT_TRY(remove(key));
     return object;
+  }
+
+  // The GETs pipelined: written together, then their replies read in order,
+  // so the batch costs one round trip instead of one per key.
+  Expected<std::vector<std::optional<std::string>>> getMany(const std::vector<std::string>& keys) override {
+    const std::string ttl = std::to_string(options_.ttl.count());
+    std::vector<Reply> replies;
+    {
+      MEMJIT_ASSIGN_OR_RETURN(Connection connection, connect());
+      for (const std::string& key : keys) {
+        const std::string name = options_.prefix + key;
+        const auto args = getArgs(name, ttl);
+        std::vector<const char*> argv;
+        std::vector<std::size_t> lengths;
+        for (std::string_view arg : args) {
+          argv.push_back(arg.data());
+          lengths.push_back(arg.size());
+        }
+        if (redisAppendCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()) != REDIS_OK)
+          return drop("cannot queue a pipelined GET");
+      }
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        void* reply = nullptr;
+        if (redisGetReply(context_, &reply) != REDIS_OK || !reply)
+          return drop("pipelined GET " + std::to_string(i + 1) + " of " + std::to_string(keys.size()) + " failed");
+        replies.emplace_back(static_cast<redisReply*>(reply));
+      }
+    }
+    std::vector<std::optional<std::string>> found;
+    found.reserve(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      auto object = decode(keys[i], *replies[i]);
+      if (!object.ok()) return object.error();
+      if (damaged(*replies[i], *object)) MEMJIT_TRY(remove(keys[i]));
+      found.push_back(std::move(*object));
+    }
+    return found;
   }
 
   Error put(const std::string& key, std::string_view object) override {
@@ -132,10 +161,12 @@ class RedisCache final : public CacheBackend {
     return failure(std::string(command) + " answered " + text);
   }
 
-  // One command with a bound on the whole wait: for the connection (another
-  // thread's command), connecting, and the reply.
-  Expected<Reply> command(const std::vector<std::string_view>& args) {
-    std::unique_lock<std::timed_mutex> lock(mutex_, options_.timeout);
+  using Connection = std::unique_lock<std::timed_mutex>;
+
+  // The connection, held until the returned lock goes, with a bound on the
+  // wait for it (another thread's command) and for connecting.
+  Expected<Connection> connect() {
+    Connection lock(mutex_, options_.timeout);
     if (!lock.owns_lock()) return failure("busy for longer than the timeout (" + std::to_string(options_.timeout.count()) + " ms)");
     if (!context_) {
       if (Clock::now() < retryAt_) return failure("skipped after a recent failure: " + lastFailure_);
@@ -143,6 +174,35 @@ class RedisCache final : public CacheBackend {
       if (!context_ || context_->err) return drop("cannot connect");
       if (redisSetTimeout(context_, toTimeval(options_.timeout)) != REDIS_OK) return drop("cannot set the timeout");
     }
+    return lock;
+  }
+
+  // GETEX renews a hit's TTL: an entry in use does not expire.
+  std::vector<std::string_view> getArgs(const std::string& name, const std::string& ttl) const {
+    if (options_.ttl.count() > 0) return {"GETEX", name, "EX", ttl};
+    return {"GET", name};
+  }
+
+  // A GET's reply as get() answers it: nullopt for no entry or a damaged one.
+  Expected<std::optional<std::string>> decode(const std::string& key, const redisReply& reply) const {
+    if (reply.type == REDIS_REPLY_NIL) return std::optional<std::string>();
+    if (reply.type != REDIS_REPLY_STRING) return unexpected(reply, "GET");
+    return detail::decodeCacheEntry(key, std::string_view(reply.str, reply.len));
+  }
+
+  // An entry that was there but did not decode: counted, and the caller
+  // removes it (a concurrent writer's whole one may go with it: a recompile,
+  // never a wrong load).
+  bool damaged(const redisReply& reply, const std::optional<std::string>& object) {
+    if (reply.type != REDIS_REPLY_STRING || object) return false;
+    ++corrupt_;
+    return true;
+  }
+
+  // One command with a bound on the whole wait: for the connection (another
+  // thread's command), connecting, and the reply.
+  Expected<Reply> command(const std::vector<std::string_view>& args) {
+    MEMJIT_ASSIGN_OR_RETURN(Connection connection, connect());
     std::vector<const char*> argv;
     std::vector<std::size_t> lengths;
     for (std::string_view arg : args) {

@@ -100,6 +100,8 @@ extern std::vector<float> values;
 // Making a cache shared by a fleet (docs/fleet-cache.md).
 namespace fleet {
 using namespace memjit;
+extern jit::Jit engine;
+std::vector<codegen::Module> buildKernels();
 }  // namespace fleet
 
 }  // namespace docs_context

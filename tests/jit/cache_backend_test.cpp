@@ -39,6 +39,19 @@ TEST(CacheLocation, ARedisUrlNamesHostPortPrefixAndOptions) {
   }
 }
 
+// A memjit built with -DMEMJIT_REDIS=OFF: a Redis location is Unsupported,
+// named, and the rest of the cache works (the other tests of this file).
+TEST(CacheLocation, WithoutRedisSupportARedisLocationIsUnsupported) {
+  if (redisCacheAvailable()) GTEST_SKIP() << "built with Redis (MEMJIT_REDIS=ON)";
+  auto opened = openCacheLocation("redis://127.0.0.1:7000/x:");
+  ASSERT_FALSE(opened.ok());
+  EXPECT_EQ(opened.error().code(), ErrorCode::Unsupported);
+  EXPECT_NE(opened.error().message().find("redis cache redis://127.0.0.1:7000: this memjit was built without Redis "
+                                          "support (MEMJIT_REDIS=OFF)"),
+            std::string::npos)
+      << opened.error().message();
+}
+
 TEST(CacheLocation, BadRedisUrlsAreParseErrorsNamingThePart) {
   auto expectError = [](const std::string& url, const std::string& message) {
     auto parsed = parseRedisUrl(url);

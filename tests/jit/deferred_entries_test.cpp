@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
+#include "memjit/jit/object_cache.h"
 #include "memjit/runtime/memref.h"
 #include "support/files.h"
 #include "support/jit.h"
@@ -141,6 +143,43 @@ TEST(DeferredEntries, OffKeepsMlirsLayout) {
   const std::string ir = afterIR(dir);
   EXPECT_NE(ir.find("define void @add("), std::string::npos) << ir;
   EXPECT_NE(ir.find("call void @add("), std::string::npos) << ir;
+}
+
+// A cache hit tells the deferred entries from the cached object instead of
+// inlining again: the stub still works, and a function the object defines
+// (used elsewhere, so never deferred) stays the object's.
+TEST(DeferredEntries, ACacheHitDefersWhatTheCachedObjectDeferred) {
+  auto cache = ObjectCache::inMemory();
+  auto usedElsewhere = [](const std::string& name) {
+    codegen::Module m(name);
+    EXPECT_FALSE(codegen::addElementwiseAdd(m, "add"));
+    llvm::Module& module = m.llvm();
+    new llvm::GlobalVariable(module, llvm::PointerType::get(module.getContext(), 0), true,
+                             llvm::GlobalValue::ExternalLinkage, module.getFunction("add"), "add_table");
+    return m;
+  };
+  for (int round = 0; round < 2; ++round) {
+    // A Jit per round: the second one's adds are cache hits, not shared twins.
+    Jit jit = test::makeJit({.cache = cache, .compileExpandedOnFirstUse = true});
+    auto deferred = addKernel(jit, "deferred_hit");
+    auto kept = jit.add(usedElsewhere("deferred_hit_kept"));
+    ASSERT_TRUE(deferred.ok() && kept.ok());
+    EXPECT_EQ(deferred->fromCache(), round == 1);
+    EXPECT_EQ(kept->fromCache(), round == 1);
+    auto fn = deferred->function("add");
+    ASSERT_TRUE(fn.ok()) << fn.error().str();
+    const float tiny = std::numeric_limits<float>::denorm_min();
+    std::vector<float> a{1, -0.0f, 3e38f, tiny}, b{2, 0.0f, 3e38f, tiny}, c(4, -1);
+    ASSERT_NE(fn->expanded(), nullptr);
+    fn->expandedAs<AddExpanded>()(a.data(), a.data(), 0, 4, 1, b.data(), b.data(), 0, 4, 1, c.data(), c.data(), 0, 4,
+                                  1);
+    EXPECT_EQ(c, (std::vector<float>{3, 0.0f, std::numeric_limits<float>::infinity(), 2 * tiny}));
+    auto table = kept->symbol("add_table");
+    auto keptFn = kept->function("add");
+    ASSERT_TRUE(table.ok() && keptFn.ok());
+    EXPECT_EQ(*static_cast<void**>(*table), keptFn->expanded());
+  }
+  EXPECT_EQ(cache->stats().hits, 2u);
 }
 
 }  // namespace

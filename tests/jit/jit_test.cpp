@@ -408,3 +408,79 @@ TEST(Jit, TypedInvokerKeepsCodeLoaded) {
   std::vector<float> v{1, 2, 3};
   EXPECT_EQ((*keep)(view(v)), 6.0f);
 }
+
+namespace {
+
+codegen::Module sumModule(const std::string& name) {
+  codegen::Module module(name);
+  EXPECT_FALSE(codegen::addSum(module, "total"));
+  return module;
+}
+
+// Calls `missing_callee`, which nothing defines: compiles, then fails to link.
+codegen::Module unlinkableModule(const std::string& name) {
+  codegen::Module module(name);
+  EXPECT_TRUE(codegen::declareExternalFunction(module, "missing_callee", parseFunctionType("(i64) -> i64").value()).ok());
+  codegen::FunctionBuilder b(module, "calls_missing", parseFunctionType("(i64) -> i64").value());
+  b.ret({b.call("missing_callee", {b.arg(0)})[0]});
+  EXPECT_FALSE(b.finish());
+  return module;
+}
+
+float callTotal(const LoadedModule& mod, std::vector<float> values) {
+  Desc1 v = view(values);
+  return test::valueOrFail(mod.function("total"), "total").cInterfaceAs<float(Desc1*)>()(&v);
+}
+
+}  // namespace
+
+TEST(Jit, AddAllAddsEachModuleInOrder) {
+  Jit jit = makeJit();
+  std::vector<codegen::Module> batch;
+  for (const char* name : {"first", "second", "third"}) batch.push_back(sumModule(name));
+  auto added = jit.addAll(std::move(batch));
+  ASSERT_TRUE(added.ok()) << added.error().str();
+  ASSERT_EQ(added->size(), 3u);
+  EXPECT_EQ((*added)[0].name(), "first");
+  EXPECT_EQ((*added)[2].name(), "third");
+  EXPECT_EQ(jit.moduleCount(), 3u);
+  for (const LoadedModule& mod : *added) {
+    EXPECT_FALSE(mod.fromCache());  // no cache
+    EXPECT_EQ(callTotal(mod, {1.5f, -0.0f, 2.25f, -0.75f}), 3.0f);
+  }
+  // Each in its own namespace, as add() makes them.
+  EXPECT_FALSE(jit.lookup("total").ok());
+}
+
+TEST(Jit, AddAllIsAllOrNothingAndNamesTheModuleThatFailed) {
+  Jit jit = makeJit();
+  LoadedModule before = test::valueOrFail(jit.add(sumModule("before")), "add");
+  std::vector<codegen::Module> batch;
+  batch.push_back(sumModule("fine"));
+  batch.push_back(unlinkableModule("broken"));
+  batch.push_back(sumModule("never_reached"));
+  auto added = jit.addAll(std::move(batch));
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.error().code(), ErrorCode::NotFound) << added.error().str();
+  EXPECT_NE(added.error().str().find("Jit::addAll: module 'broken' (2 of 3)"), std::string::npos)
+      << added.error().str();
+  EXPECT_NE(added.error().str().find("missing_callee"), std::string::npos) << added.error().str();
+  // 'fine' was added, then removed again; what was loaded before stays.
+  EXPECT_EQ(jit.moduleCount(), 1u);
+  EXPECT_EQ(callTotal(before, {2, 3}), 5.0f);
+}
+
+TEST(Jit, AddAllOfNothingAndOnAMovedFromJit) {
+  Jit jit = makeJit();
+  auto none = jit.addAll({});
+  ASSERT_TRUE(none.ok()) << none.error().str();
+  EXPECT_TRUE(none->empty());
+  Jit moved = std::move(jit);
+  std::vector<codegen::Module> batch;
+  batch.push_back(sumModule("m"));
+  auto added = jit.addAll(std::move(batch));  // NOLINT(bugprone-use-after-move): the moved-from contract
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(added.error().message().find("Jit::addAll called on a moved-from Jit"), std::string::npos)
+      << added.error().message();
+}

@@ -494,3 +494,115 @@ TEST(ObjectCache, ACorruptRemoteEntryIsAMissAndIsReplaced) {
   cache->put("k", "an object");
   EXPECT_EQ(**cache->get("k"), "an object");
 }
+
+namespace {
+
+// A remote store whose batch lookups fail, or answer the wrong number of keys.
+class BrokenBatchBackend final : public CacheBackend {
+ public:
+  explicit BrokenBatchBackend(bool wrongCount) : wrongCount_(wrongCount) {}
+  std::string location() const override { return "broken"; }
+  Expected<std::optional<std::string>> get(const std::string&) override { return std::optional<std::string>(); }
+  Expected<std::vector<std::optional<std::string>>> getMany(const std::vector<std::string>& keys) override {
+    if (wrongCount_) return std::vector<std::optional<std::string>>(keys.size() + 1, std::string("object"));
+    return Error(ErrorCode::IoError, "the store is down");
+  }
+  Error put(const std::string&, std::string_view) override { return Error::success(); }
+  Error remove(const std::string&) override { return Error::success(); }
+  Expected<std::vector<CacheEntryInfo>> list(bool) override { return std::vector<CacheEntryInfo>(); }
+  Expected<PruneResult> prune(std::uint64_t) override { return PruneResult(); }
+  Error clear() override { return Error::success(); }
+  std::uint64_t corruptEntries() const override { return 0; }
+
+ private:
+  bool wrongCount_;
+};
+
+}  // namespace
+
+TEST(ObjectCache, GetManyAsksEachLayerOnlyForWhatTheLayersBeforeItMissed) {
+  auto fleet = test::valueOrFail(DirectoryCache::open(freshDir("many-remote").string()), "remote");
+  auto machine = test::valueOrFail(DirectoryCache::open(freshDir("many-local").string()), "local");
+  auto cache = ObjectCache::create({.local = machine, .remote = fleet});
+  cache->put("in-memory", "M");  // every layer
+  ASSERT_FALSE(machine->put("local-only", "L"));
+  ASSERT_FALSE(fleet->put("remote-a", "A"));
+  ASSERT_FALSE(fleet->put("remote-b", std::string("\0B", 2)));
+  const auto before = cache->stats();
+  auto answers = cache->getMany({"remote-a", "nowhere", "local-only", "in-memory", "remote-b"});
+  ASSERT_EQ(answers.size(), 5u);
+  ASSERT_TRUE(answers[0] && answers[2] && answers[3] && answers[4]);
+  EXPECT_EQ(*answers[0], "A");
+  EXPECT_EQ(answers[1], nullptr);
+  EXPECT_EQ(*answers[2], "L");
+  EXPECT_EQ(*answers[3], "M");
+  EXPECT_EQ(*answers[4], std::string("\0B", 2));
+  const CacheStats stats = cache->stats();
+  EXPECT_EQ(stats.memoryHits, 1u);
+  EXPECT_EQ(stats.localHits, 1u);
+  EXPECT_EQ(stats.remoteHits, 2u);
+  EXPECT_EQ(stats.misses, 1u);
+  EXPECT_EQ(stats.remoteCalls - before.remoteCalls, 1u) << "one remote call for the batch";
+  EXPECT_EQ(stats.bytesRead, 1u + 1u + 2u);  // L, A, \0B: the memory hit is no read
+  // The remote hits were copied to this machine's directory and to memory.
+  EXPECT_EQ(test::valueOrFail(machine->get("remote-a"), "local"), "A");
+  EXPECT_EQ(*cache->getMany({"remote-b"})[0], std::string("\0B", 2));
+  EXPECT_EQ(cache->stats().memoryHits, 2u);
+  EXPECT_TRUE(cache->getMany({}).empty());
+}
+
+TEST(ObjectCache, AFailedOrMalformedBatchFromTheRemoteIsAllMisses) {
+  for (bool wrongCount : {false, true}) {
+    auto cache = ObjectCache::create({.remote = std::make_shared<BrokenBatchBackend>(wrongCount)});
+    auto answers = cache->getMany({"a", "b"});
+    ASSERT_EQ(answers.size(), 2u);
+    EXPECT_EQ(answers[0], nullptr);
+    EXPECT_EQ(answers[1], nullptr);
+    const CacheStats stats = cache->stats();
+    EXPECT_EQ(stats.misses, 2u);
+    EXPECT_EQ(stats.remoteErrors, 1u);
+    EXPECT_EQ(stats.remoteCalls, 1u);
+  }
+}
+
+// A replica adding its kernels with addAll: one remote call answers the
+// batch; hits load without compiling, the miss is compiled and published.
+TEST(ObjectCache, AddAllAsksTheCacheOnceForTheBatch) {
+  auto fleet = test::valueOrFail(DirectoryCache::open(freshDir("addall-remote").string()), "remote");
+  auto batch = [](std::initializer_list<const char*> names) {
+    std::vector<codegen::Module> modules;
+    for (const char* name : names) {
+      codegen::Module module(name);
+      EXPECT_FALSE(codegen::addSum(module, "total"));
+      modules.push_back(std::move(module));
+    }
+    return modules;
+  };
+  {
+    Jit first = makeJit({.cache = ObjectCache::create({.remote = fleet})});
+    auto compiled = first.addAll(batch({"k0", "k1"}));
+    ASSERT_TRUE(compiled.ok()) << compiled.error().str();
+    EXPECT_FALSE((*compiled)[0].fromCache() || (*compiled)[1].fromCache());
+  }
+  auto cache = ObjectCache::create({.remote = fleet});
+  Jit replica = makeJit({.cache = cache});
+  auto loaded = replica.addAll(batch({"k0", "k2", "k1"}));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().str();
+  EXPECT_TRUE((*loaded)[0].fromCache());
+  EXPECT_FALSE((*loaded)[1].fromCache());
+  EXPECT_TRUE((*loaded)[2].fromCache());
+  for (const LoadedModule& mod : *loaded) {
+    EXPECT_EQ(callSum(mod, {1, 2, 3.5f}), 6.5f);
+    EXPECT_EQ(mod.compileStats().verify.count() == 0, mod.fromCache()) << mod.name();
+  }
+  const CacheStats stats = cache->stats();
+  EXPECT_EQ(stats.remoteHits, 2u);
+  EXPECT_EQ(stats.misses, 1u);
+  EXPECT_EQ(stats.stores, 1u);
+  EXPECT_EQ(stats.remoteCalls, 2u);  // the batch's lookup and k2's publication
+  // The keys are add()'s: a module added alone afterwards hits what the batch published.
+  Jit another = makeJit({.cache = ObjectCache::create({.remote = fleet})});
+  LoadedModule single = addSum(another, "k2");
+  EXPECT_TRUE(single.fromCache());
+  EXPECT_EQ(single.cacheKey(), (*loaded)[1].cacheKey());
+}

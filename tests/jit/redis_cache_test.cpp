@@ -207,6 +207,57 @@ TEST(RedisCache, ASecondMachineLoadsWhatTheFirstCompiledAndKeepsItLocally) {
   EXPECT_TRUE(std::filesystem::exists(dirB->pathFor(compiled.cacheKey())));
 }
 
+// getMany pipelines its GETs: one round trip answers every key in order, each
+// entry verified like get()'s (a damaged one is a miss and removed).
+TEST(RedisCache, GetManyAnswersEveryKeyInOrderAndVerifiesEach) {
+  MEMJIT_START_REDIS(server);
+  auto cache = connect(*server, {.ttl = 3600s});
+  ASSERT_FALSE(cache->put("a", "object a"));
+  ASSERT_FALSE(cache->put("b", std::string("\0\r\n", 3)));
+  ASSERT_FALSE(cache->put("damaged", std::string(300, 'd')));
+  const std::string whole = rawGet(*server, "memjit:damaged");
+  rawSet(*server, "memjit:damaged", whole.substr(0, whole.size() - 1));
+  auto answers = test::valueOrFail(cache->getMany({"b", "absent", "damaged", "a", "b"}), "getMany");
+  ASSERT_EQ(answers.size(), 5u);
+  EXPECT_EQ(answers[0], std::string("\0\r\n", 3));
+  EXPECT_FALSE(answers[1].has_value());
+  EXPECT_FALSE(answers[2].has_value());
+  EXPECT_EQ(answers[3], "object a");
+  EXPECT_EQ(answers[4], answers[0]);
+  EXPECT_EQ(cache->corruptEntries(), 1u);
+  EXPECT_EQ(rawGet(*server, "memjit:damaged"), "");  // removed
+  EXPECT_TRUE(test::valueOrFail(cache->getMany({}), "getMany").empty());
+  // The connection is in step after the pipeline: single commands still pair with their replies.
+  EXPECT_EQ(test::valueOrFail(cache->get("a"), "get"), "object a");
+}
+
+TEST(RedisCache, GetManyOnAServerThatIsDownOrNeverAnswersFailsWithinTheTimeout) {
+  MEMJIT_START_REDIS(server);
+  auto remote = connect(*server, {.timeout = 50ms, .retryAfter = 0ms});
+  ASSERT_FALSE(remote->put("k", "object"));
+  server->pause();
+  const auto start = std::chrono::steady_clock::now();
+  auto got = remote->getMany({"k", "l"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().code(), ErrorCode::IoError);
+  EXPECT_NE(got.error().message().find("pipelined GET 1 of 2 failed"), std::string::npos) << got.error().message();
+  // Through an ObjectCache: every key a miss, one remote error for the batch.
+  auto cache = ObjectCache::create({.remote = remote});
+  auto answers = cache->getMany({"k", "l"});
+  EXPECT_EQ(answers[0], nullptr);
+  EXPECT_EQ(answers[1], nullptr);
+  EXPECT_EQ(cache->stats().remoteErrors, 1u);
+  server->resume();
+  EXPECT_EQ(*cache->getMany({"k"})[0], "object");  // reconnects
+  const int port = server->port();
+  server->stop();
+  auto down = test::valueOrFail(createRedisCache({.port = port}), "redis");
+  auto refused = down->getMany({"k"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("cannot connect"), std::string::npos) << refused.error().message();
+}
+
 TEST(RedisCache, OptionsAreChecked) {
   auto port = createRedisCache({.port = 70000});
   ASSERT_FALSE(port.ok());

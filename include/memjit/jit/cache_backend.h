@@ -56,6 +56,12 @@ class CacheBackend {
   /// The verified object stored under `key`; nullopt when there is none or the
   /// stored entry is damaged (then it is removed and `corruptEntries` counts it).
   [[nodiscard]] virtual Expected<std::optional<std::string>> get(const std::string& key) = 0;
+  /// get() of several keys, answered in order. The default asks one key at a
+  /// time; a remote backend overrides it to ask in one round trip (Redis
+  /// pipelines the GETs). An Error means none of the answers can be trusted
+  /// (the caller takes every key as a miss).
+  [[nodiscard]] virtual Expected<std::vector<std::optional<std::string>>> getMany(
+      const std::vector<std::string>& keys);
   /// Publishes `object` under `key` atomically: readers see the old entry,
   /// none, or the whole new one.
   [[nodiscard]] virtual Error put(const std::string& key, std::string_view object) = 0;

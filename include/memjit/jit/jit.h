@@ -52,6 +52,7 @@ namespace memjit::jit {
 
 namespace detail {
 struct JitCore;
+struct PrefetchedObject;
 }
 
 /// Per-module overrides of JitOptions.
@@ -121,6 +122,14 @@ class Jit {
   /// built by hand or read from a file).
   Expected<LoadedModule> add(std::unique_ptr<llvm::LLVMContext> context,
                              std::unique_ptr<llvm::Module> module, AddOptions options = {});
+  /// Adds several codegen modules, each as add(module, options) would, in
+  /// order, after asking JitOptions::cache for all of them at once
+  /// (ObjectCache::getMany): with a remote cache, one round trip for the
+  /// batch where add() makes one per module, which is most of a cache hit's
+  /// wait (a replica loading its kernels at start). All or nothing: when a
+  /// module fails, the modules this call added are removed again and the
+  /// error names the module and its position. An empty batch adds nothing.
+  Expected<std::vector<LoadedModule>> addAll(std::vector<codegen::Module> modules, AddOptions options = {});
   /// The same for textual LLVM IR, such as what `mlir-translate --mlir-to-llvmir` prints.
   Expected<LoadedModule> addIR(std::string_view irText, std::string_view moduleName,
                                AddOptions options = {});
@@ -165,10 +174,11 @@ class Jit {
  private:
   explicit Jit(std::shared_ptr<detail::JitCore> core) noexcept;
   // add() for an LLVM module (context and module), or for a codegen module
-  // (`builder`, whose expanded entries may then be compiled on first use).
+  // (`builder`, whose expanded entries may then be compiled on first use);
+  // `prefetched`: addAll's answer from the cache for it, when it has one.
   Expected<LoadedModule> addModule(std::unique_ptr<llvm::LLVMContext> context,
                                    std::unique_ptr<llvm::Module> module, AddOptions options,
-                                   codegen::Module* builder);
+                                   codegen::Module* builder, detail::PrefetchedObject* prefetched = nullptr);
   std::shared_ptr<detail::JitCore> core_;
 };
 

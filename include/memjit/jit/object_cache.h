@@ -106,12 +106,19 @@ class ObjectCache {
 
   /// The object stored under `key`, or nullopt. Thread-safe.
   std::optional<std::shared_ptr<const std::string>> get(const std::string& key);
+  /// get() of several keys, answered in order (null for a miss): each layer
+  /// is asked for the keys the layers before it missed, the remote backend in
+  /// one call (CacheBackend::getMany: one Redis round trip for all of them,
+  /// counted as one remote call). Thread-safe.
+  std::vector<std::shared_ptr<const std::string>> getMany(const std::vector<std::string>& keys);
   /// Stores an object under `key` (replacing any) in every layer. Thread-safe;
   /// a backend's failure is counted, not reported, since the object is still usable.
   void put(const std::string& key, std::string object);
 
   /// Path of the disk entry for `key` (empty unless the local backend is a DirectoryCache).
   std::string pathFor(const std::string& key) const;
+  /// The local backend's directory (empty unless it is a DirectoryCache).
+  std::string localDirectory() const;
   const std::shared_ptr<CacheBackend>& local() const { return options_.local; }
   const std::shared_ptr<CacheBackend>& remote() const { return options_.remote; }
   /// Empties the memory layer (the disk stays), e.g. to test disk hits.
@@ -123,6 +130,10 @@ class ObjectCache {
 
  private:
   std::optional<std::string> fetchRemote(const std::string& key);
+  std::vector<std::optional<std::string>> fetchRemoteMany(const std::vector<std::string>& keys);
+  void countRemoteCall(std::chrono::nanoseconds took, bool failed);
+  // Copies a remote hit to the local backend, so the next process on this machine finds it there.
+  void fillLocal(const std::string& key, const std::string& object);
   void remember(const std::string& key, std::shared_ptr<const std::string> object);
 
   const ObjectCacheOptions options_;
