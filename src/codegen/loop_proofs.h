@@ -1,14 +1,15 @@
 // Internal: checked mode's loop proofs (docs/checked-mode.md, "Proven
-// accesses"). While the outermost forLoop of a nest is built, load/store
-// index checks outside branches are recorded; when it closes, each checked
-// index whose value range follows from the nest's loop bounds (sums,
-// differences and products of induction variables, values from before the
-// nest and constants; min/max in bounds) gets a range condition in a guard
-// block before the nest. The nest is then versioned: the guard enters a copy
-// whose proven compares are `true`, else the original, fully checked nest,
-// so a failing program reports exactly what it reported before, after
-// exactly the same side effects. Conditions that fold to true at build time
-// (static sizes, constant bounds) need no copy: the compares go at once.
+// accesses"). While the outermost forLoop of a nest is built, its load/store
+// index checks are recorded; when it closes, each checked index whose value
+// range follows from the nest's loop bounds (intervals, and for affine
+// indices bounds correlated through the loops' bounds; min/max in bounds)
+// gets a range condition in a guard block before the nest. The nest is then
+// versioned: the guard enters a copy whose proven compares are `true`, else
+// the original, fully checked nest, so a failing program reports exactly what
+// it reported before, after exactly the same side effects. A check inside a
+// branch of the nest becomes `proof || compare` instead (its proof must not
+// decide the copy). Conditions that fold to true at build time (static sizes,
+// constant bounds) need no copy: those compares go from the nest at once.
 #pragma once
 
 #include <vector>

@@ -889,22 +889,27 @@ class Gen {
     cur_->stmts.push_back(std::move(s));
   }
   // A nest whose accesses are affine in its induction variables, as checked mode proves them
-  // (docs/checked-mode.md, "Proven accesses"): dst[i][j] = src[i + di][j + dj] over a rectangle or
-  // the triangle j >= i, with steps, bounds from constants or sizes.
+  // (docs/checked-mode.md, "Proven accesses"): dst[i][j] = src[i + di][j + dj] over a rectangle,
+  // the triangle j >= i, or j > i, with steps, bounds from constants or sizes. For j > i the rows may
+  // reach the last of src's, where i + di is past it: in bounds only because that row's j loop
+  // is empty (cols <= src rows + 1 - di), as only correlated bounds prove (PolyBench's nussinov).
   void affineNest() {
     auto ms = visibleMemrefs();
     const int src = ms[r_.below(ms.size())], dst = ms[r_.below(ms.size())];
     const ValueType sv = p_.values[static_cast<std::size_t>(src)], dv = p_.values[static_cast<std::size_t>(dst)];
     const auto di = static_cast<std::int64_t>(r_.below(2)), dj = static_cast<std::int64_t>(r_.below(2));
-    const std::int64_t rows = std::max<std::int64_t>(0, std::min(sv.sizes[0] - di, dv.sizes[0]));
-    const std::int64_t cols = std::max<std::int64_t>(0, std::min(sv.sizes[1] - dj, dv.sizes[1]));
+    const bool triangle = r_.chance(50), strict = triangle && r_.chance(50);
+    const std::int64_t rows = std::max<std::int64_t>(0, std::min(sv.sizes[0] - (strict ? 0 : di), dv.sizes[0]));
+    std::int64_t cols = std::max<std::int64_t>(0, std::min(sv.sizes[1] - dj, dv.sizes[1]));
+    if (strict) cols = std::max<std::int64_t>(0, std::min(cols, sv.sizes[0] + 1 - di));
     auto bound = [&](std::int64_t n, unsigned d) {
       return n == dv.sizes[d] && r_.chance(50) ? assign(Op::Dim, ET::Index, {dst}, d)
                                                : constant(ET::Index, static_cast<std::uint64_t>(n));
     };
-    const bool triangle = r_.chance(50);
     simpleLoop(constant(ET::Index, 0), bound(rows, 0), constant(ET::Index, 1 + r_.below(2)), [&](int i) {
-      const int lb = triangle ? i : constant(ET::Index, 0);
+      const int lb = strict     ? assign(Op::Add, ET::Index, {i, constant(ET::Index, 1)})
+                     : triangle ? i
+                                : constant(ET::Index, 0);
       simpleLoop(lb, bound(cols, 1), constant(ET::Index, 1 + r_.below(2)), [&](int j) {
         auto shifted = [&](int iv, std::int64_t by) {
           return by ? assign(Op::Add, ET::Index, {iv, constant(ET::Index, static_cast<std::uint64_t>(by))}) : iv;
