@@ -4,7 +4,6 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
@@ -47,9 +46,7 @@ llvm::PreservedAnalyses WideReductionsPass::run(llvm::Function& function, llvm::
   if (!hasAvx512(function) || function.hasFnAttribute("prefer-vector-width")) return llvm::PreservedAnalyses::all();
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   if (loops.empty()) return llvm::PreservedAnalyses::all();
-  const auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-  const unsigned registerBits =
-      target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const unsigned registerBits = preferredVectorBits(function, analyses);
   if (registerBits == 0 || registerBits >= kFullBits) return llvm::PreservedAnalyses::all();
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || hasVectorizeHint(*loop)) continue;
