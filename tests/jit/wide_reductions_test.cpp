@@ -43,6 +43,19 @@ void addSum(codegen::Module& m, const std::string& name, const std::string& elem
   ASSERT_FALSE(b.finish());
 }
 
+// m = max(m, x[i]) over memref<?xf32>: an intrinsic call (maxnum) that is one vector instruction.
+void addMax(codegen::Module& m, const std::string& name, FastMath fastMath) {
+  codegen::FunctionOptions options;
+  options.noalias = true;
+  options.fastMath = fastMath;
+  FunctionBuilder b(m, name, *parseFunctionType("(memref<?xf32>) -> f32"), options);
+  Value x = b.arg(0);
+  b.ret({b.forLoop(b.index(0), b.dim(x, 0), b.index(1), {b.f32(-1e30f)}, [&](Value i, const std::vector<Value>& acc) {
+    return std::vector<Value>{b.max(acc[0], b.load(x, {i}))};
+  })[0]});
+  ASSERT_FALSE(b.finish());
+}
+
 using test::findLoop;
 using test::loopVerdicts;
 
@@ -52,6 +65,7 @@ TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
   addSum(m, "f32", "f32", FastMath::Fast);
   addSum(m, "f64", "f64", FastMath::Reassoc);
   addSum(m, "exact", "f32", FastMath::None);
+  addMax(m, "max", FastMath::Fast);
   const auto loops = loopVerdicts(std::move(m));
   const LoopVectorization* f32 = findLoop(loops, "f32");
   const LoopVectorization* f64 = findLoop(loops, "f64");
@@ -60,6 +74,9 @@ TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
   EXPECT_TRUE(f32->vectorized && f32->width == 16) << describe(*f32);
   EXPECT_TRUE(f64->vectorized && f64->width == 8) << describe(*f64);
   EXPECT_FALSE(exact->vectorized) << describe(*exact);
+  if (const LoopVectorization* max = findLoop(loops, "max")) {
+    EXPECT_TRUE(max->vectorized && max->width == 16) << describe(*max);
+  }
 }
 
 TEST(WideReductions, TheLoopsOwnHintWins) {
