@@ -80,6 +80,11 @@ bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop) 
   return true;
 }
 
+unsigned preferredVectorBits(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+  const auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
+  return target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+}
+
 unsigned narrowestConvertedBits(const llvm::Loop& loop) {
   unsigned narrowest = 0;
   for (llvm::BasicBlock* block : loop.blocks())
@@ -95,9 +100,7 @@ unsigned narrowestConvertedBits(const llvm::Loop& loop) {
 llvm::PreservedAnalyses NarrowTypeWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   if (loops.empty()) return llvm::PreservedAnalyses::all();
-  const auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-  const unsigned registerBits =
-      target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const unsigned registerBits = preferredVectorBits(function, analyses);
   if (registerBits == 0) return llvm::PreservedAnalyses::all();
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || hasVectorizeHint(*loop)) continue;

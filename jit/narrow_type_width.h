@@ -36,6 +36,9 @@ bool carriesExactFloat(const llvm::Loop& loop);
 /// Any llvm.loop.vectorize.width/enable request, or all transformations off.
 bool hasVectorizeHint(const llvm::Loop& loop);
 
+/// The bits of the target's preferred vector register for `function`; 0 without vectors.
+unsigned preferredVectorBits(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
+
 /// Every load and store is loop-invariant or advances one element per iteration.
 bool accessesAreUnitStride(llvm::ScalarEvolution& scev, const llvm::Loop& loop);
 

@@ -5,7 +5,6 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
@@ -56,9 +55,7 @@ unsigned widestElementBits(const llvm::Loop& loop) {
 llvm::PreservedAnalyses VectorMathWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   if (loops.empty()) return llvm::PreservedAnalyses::all();
-  const auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-  const unsigned registerBits =
-      target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const unsigned registerBits = preferredVectorBits(function, analyses);
   if (registerBits == 0) return llvm::PreservedAnalyses::all();
   const auto& library = analyses.getResult<llvm::TargetLibraryAnalysis>(function);
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {

@@ -4,8 +4,8 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include "narrow_type_width.h"
@@ -34,10 +34,25 @@ unsigned carriedFloatBits(const llvm::Loop& loop) {
   return bits;
 }
 
+// Min, max and fabs become vector instructions; any other call (a math
+// function: vector_math_width.h decides those) keeps the loop out.
+bool lowersToInstructions(const llvm::Instruction& inst) {
+  const auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  if (!intrinsic) return false;
+  switch (intrinsic->getIntrinsicID()) {
+    case llvm::Intrinsic::maxnum:
+    case llvm::Intrinsic::minnum:
+    case llvm::Intrinsic::maximum:
+    case llvm::Intrinsic::minimum:
+    case llvm::Intrinsic::fabs: return true;
+    default: return false;
+  }
+}
+
 bool makesCalls(const llvm::Loop& loop) {
   for (llvm::BasicBlock* block : loop.blocks())
     for (llvm::Instruction& inst : *block)
-      if (llvm::isa<llvm::CallBase>(inst)) return true;
+      if (llvm::isa<llvm::CallBase>(inst) && !lowersToInstructions(inst)) return true;
   return false;
 }
 
@@ -47,9 +62,7 @@ llvm::PreservedAnalyses WideReductionsPass::run(llvm::Function& function, llvm::
   if (!hasAvx512(function) || function.hasFnAttribute("prefer-vector-width")) return llvm::PreservedAnalyses::all();
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   if (loops.empty()) return llvm::PreservedAnalyses::all();
-  const auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
-  const unsigned registerBits =
-      target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue();
+  const unsigned registerBits = preferredVectorBits(function, analyses);
   if (registerBits == 0 || registerBits >= kFullBits) return llvm::PreservedAnalyses::all();
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || hasVectorizeHint(*loop)) continue;

@@ -8,7 +8,8 @@
 // "bf16 GEMV and fast-math parity"). This pass, run just before the
 // vectoriser at O2/O3 on targets with AVX-512, gives an innermost loop that
 // carries a float value through operations that all allow `reassoc`, makes
-// no call, and accesses memory only unit-stride, the width that fills a
+// no call but min/max/fabs (one instruction each: a fast-math max), and
+// accesses memory only unit-stride, the width that fills a
 // 512-bit register with its widest float (`llvm.loop.vectorize.width`).
 // Loops with a width or vectorisation hint of their own, exact sums and
 // functions with a `prefer-vector-width` attribute are left alone.

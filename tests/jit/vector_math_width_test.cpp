@@ -13,7 +13,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/jit/remarks.h"
 #include "memjit/type_syntax.h"
-#include "support/jit.h"
+#include "support/loop_remarks.h"
 
 namespace memjit::jit {
 namespace {
@@ -59,22 +59,11 @@ void addExpSum(codegen::Module& m, const std::string& name, FastMath fastMath) {
   ASSERT_FALSE(b.finish());
 }
 
-std::vector<LoopVectorization> compile(codegen::Module m, OptLevel level = OptLevel::O3) {
-  Jit jit = test::makeJit({.optLevel = level});
-  auto mod = jit.add(std::move(m), {.remarks = true});
-  EXPECT_TRUE(mod.ok()) << mod.error().message();
-  return mod.ok() ? loopVectorization(mod->remarks()) : std::vector<LoopVectorization>{};
-}
-
-const LoopVectorization* find(const std::vector<LoopVectorization>& loops, const std::string& kernel) {
-  for (const LoopVectorization& loop : loops)
-    if (loop.function == kernel || loop.function == "_mlir_ciface_" + kernel) return &loop;
-  ADD_FAILURE() << "no verdict on " << kernel;
-  return nullptr;
-}
+using test::findLoop;
+using test::loopVerdicts;
 
 unsigned widthOf(const std::vector<LoopVectorization>& loops, const std::string& kernel) {
-  const LoopVectorization* loop = find(loops, kernel);
+  const LoopVectorization* loop = findLoop(loops, kernel);
   if (!loop) return 0;
   EXPECT_TRUE(loop->vectorized) << describe(*loop);
   return loop->width;
@@ -91,7 +80,7 @@ TEST(VectorMathWidth, MathLoopsTakeTheWidestVariant) {
   addMap(m, "tanh_exact", "f32", kTanh);
   addMap(m, "tanh_fast", "f32", kTanh, FastMath::Fast);
   addMap(m, "exp_f64", "f64", kExp, FastMath::Fast);
-  const auto loops = compile(std::move(m));
+  const auto loops = loopVerdicts(std::move(m));
   // LLVM's own width for a loop without calls is the preferred register's; the math loops fill 512 bits.
   ASSERT_LT(widthOf(loops, "plain"), 16u) << "LLVM already prefers 512-bit vectors here: nothing to test";
   EXPECT_EQ(widthOf(loops, "tanh_exact"), 16u);
@@ -104,9 +93,9 @@ TEST(VectorMathWidth, TheLoopsOwnHintWins) {
   codegen::Module m("hinted");
   addMap(m, "four", "f32", kExp, FastMath::Fast, {.vectorWidth = 4});
   addMap(m, "scalar", "f32", kExp, FastMath::Fast, {.vectorWidth = 1});
-  const auto loops = compile(std::move(m));
+  const auto loops = loopVerdicts(std::move(m));
   EXPECT_EQ(widthOf(loops, "four"), 4u);
-  if (const LoopVectorization* scalar = find(loops, "scalar")) {
+  if (const LoopVectorization* scalar = findLoop(loops, "scalar")) {
     EXPECT_FALSE(scalar->vectorized) << describe(*scalar);
   }
 }
@@ -115,8 +104,8 @@ TEST(VectorMathWidth, AnExactSumIsNotReassociated) {
   codegen::Module m("sums");
   addExpSum(m, "exact", FastMath::None);
   addExpSum(m, "reassoc", FastMath::Fast);
-  const auto loops = compile(std::move(m));
-  if (const LoopVectorization* exact = find(loops, "exact")) {
+  const auto loops = loopVerdicts(std::move(m));
+  if (const LoopVectorization* exact = findLoop(loops, "exact")) {
     EXPECT_FALSE(exact->vectorized) << describe(*exact);
   }
   if (kHasAvx512Libmvec) {
@@ -127,7 +116,7 @@ TEST(VectorMathWidth, AnExactSumIsNotReassociated) {
 TEST(VectorMathWidth, NothingIsForcedBelowO2) {
   codegen::Module m("o1");
   addMap(m, "tanh", "f32", kTanh, FastMath::Fast);
-  for (const LoopVectorization& loop : compile(std::move(m), OptLevel::O1)) {
+  for (const LoopVectorization& loop : loopVerdicts(std::move(m), OptLevel::O1)) {
     EXPECT_FALSE(loop.vectorized) << describe(loop);
   }
 }

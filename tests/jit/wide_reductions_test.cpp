@@ -10,7 +10,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/jit/remarks.h"
 #include "memjit/type_syntax.h"
-#include "support/jit.h"
+#include "support/loop_remarks.h"
 
 namespace memjit::jit {
 namespace {
@@ -43,19 +43,21 @@ void addSum(codegen::Module& m, const std::string& name, const std::string& elem
   ASSERT_FALSE(b.finish());
 }
 
-std::vector<LoopVectorization> compile(codegen::Module m, OptLevel level = OptLevel::O3) {
-  Jit jit = test::makeJit({.optLevel = level});
-  auto mod = jit.add(std::move(m), {.remarks = true});
-  EXPECT_TRUE(mod.ok()) << mod.error().message();
-  return mod.ok() ? loopVectorization(mod->remarks()) : std::vector<LoopVectorization>{};
+// m = max(m, x[i]) over memref<?xf32>: an intrinsic call (maxnum) that is one vector instruction.
+void addMax(codegen::Module& m, const std::string& name, FastMath fastMath) {
+  codegen::FunctionOptions options;
+  options.noalias = true;
+  options.fastMath = fastMath;
+  FunctionBuilder b(m, name, *parseFunctionType("(memref<?xf32>) -> f32"), options);
+  Value x = b.arg(0);
+  b.ret({b.forLoop(b.index(0), b.dim(x, 0), b.index(1), {b.f32(-1e30f)}, [&](Value i, const std::vector<Value>& acc) {
+    return std::vector<Value>{b.max(acc[0], b.load(x, {i}))};
+  })[0]});
+  ASSERT_FALSE(b.finish());
 }
 
-const LoopVectorization* find(const std::vector<LoopVectorization>& loops, const std::string& kernel) {
-  for (const LoopVectorization& loop : loops)
-    if (loop.function == kernel || loop.function == "_mlir_ciface_" + kernel) return &loop;
-  ADD_FAILURE() << "no verdict on " << kernel;
-  return nullptr;
-}
+using test::findLoop;
+using test::loopVerdicts;
 
 TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
   if (!kHasAvx512) GTEST_SKIP() << "no AVX-512 on this host";
@@ -63,21 +65,25 @@ TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
   addSum(m, "f32", "f32", FastMath::Fast);
   addSum(m, "f64", "f64", FastMath::Reassoc);
   addSum(m, "exact", "f32", FastMath::None);
-  const auto loops = compile(std::move(m));
-  const LoopVectorization* f32 = find(loops, "f32");
-  const LoopVectorization* f64 = find(loops, "f64");
-  const LoopVectorization* exact = find(loops, "exact");
+  addMax(m, "max", FastMath::Fast);
+  const auto loops = loopVerdicts(std::move(m));
+  const LoopVectorization* f32 = findLoop(loops, "f32");
+  const LoopVectorization* f64 = findLoop(loops, "f64");
+  const LoopVectorization* exact = findLoop(loops, "exact");
   ASSERT_TRUE(f32 && f64 && exact);
   EXPECT_TRUE(f32->vectorized && f32->width == 16) << describe(*f32);
   EXPECT_TRUE(f64->vectorized && f64->width == 8) << describe(*f64);
   EXPECT_FALSE(exact->vectorized) << describe(*exact);
+  if (const LoopVectorization* max = findLoop(loops, "max")) {
+    EXPECT_TRUE(max->vectorized && max->width == 16) << describe(*max);
+  }
 }
 
 TEST(WideReductions, TheLoopsOwnHintWins) {
   codegen::Module m("hinted");
   addSum(m, "four", "f32", FastMath::Fast, {.vectorWidth = 4});
-  const auto loops = compile(std::move(m));
-  if (const LoopVectorization* four = find(loops, "four")) {
+  const auto loops = loopVerdicts(std::move(m));
+  if (const LoopVectorization* four = findLoop(loops, "four")) {
     EXPECT_TRUE(four->vectorized && four->width == 4) << describe(*four);
   }
 }
@@ -85,7 +91,7 @@ TEST(WideReductions, TheLoopsOwnHintWins) {
 TEST(WideReductions, NothingIsForcedBelowO2) {
   codegen::Module m("o1");
   addSum(m, "f32", "f32", FastMath::Fast);
-  for (const LoopVectorization& loop : compile(std::move(m), OptLevel::O1)) {
+  for (const LoopVectorization& loop : loopVerdicts(std::move(m), OptLevel::O1)) {
     EXPECT_FALSE(loop.vectorized) << describe(loop);
   }
 }
