@@ -190,7 +190,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   llvm::ModuleAnalysisManager mam;
   // Passing the machine registers its TargetIRAnalysis: cost models see the
   // host's vector widths instead of the generic "no vectors" answer.
-  llvm::PassBuilder builder(&machine, tuning);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  trimPipelineForOutlinedLoops(instrumentation);
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   // Streaming-store tags become `!nontemporal` once vectorisation is done.
   // `auto...`: LLVM 20 added a ThinOrFullLTOPhase parameter.
   builder.registerOptimizerLastEPCallback(

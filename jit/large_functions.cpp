@@ -1,6 +1,7 @@
 #include "large_functions.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassInstrumentation.h>
+#include <llvm/ADT/Any.h>
 #include <llvm/Transforms/Utils/CodeExtractor.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
@@ -181,6 +184,7 @@ std::size_t outlineLoops(llvm::Function& function, std::size_t groupUpTo) {
     if (llvm::Function* body = extractor.extractCodeRegion(cache)) {
       // Else the inliner puts small loops straight back.
       body->addFnAttr(llvm::Attribute::NoInline);
+      body->addFnAttr(kOutlinedLoopsAttribute);
       ++outlined;
     }
   }
@@ -196,6 +200,38 @@ std::size_t outlineLoopsOfLargeFunctions(llvm::Module& module, std::size_t thres
   std::size_t outlined = 0;
   for (llvm::Function* function : large) outlined += outlineLoops(*function, groupUpTo);
   return outlined;
+}
+
+// Optional passes of the O2 pipeline that the outlined loops (generated
+// loops of a few loads, arithmetic and a store) do not need for their code:
+// the loop vectoriser, and what prepares it (InstCombine, SimplifyCFG,
+// EarlyCSE, LoopRotate, LICM, IndVarSimplify, LoopSimplify/LCSSA) still run.
+// Skipping these in a function of 400 loops changed 16,048 optimised
+// instructions into 16,424 (about one more per loop) with the same 400 vector
+// loops, for 12% less CPU in the whole compile.
+constexpr const char* kSkippedInOutlinedLoops[] = {
+    "AggressiveInstCombinePass",  "ConstraintEliminationPass", "CorrelatedValuePropagationPass",
+    "DSEPass",                    "Float2IntPass",             "GVNPass",
+    "JumpThreadingPass",          "LibCallsShrinkWrapPass",    "LoopDeletionPass",
+    "LoopDistributePass",         "LoopFullUnrollPass",        "LoopIdiomRecognizePass",
+    "LoopInstSimplifyPass",       "LoopLoadEliminationPass",   "LoopSimplifyCFGPass",
+    "LoopSinkPass",               "LoopUnrollPass",            "MemCpyOptPass",
+    "MergedLoadStoreMotionPass",  "ReassociatePass",           "SimpleLoopUnswitchPass",
+    "SLPVectorizerPass",          "SpeculativeExecutionPass",  "TailCallElimPass",
+    "VectorCombinePass",
+};
+
+void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks) {
+  callbacks.registerShouldRunOptionalPassCallback([](llvm::StringRef pass, llvm::Any ir) {
+    const llvm::Function* function = nullptr;
+    if (const auto* const* f = llvm::any_cast<const llvm::Function*>(&ir))
+      function = *f;
+    else if (const auto* const* loop = llvm::any_cast<const llvm::Loop*>(&ir))
+      function = (*loop)->getHeader()->getParent();
+    if (!function || !function->hasFnAttribute(kOutlinedLoopsAttribute)) return true;
+    return std::find(std::begin(kSkippedInOutlinedLoops), std::end(kSkippedInOutlinedLoops), pass) ==
+           std::end(kSkippedInOutlinedLoops);
+  });
 }
 
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold) {

@@ -7,6 +7,7 @@
 
 namespace llvm {
 class Module;
+class PassInstrumentationCallbacks;
 }
 
 namespace memjit::jit::detail {
@@ -47,6 +48,14 @@ inline constexpr std::size_t kOutlineGroupUpTo = 300;
 /// Returns the number of functions outlined.
 std::size_t outlineLoopsOfLargeFunctions(llvm::Module& module, std::size_t threshold = kOutlineLoopsAbove,
                                          std::size_t groupUpTo = kOutlineGroupUpTo);
+
+/// The attribute outlineLoopsOfLargeFunctions puts on the functions it makes.
+inline constexpr const char* kOutlinedLoopsAttribute = "memjit-outlined-loops";
+
+/// Registers a callback that skips, in the functions outlined from large
+/// functions, the optional passes listed in large_functions.cpp: passes
+/// that cost those loops' compile and change nothing in their code.
+void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks);
 
 /// Innermost loops with more IR instructions than this are not vectorised.
 inline constexpr std::size_t kVectorizeLoopsUpTo = 4000;

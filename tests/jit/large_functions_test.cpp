@@ -3,6 +3,8 @@
 // thresholds; the outlined code computes what the original did.
 #include "jit/large_functions.h"
 
+#include "jit/compile.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,8 +16,13 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/GVN.h>
+#include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
@@ -382,4 +389,54 @@ TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
   auto inView = runtime::makeView(in), outView = runtime::makeView(out);
   f.cInterfaceAs<void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*)>()(&inView, &outView);
   EXPECT_TRUE(sameBits(plain, out));
+}
+
+namespace {
+
+// Per outlined function: its IR instructions and vector multiplies.
+std::pair<std::size_t, std::size_t> optimizedOutlinedCode(codegen::Module& module) {
+  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
+                                   "target machine");
+  jit::detail::prepareModule(module.llvm(), *machine);
+  jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  std::size_t instructions = 0, vectorMultiplies = 0;
+  for (const llvm::Function& f : module.llvm()) {
+    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
+    instructions += f.getInstructionCount();
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block)
+        vectorMultiplies += inst.getOpcode() == llvm::Instruction::FMul && inst.getType()->isVectorTy();
+  }
+  return {instructions, vectorMultiplies};
+}
+
+}  // namespace
+
+// The passes skipped in outlined functions are ones these loops do not need:
+// each of the 400 loops keeps exactly one vector loop (one vector multiply).
+TEST(TrimPipelineForOutlinedLoops, OutlinedLoopsStayVectorised) {
+  codegen::Module module = kernel(ScalingShape::Loops, 2400);
+  const auto [instructions, vectorMultiplies] = optimizedOutlinedCode(module);
+  EXPECT_GT(instructions, 0u);
+  EXPECT_EQ(vectorMultiplies, 400u);
+}
+
+TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
+  codegen::Module module = kernel(ScalingShape::Loops, 600);
+  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 0u);
+  llvm::PassInstrumentationCallbacks callbacks;
+  jit::detail::trimPipelineForOutlinedLoops(callbacks);
+  llvm::PassInstrumentation instrumentation(&callbacks);
+  const llvm::Function* kernelFunction = module.llvm().getFunction("kernel");
+  ASSERT_NE(kernelFunction, nullptr);
+  EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), *kernelFunction));
+  std::size_t outlined = 0;
+  for (const llvm::Function& f : module.llvm()) {
+    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
+    ++outlined;
+    EXPECT_FALSE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), f));
+    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::LoopVectorizePass(), f));
+    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f));
+  }
+  EXPECT_GT(outlined, 1u);
 }
