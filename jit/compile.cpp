@@ -13,6 +13,7 @@
 #include "wide_reductions.h"
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -21,6 +22,8 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -120,6 +123,39 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
     return Error(ErrorCode::Unsupported, "LLVM cannot create a target machine for " + spec.str());
   return std::unique_ptr<llvm::TargetMachine>(machine);
 }
+
+namespace {
+
+// LLVM's default diagnostic handler prints what the IR passes report to
+// stderr: a loop whose vectorisation was asked for (LoopOptions) and not
+// done printed "warning: loop not vectorized" on every compile (found by the
+// difftest). A library does not print: while the passes run, everything but
+// an error is dropped (AddOptions::remarks collects remarks above this), and
+// errors go to the handler that was there.
+class QuietOptimizerDiagnostics {
+ public:
+  explicit QuietOptimizerDiagnostics(llvm::LLVMContext& context) : context_(context) {
+    context.setDiagnosticHandler(std::make_unique<Handler>(context.getDiagnosticHandler()));
+  }
+  ~QuietOptimizerDiagnostics() {
+    auto mine = context_.getDiagnosticHandler();
+    context_.setDiagnosticHandler(std::move(static_cast<Handler&>(*mine).previous));
+  }
+  QuietOptimizerDiagnostics(const QuietOptimizerDiagnostics&) = delete;
+  QuietOptimizerDiagnostics& operator=(const QuietOptimizerDiagnostics&) = delete;
+
+ private:
+  struct Handler : llvm::DiagnosticHandler {
+    explicit Handler(std::unique_ptr<llvm::DiagnosticHandler> p) : previous(std::move(p)) {}
+    bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+      return info.getSeverity() == llvm::DS_Error ? previous->handleDiagnostics(info) : true;
+    }
+    std::unique_ptr<llvm::DiagnosticHandler> previous;
+  };
+  llvm::LLVMContext& context_;
+};
+
+}  // namespace
 
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm_compat::setTargetTriple(module, machine.getTargetTriple());
@@ -232,6 +268,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
 
+  const QuietOptimizerDiagnostics quiet(module.getContext());
   // Only when asked: without a collecting handler LLVM builds no remark at all.
   std::optional<RemarkCollector> remarks;
   if (options.remarks) remarks.emplace(module.getContext(), *options.remarks);

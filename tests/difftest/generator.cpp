@@ -447,7 +447,15 @@ class Gen {
     if (r_.chance(6)) return assign(Op::Add, t, {assign(Op::Mul, t, {pick(t), pick(t)}), pick(t)});
     const int a = pick(t);
     switch (op) {
-      case Op::Fma: return assign(op, t, {a, pick(t), pick(t)});
+      case Op::Fma: {
+        // Sometimes the rounding error of a * b (fma(a, b, -(a * b)), as compensated sums compute it): any
+        // rounding of the product in between makes it 0.
+        if (r_.chance(25)) {
+          const int b = pick(t);
+          return assign(op, t, {a, b, assign(Op::Neg, t, {assign(Op::Mul, t, {a, b})})});
+        }
+        return assign(op, t, {a, pick(t), pick(t)});
+      }
       case Op::Powi: return assign(op, t, {a, r_.chance(50) ? constant(ET::I32, r_.below(9) - 4) : pick(ET::I32)});
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
       case Op::MinNumF: case Op::MaxNumF: case Op::MinimumF: case Op::MaximumF: case Op::CopySign: case Op::Pow:

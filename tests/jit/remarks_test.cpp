@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,41 @@ TEST(Remarks, NothingIsCollectedUnlessAsked) {
   ASSERT_TRUE(mod.ok()) << mod.error().message();
   EXPECT_TRUE(mod->remarks().empty());
   EXPECT_TRUE(LoadedModule().remarks().empty());
+}
+
+// A loop whose vectorisation is asked for (llvm.loop.vectorize.enable, as
+// LoopOptions sets it) and impossible (its trip count is data-dependent):
+// LLVM's default handler printed "warning: loop not vectorized" to stderr.
+constexpr const char* kForcedUnvectorisableIR = R"(
+define i64 @first_zero(ptr %p) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %a = getelementptr inbounds i64, ptr %p, i64 %i
+  %v = load i64, ptr %a, align 8
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %v, 0
+  br i1 %done, label %exit, label %loop, !llvm.loop !0
+exit:
+  ret i64 %i
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.vectorize.enable", i1 true}
+)";
+
+TEST(Remarks, NothingIsPrintedWhetherAskedOrNot) {
+  for (bool asked : {false, true}) {
+    Jit jit = makeJit({.optLevel = OptLevel::O2});
+    ::testing::internal::CaptureStderr();
+    auto mod = jit.addIR(kForcedUnvectorisableIR, "forced", {.remarks = asked});
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(mod.ok()) << mod.error().message();
+    EXPECT_EQ(printed, "") << "remarks asked: " << asked;
+    EXPECT_EQ(mod->remarks().empty(), !asked);
+    std::int64_t data[] = {3, 2, 0, 5};
+    EXPECT_EQ(reinterpret_cast<std::int64_t (*)(std::int64_t*)>(*mod->symbol("first_zero"))(data), 2);
+  }
 }
 
 TEST(Remarks, AskingForRemarksCompilesPastTheCache) {
