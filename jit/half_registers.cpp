@@ -370,14 +370,33 @@ bool isHalfBitcastFence(const llvm::Instruction& inst) {
 }
 
 // The fences of fenceHalfBitcasts have done their work once the optimiser has
-// run; the back end would widen a bf16 one to f32 and narrow it back.
+// run; the back end would widen a bf16 one to f32 and narrow it back. A
+// bitcast of a fence becomes one bitcast from the fenced value's source: the
+// optimiser would have folded the chain without the fence, and LLVM 19's
+// SelectionDAG drops the sign bit of bf16 -> f16 -> i16 (the f16
+// copysign(-inf, bitcast<f16>(bf16 rem)) test gave +inf at O1-O3).
 void dropHalfBitcastFences(llvm::Function& f) {
+  std::vector<llvm::IntrinsicInst*> fences;  // first: the loop below erases the instructions after them
   for (llvm::BasicBlock& block : f)
-    for (llvm::Instruction& inst : llvm::make_early_inc_range(block))
-      if (isHalfBitcastFence(inst)) {
-        inst.replaceAllUsesWith(llvm::cast<llvm::IntrinsicInst>(inst).getArgOperand(0));
-        inst.eraseFromParent();
-      }
+    for (llvm::Instruction& inst : block)
+      if (isHalfBitcastFence(inst)) fences.push_back(llvm::cast<llvm::IntrinsicInst>(&inst));
+  for (llvm::IntrinsicInst* fence : fences) {
+    llvm::Value* fenced = fence->getArgOperand(0);
+    // An earlier fence's folding may have replaced this fence's bitcast.
+    if (auto* halfCast = llvm::dyn_cast<llvm::BitCastInst>(fenced)) {
+      llvm::Value* source = halfCast->getOperand(0);
+      for (llvm::User* user : llvm::make_early_inc_range(fence->users()))
+        if (auto* cast = llvm::dyn_cast<llvm::BitCastInst>(user)) {
+          llvm::Value* direct = source;
+          if (source->getType() != cast->getDestTy()) direct = llvm::IRBuilder<>(cast).CreateBitCast(source, cast->getDestTy());
+          cast->replaceAllUsesWith(direct);
+          cast->eraseFromParent();
+        }
+    }
+    fence->replaceAllUsesWith(fenced);
+    fence->eraseFromParent();
+    if (auto* dead = llvm::dyn_cast<llvm::BitCastInst>(fenced); dead && dead->use_empty()) dead->eraseFromParent();
+  }
 }
 
 }  // namespace
