@@ -168,6 +168,13 @@ void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
     if (!f.hasFnAttribute("target-cpu")) f.addFnAttr("target-cpu", cpu);
     if (!f.hasFnAttribute("target-features") && !features.empty())
       f.addFnAttr("target-features", features);
+    // LLVM's tuning for AVX-512 Intel CPUs prefers 256-bit vectors; g++
+    // -march=native uses 512-bit ones there, and so does memjit: the 256-bit
+    // preference left saxpy, tiled matmul and the fast-math softmax's and
+    // layernorm's streaming loops behind g++ (docs/slow-kernels.md). The width
+    // never reorders an exact float sum. A function's own attribute wins.
+    if (features.find("+avx512f") != std::string::npos && !f.hasFnAttribute("prefer-vector-width"))
+      f.addFnAttr("prefer-vector-width", "512");
   }
   // A `_mlir_ciface_` wrapper only unpacks descriptors and calls its kernel.
   // Inlining a kernel with control flow (loops) into it would make the

@@ -14,6 +14,10 @@
 // unit-stride, and loops carrying a float value through operations without
 // `reassoc` (a width hint would permit reassociating an exact sum, as in
 // narrow_type_width.h). Internal to jit/.
+// Since functions compiled for AVX-512 targets carry prefer-vector-width=512
+// (jit/compile.cpp, prepareModule), LLVM already picks these widths there and
+// this pass finds nothing to do there; it still widens loops in functions
+// that bring a narrower prefer-vector-width of their own.
 #pragma once
 
 #include <llvm/IR/PassManager.h>

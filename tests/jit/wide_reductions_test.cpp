@@ -1,15 +1,21 @@
-// Reassociable float reductions fill a 512-bit register on AVX-512 hosts
-// (jit/wide_reductions.h), read back through the vectoriser's remarks; exact
-// sums, a loop's own hint and O1 are left alone.
+// Reassociable float reductions and streaming map loops fill a 512-bit
+// register on AVX-512 hosts (jit/wide_reductions.h), read back through the
+// vectoriser's remarks; exact sums, a loop's own hint and O1 are left alone,
+// and a widened map loop gives the scalar loop's bits.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/remarks.h"
+#include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/expected.h"
 #include "support/loop_remarks.h"
 
 namespace memjit::jit {
@@ -56,6 +62,26 @@ void addMax(codegen::Module& m, const std::string& name, FastMath fastMath) {
   ASSERT_FALSE(b.finish());
 }
 
+// out[i] = (x[i] + y[i]) * x[i] over memref<?xT>: a map loop (softmax's
+// scaling, saxpy); the add comes first, so nothing can contract into an FMA.
+void addMap(codegen::Module& m, const std::string& name, const std::string& element, FastMath fastMath,
+            LoopOptions loop = {}) {
+  codegen::FunctionOptions options;
+  options.noalias = true;
+  options.fastMath = fastMath;
+  const std::string memref = "memref<?x" + element + ">";
+  auto type = parseFunctionType("(" + memref + ", " + memref + ", " + memref + ") -> ()");
+  ASSERT_TRUE(type.ok());
+  FunctionBuilder b(m, name, *type, options);
+  Value x = b.arg(0), y = b.arg(1), out = b.arg(2);
+  b.forLoop(b.index(0), b.dim(x, 0), b.index(1), loop, [&](Value i) {
+    Value xi = b.load(x, {i});
+    b.store((xi + b.load(y, {i})) * xi, out, {i});
+  });
+  b.ret();
+  ASSERT_FALSE(b.finish());
+}
+
 using test::findLoop;
 using test::loopVerdicts;
 
@@ -79,18 +105,78 @@ TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
   }
 }
 
+TEST(WideReductions, MapLoopsFillA512BitRegisterExactOrNot) {
+  if (!kHasAvx512) GTEST_SKIP() << "no AVX-512 on this host";
+  codegen::Module m("maps");
+  addMap(m, "exact", "f32", FastMath::None);
+  addMap(m, "fast", "f32", FastMath::Fast);
+  addMap(m, "f64", "f64", FastMath::None);
+  const auto loops = loopVerdicts(std::move(m));
+  const LoopVectorization* exact = findLoop(loops, "exact");
+  const LoopVectorization* fast = findLoop(loops, "fast");
+  const LoopVectorization* f64 = findLoop(loops, "f64");
+  ASSERT_TRUE(exact && fast && f64);
+  EXPECT_TRUE(exact->vectorized && exact->width == 16) << describe(*exact);
+  EXPECT_TRUE(fast->vectorized && fast->width == 16) << describe(*fast);
+  EXPECT_TRUE(f64->vectorized && f64->width == 8) << describe(*f64);
+}
+
+std::vector<std::uint32_t> bits(const std::vector<float>& v) {
+  std::vector<std::uint32_t> out;
+  for (float f : v) out.push_back(std::bit_cast<std::uint32_t>(f));
+  return out;
+}
+
+TEST(WideReductions, AWidenedMapLoopGivesTheScalarLoopsBits) {
+  using Vector = runtime::StridedMemRef<float, 1>;
+  Jit engine = test::makeJit({.optLevel = OptLevel::O3});
+  codegen::Module m("exact_map");
+  addMap(m, "map", "f32", FastMath::None);
+  LoadedModule mod = test::valueOrFail(engine.add(std::move(m)), "Jit::add");
+  auto* map = reinterpret_cast<void (*)(Vector*, Vector*, Vector*)>(
+      test::valueOrFail(mod.symbol("_mlir_ciface_map"), "symbol"));
+  using limits = std::numeric_limits<float>;
+  const std::vector<float> edges{limits::quiet_NaN(), -0.0f, 0.0f, limits::infinity(), -limits::infinity(),
+                                 limits::denorm_min(), -1e-40f, limits::min(), limits::max(), -limits::max(),
+                                 1.0f, -3.5f, 16777217.0f, 1e-20f, 0.1f, -7e37f, 3e38f};
+  // Lengths around the 16-lane width and its remainder (memref<?xf32> is unit-stride by its type).
+  const std::int64_t stride = 1;
+  for (std::int64_t n : {0, 1, 15, 16, 17, 33, 100, 289}) {
+      std::vector<float> x(static_cast<std::size_t>(n * stride)), y(x.size()), out(x.size(), 42.0f);
+      for (std::size_t k = 0; k < x.size(); ++k) {
+        x[k] = edges[k % edges.size()];
+        y[k] = edges[(k * 7 + 3) % edges.size()];
+      }
+      std::vector<float> want = out;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const auto k = static_cast<std::size_t>(i * stride);
+        volatile float sum = x[k] + y[k];  // volatile: no FMA in the reference either
+        want[k] = sum * x[k];
+      }
+      Vector xv{x.data(), x.data(), 0, {n}, {stride}}, yv{y.data(), y.data(), 0, {n}, {stride}},
+          ov{out.data(), out.data(), 0, {n}, {stride}};
+      map(&xv, &yv, &ov);
+      EXPECT_EQ(bits(out), bits(want)) << "n " << n;
+    }
+}
+
 TEST(WideReductions, TheLoopsOwnHintWins) {
   codegen::Module m("hinted");
   addSum(m, "four", "f32", FastMath::Fast, {.vectorWidth = 4});
+  addMap(m, "map_four", "f32", FastMath::None, {.vectorWidth = 4});
   const auto loops = loopVerdicts(std::move(m));
   if (const LoopVectorization* four = findLoop(loops, "four")) {
     EXPECT_TRUE(four->vectorized && four->width == 4) << describe(*four);
+  }
+  if (const LoopVectorization* mapFour = findLoop(loops, "map_four")) {
+    EXPECT_TRUE(mapFour->vectorized && mapFour->width == 4) << describe(*mapFour);
   }
 }
 
 TEST(WideReductions, NothingIsForcedBelowO2) {
   codegen::Module m("o1");
   addSum(m, "f32", "f32", FastMath::Fast);
+  addMap(m, "map", "f32", FastMath::None);
   for (const LoopVectorization& loop : loopVerdicts(std::move(m), OptLevel::O1)) {
     EXPECT_FALSE(loop.vectorized) << describe(loop);
   }
