@@ -1,6 +1,7 @@
 #include "compile.h"
 #include "dot_product.h"
 #include "half_registers.h"
+#include "minmax_reductions.h"
 #include "host_detection.h"
 #include "large_functions.h"
 #include "narrow_type_width.h"
@@ -18,6 +19,7 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -245,6 +247,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
     builder.registerVectorizerStartEPCallback([&machine](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
       fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
+#if LLVM_VERSION_MAJOR >= 22
+      fpm.addPass(MixedMinMaxReductionsPass());
+#endif
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.
