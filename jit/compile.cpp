@@ -4,6 +4,7 @@
 #include "half_registers.h"
 #include "host_detection.h"
 #include "large_functions.h"
+#include "minmax_reductions.h"
 #include "narrow_type_width.h"
 #include "remark_collector.h"
 #include "llvm_compat.h"
@@ -21,6 +22,7 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -263,6 +265,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(VectorMathWidthPass());
       // Reassociable float reductions read 512 bits at a time (wide_reductions.h).
       fpm.addPass(WideReductionsPass());
+#if LLVM_VERSION_MAJOR >= 22
+      fpm.addPass(MixedMinMaxReductionsPass());
+#endif
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.
