@@ -265,9 +265,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(VectorMathWidthPass());
       // Reassociable float reductions read 512 bits at a time (wide_reductions.h).
       fpm.addPass(WideReductionsPass());
-#if LLVM_VERSION_MAJOR >= 22
-      fpm.addPass(MixedMinMaxReductionsPass());
-#endif
+      if constexpr (llvm_compat::kVectorizerMixesMinMaxReductionTypes) fpm.addPass(MixedMinMaxReductionsPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the
   // module's own library info, with the vector math library when asked.

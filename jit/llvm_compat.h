@@ -23,6 +23,11 @@
 
 namespace memjit::llvm_compat {
 
+/// LLVM 22's loop vectoriser builds an invalid NaN check for a loop carrying
+/// minnum/maxnum reductions of two float types (llvm-project PR #161735), and
+/// the x86 back end aborts on it: minmax_reductions.h keeps such loops scalar.
+inline constexpr bool kVectorizerMixesMinMaxReductionTypes = LLVM_VERSION_MAJOR >= 22;
+
 /// The target for `triple`, or null with `error` set. LLVM 21 added the
 /// Triple overload; 22 deprecates the string one.
 template <class Registry = llvm::TargetRegistry>
