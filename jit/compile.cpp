@@ -11,7 +11,6 @@
 #include "streaming_stores.h"
 #include "vector_math.h"
 #include "vector_math_width.h"
-#include "wide_reductions.h"
 
 #include <cstring>
 #include <memory>
@@ -263,8 +262,6 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(NarrowTypeWidthPass());
       // Loops calling libmvec get its widest variant's width (vector_math_width.h).
       fpm.addPass(VectorMathWidthPass());
-      // Reassociable float reductions read 512 bits at a time (wide_reductions.h).
-      fpm.addPass(WideReductionsPass());
       if constexpr (llvm_compat::kVectorizerMixesMinMaxReductionTypes) fpm.addPass(MixedMinMaxReductionsPass());
     });
   // Registered first, so registerFunctionAnalyses keeps this one: the

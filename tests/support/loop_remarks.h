@@ -1,5 +1,5 @@
 // Test helpers for the passes that choose loop widths (jit/*_width.h,
-// jit/wide_reductions.h): a module compiled with remarks on, and one
+// prefer-vector-width in jit/compile.cpp): a module compiled with remarks on, and one
 // kernel's loop verdict found by name.
 #pragma once
 

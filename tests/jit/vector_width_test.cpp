@@ -1,5 +1,5 @@
 // Reassociable float reductions and streaming map loops fill a 512-bit
-// register on AVX-512 hosts (jit/wide_reductions.h), read back through the
+// register on AVX-512 hosts (prefer-vector-width=512, jit/compile.cpp), read back through the
 // vectoriser's remarks; exact sums, a loop's own hint and O1 are left alone,
 // and a widened map loop gives the scalar loop's bits.
 #include <gtest/gtest.h>
