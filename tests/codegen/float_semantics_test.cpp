@@ -196,6 +196,28 @@ TEST(FloatSemantics, HalvesLiveAcrossATwoLaneGatherKeepTheirBits) {
   });
 }
 
+TEST(FloatSemantics, MinimumfAndMaximumfOfASignallingNaNAndAKnownNumberAreNaN) {
+  // The number is an integer converted to f32, which LLVM knows is no NaN; x86
+  // then orders the operands with a quiet-NaN test that a signalling NaN fails.
+  const std::vector<std::uint32_t> x = {0xff931171 /* -sNaN */, 0x7fa00000 /* sNaN */, 0x7fc00001, 0x3f800000 /* 1 */};
+  const std::vector<std::uint32_t> y(x.size(), 0x47000000 /* 32768 */);
+  for (bool isMax : {false, true})
+    for (jit::OptLevel level : {jit::OptLevel::O0, jit::OptLevel::O2, jit::OptLevel::O3}) {
+      auto got = run<std::uint32_t, std::uint32_t>(
+          level, "f32", "f32",
+          [isMax](FunctionBuilder& f, Value, Value a, Value b) {
+            Value number = f.cast(f.cast(b, ElementType::UI16), ElementType::F32);
+            return isMax ? f.maximumf(a, number) : f.minimumf(a, number);
+          },
+          x, y);
+      for (std::size_t i = 0; i < 3; ++i)
+        EXPECT_TRUE(std::isnan(std::bit_cast<float>(got[i])))
+            << (isMax ? "maximumf" : "minimumf") << " of " << std::hex << x[i] << " gave " << got[i] << " at "
+            << jit::optLevelName(level);
+      EXPECT_EQ(got[3], isMax ? 0x47000000u : 0x3f800000u) << jit::optLevelName(level);
+    }
+}
+
 // --- sign-bit operations are bit operations ---
 
 TEST(FloatSemantics, HalfAbsClearsTheSignBitOnly) {
