@@ -14,6 +14,7 @@
 #include "memjit/jit/aot.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
+#include "memjit/runtime/typed_callable.h"
 #include "support/jit.h"
 
 namespace memjit::jit {
@@ -129,6 +130,13 @@ exit:
 !1 = !{!"llvm.loop.vectorize.enable", i1 true}
 )";
 
+// UBSan's function check reads the 8 bytes before an indirect callee, which
+// for JIT'd code at the start of its page is unmapped (the ASan+UBSan pass
+// segfaulted here): the call is checked by its result instead.
+MEMJIT_NO_SANITIZE_FUNCTION std::int64_t callFirstZero(void* f, std::int64_t* p) {
+  return reinterpret_cast<std::int64_t (*)(std::int64_t*)>(f)(p);
+}
+
 TEST(Remarks, NothingIsPrintedWhetherAskedOrNot) {
   for (bool asked : {false, true}) {
     Jit jit = makeJit({.optLevel = OptLevel::O2});
@@ -139,7 +147,9 @@ TEST(Remarks, NothingIsPrintedWhetherAskedOrNot) {
     EXPECT_EQ(printed, "") << "remarks asked: " << asked;
     EXPECT_EQ(mod->remarks().empty(), !asked);
     std::int64_t data[] = {3, 2, 0, 5};
-    EXPECT_EQ(reinterpret_cast<std::int64_t (*)(std::int64_t*)>(*mod->symbol("first_zero"))(data), 2);
+    auto f = mod->symbol("first_zero");
+    ASSERT_TRUE(f.ok()) << f.error().message();
+    EXPECT_EQ(callFirstZero(*f, data), 2);
   }
 }
 
