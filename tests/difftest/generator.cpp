@@ -629,7 +629,13 @@ class Gen {
         }
       }
     }
-    auto ms = visibleMemrefs();
+    // A parallel body's lane loads, like its scalar ones, skip the i32 memrefs other chunks update meanwhile
+    // (atomics, an array reduction's merges): reading them races (seeds 2600000001270, 2600000003924).
+    auto ms = inParallel_ ? readableMemrefs() : visibleMemrefs();
+    if (ms.empty()) {
+      produce(randomType());
+      return;
+    }
     const int m = ms[r_.below(ms.size())];
     const ValueType vt = p_.values[static_cast<std::size_t>(m)];  // a copy: values grow below
     const ET t = vt.elem;
