@@ -2,6 +2,7 @@
 
 #include "half_registers.h"
 #include "shift_amounts.h"
+#include "splat_bitcasts.h"
 
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -61,6 +62,7 @@ Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
   passHalvesAsBits(module);
   zeroOutOfRangeShiftLanes(module);
+  splatBitcastsOfScalars(module);
   // The instruction selector, chosen per module. Building an O0 pipeline
   // switches the machine to FastISel for good (TargetPassConfig sets
   // EnableFastISel on the TargetMachine, and SelectionDAGISel reads it for
