@@ -1,6 +1,7 @@
 #include "compile.h"
 #include "accumulator_jam.h"
 #include "dot_product.h"
+#include "float_results.h"
 #include "half_registers.h"
 #include "host_detection.h"
 #include "large_functions.h"
@@ -161,6 +162,7 @@ class QuietOptimizerDiagnostics {
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm_compat::setTargetTriple(module, machine.getTargetTriple());
   fenceHalfBitcasts(module);
+  returnFloatsAsBitsToCallers(module);
   module.setDataLayout(machine.createDataLayout());
   const std::string cpu = machine.getTargetCPU().str();
   const std::string features = machine.getTargetFeatureString().str();

@@ -33,8 +33,9 @@ namespace memjit::jit {
 /// fix changes what the pipeline makes of the same IR (a wrong-code fix after
 /// the IR is built is invisible to the module's digest). 2: the arena's entry
 /// points, and the shift-amount and half-register fixes of issue 24. 3: half
-/// compares in f32 (a compare sunk past an atomic's loop, issue 24).
-inline constexpr std::uint32_t kObjectAbiVersion = 3;
+/// compares in f32 (a compare sunk past an atomic's loop, issue 24). 4: splats of a
+/// loaded f32 bitcast as scalars (a broadcast load moved past a store, issue 24).
+inline constexpr std::uint32_t kObjectAbiVersion = 4;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
 /// debug info are chosen per function when the kernel is built
