@@ -140,6 +140,13 @@ TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   EXPECT_EQ(maxOfNaN.alt, 0x8000u);
   // powi(x, 0) = 1 for every x, a signalling NaN too (as pow(x, 0)).
   EXPECT_EQ(result(binary(Op::Powi, ElementType::F32, 0x7f8c8137, 0)), 0x3f800000u);
+  // powi(x, -n) is 1 / x^n with x^n in the type: (2^47)^3 overflows f32, so 2^-141 is not promised (seed
+  // 2700000005341: 0 at O0); (2^20)^-3 = 2^-60 is, within powi's ulp bound.
+  EXPECT_EQ(interpret(binary(Op::Powi, ElementType::F32, 0x57000000, static_cast<std::uint32_t>(-3))).outputs[0].flags,
+            kLoose);
+  const Val inRange = interpret(binary(Op::Powi, ElementType::F32, 0x49800000, static_cast<std::uint32_t>(-3))).outputs[0];
+  EXPECT_EQ(inRange.flags, kUlp);
+  EXPECT_EQ(inRange.bits, 0x21800000u);
   // f16 arithmetic rounds once to f16: 1 + 2^-11 is a tie, to even.
   EXPECT_EQ(result(binary(Op::Add, ElementType::F16, 0x3c00, 0x1000)), 0x3c00u);
   // A bf16 denormal result may be flushed (README, "Half precision").

@@ -773,6 +773,14 @@ Val Interpreter::evalFloat(const Stmt& s, const std::vector<Val>& a, ElementType
       const auto n = static_cast<double>(signExtend(a[1].bits, 32));
       // x^0 = 1 for every x, NaNs included, as README says of pow (glibc's pow gives NaN for a signalling NaN).
       r = n == 0 ? 1.0 : std::pow(x(0), n);  // n exact in double (in float, 2^31 - 1 would become even)
+      // A negative n is 1 / x^|n| with the power computed in the type (libgcc's __powi*f2, LLVM's expansion;
+      // kernel-language.md): where x^|n| overflows or is denormal there, the result is +-0 or inexact.
+      if (n < 0 && !std::isnan(r)) {
+        const ElementType in = t == ElementType::F16 || t == ElementType::BF16 ? ElementType::F32 : t;  // halves: f32
+        const std::uint64_t power = roundToFloat(in, std::pow(x(0), -n));
+        if (isDenormalBits(in, power) || (power & ~signBit(in)) == 0 || std::isinf(decodeFloat(in, power)))
+          return Val{roundToFloat(t, r), 0, kLoose};
+      }
       break;
     }
     default: throw std::logic_error(std::string("difftest interpreter: float op ") + opName(s.op));

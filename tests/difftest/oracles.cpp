@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -284,7 +285,10 @@ namespace memjit::difftest {
 
 std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
                             const Expectations& expected, const std::function<Error(codegen::Module&)>& helpers) {
-  auto jit = jit::Jit::create();
+  // MEMJIT_DIFFTEST_DUMP=dir leaves each level's IR before and after the passes, and its object, in dir.
+  jit::JitOptions options;
+  if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) options.dumpDirectory = dump;
+  auto jit = jit::Jit::create(std::move(options));
   if (!jit) return jit.error().message();
   std::string report;
   // Each level, and O2 checked and ahead of time (whose code differs enough to have exposed bugs of its own).

@@ -296,6 +296,7 @@ class Printer {
           const std::string offset = dims(s.offsets, kAnyStride);
           type += ", memjit::StridedLayout{" + offset.substr(1, offset.size() - 2) + ", " + dims(s.strides, kAnyStride) + "}";
         }
+        type += ")";
         line(indent, "Value " + v(s.results[0]) + " = b.memrefCast(" + v(s.args[0]) + ", " + type + ");");
         return;
       }
