@@ -15,6 +15,7 @@
 #include "memjit/jit/remarks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/expected.h"
 #include "support/loop_remarks.h"
 
@@ -133,7 +134,7 @@ TEST(WideReductions, AWidenedMapLoopGivesTheScalarLoopsBits) {
   codegen::Module m("exact_map");
   addMap(m, "map", "f32", FastMath::None);
   LoadedModule mod = test::valueOrFail(engine.add(std::move(m)), "Jit::add");
-  auto* map = reinterpret_cast<void (*)(Vector*, Vector*, Vector*)>(
+  const test::JitFunction<void(Vector*, Vector*, Vector*)> map(
       test::valueOrFail(mod.symbol("_mlir_ciface_map"), "symbol"));
   using limits = std::numeric_limits<float>;
   const std::vector<float> edges{limits::quiet_NaN(), -0.0f, 0.0f, limits::infinity(), -limits::infinity(),
