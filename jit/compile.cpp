@@ -159,6 +159,30 @@ class QuietOptimizerDiagnostics {
 
 }  // namespace
 
+// The AVX-512 CPUs that get prefer-vector-width=512. LLVM 19's tuning
+// (TuningPrefer256Bit) and g++ 12's (avx256_optimal) prefer 256-bit vectors on
+// every Intel AVX-512 core from skylake-avx512 through sapphirerapids, because
+// on Skylake-X, Cascade Lake and Cooper Lake 512-bit instructions lower the
+// core's clock (the AVX-512 frequency licences) for the whole program. From Ice
+// Lake on that penalty is small, and AMD's Zen 4/5 have none (LLVM already uses
+// 512 bits there; listed so the choice does not depend on LLVM's version).
+// Measured only on a Sapphire Rapids VM: 256-bit vectors left saxpy at 0.67x of
+// g++ -march=native (which tunes "generic" on that VM: 512 bits), the tiled
+// matmul at 0.80-0.85x and the fast-math softmax and 16M sum behind; 512 bits
+// closed each gap (docs/slow-kernels.md, "Every loop at half width"). The other
+// CPUs are listed for their clock behaviour, not measured. Everything else
+// (skylake-avx512, cascadelake, cooperlake, cannonlake, knl, knm, unknown or
+// generic names) keeps LLVM's tuning for the CPU.
+bool prefers512BitVectors(std::string_view cpu, std::string_view features) noexcept {
+  static constexpr std::string_view kCpus[] = {
+      "icelake-client", "icelake-server", "tigerlake",       "rocketlake", "sapphirerapids",
+      "emeraldrapids",  "graniterapids",  "graniterapids-d", "znver4",     "znver5"};
+  if (features.find("+avx512f") == std::string_view::npos) return false;
+  for (std::string_view listed : kCpus)
+    if (cpu == listed) return true;
+  return false;
+}
+
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm_compat::setTargetTriple(module, machine.getTargetTriple());
   fenceHalfBitcasts(module);
@@ -166,18 +190,14 @@ void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
   module.setDataLayout(machine.createDataLayout());
   const std::string cpu = machine.getTargetCPU().str();
   const std::string features = machine.getTargetFeatureString().str();
+  const bool wide = prefers512BitVectors(cpu, features);
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     if (!f.hasFnAttribute("target-cpu")) f.addFnAttr("target-cpu", cpu);
     if (!f.hasFnAttribute("target-features") && !features.empty())
       f.addFnAttr("target-features", features);
-    // LLVM's tuning for AVX-512 Intel CPUs prefers 256-bit vectors; g++
-    // -march=native uses 512-bit ones there, and so does memjit: the 256-bit
-    // preference left saxpy, tiled matmul and the fast-math softmax's and
-    // layernorm's streaming loops behind g++ (docs/slow-kernels.md). The width
-    // never reorders an exact float sum. A function's own attribute wins.
-    if (features.find("+avx512f") != std::string::npos && !f.hasFnAttribute("prefer-vector-width"))
-      f.addFnAttr("prefer-vector-width", "512");
+    // The width never reorders an exact float sum. A function's own attribute wins.
+    if (wide && !f.hasFnAttribute("prefer-vector-width")) f.addFnAttr("prefer-vector-width", "512");
   }
   // A `_mlir_ciface_` wrapper only unpacks descriptors and calls its kernel.
   // Inlining a kernel with control flow (loops) into it would make the

@@ -47,6 +47,10 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetS
 /// defined function the machine's CPU and features as attributes (so the
 /// per-function TargetTransformInfo matches the machine).
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine);
+/// Whether prepareModule gives functions for `cpu` (an LLVM CPU name) with
+/// `features` the attribute prefer-vector-width=512: only AVX-512 CPUs on
+/// which 512-bit vectors do not cost clock speed (the list and why: compile.cpp).
+bool prefers512BitVectors(std::string_view cpu, std::string_view features) noexcept;
 /// How a module is optimised (the fields of JitOptions/AotOptions that shape
 /// the pipeline).
 struct PipelineOptions {

@@ -14,10 +14,11 @@
 // unit-stride, and loops carrying a float value through operations without
 // `reassoc` (a width hint would permit reassociating an exact sum, as in
 // narrow_type_width.h). Internal to jit/.
-// Since functions compiled for AVX-512 targets carry prefer-vector-width=512
-// (jit/compile.cpp, prepareModule), LLVM already picks these widths there and
-// this pass finds nothing to do there; it still widens loops in functions
-// that bring a narrower prefer-vector-width of their own.
+// Functions compiled for the AVX-512 CPUs of prefers512BitVectors' list
+// (jit/compile.cpp) carry prefer-vector-width=512, so LLVM already picks these
+// widths there; this pass widens loops in functions that bring a narrower
+// prefer-vector-width of their own, and on the CPUs left at 256 bits
+// (skylake-avx512, cascadelake, cooperlake).
 #pragma once
 
 #include <llvm/IR/PassManager.h>

@@ -22,6 +22,7 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/jit.h"
 #include "support/views.h"
 
@@ -135,9 +136,9 @@ void runCases(ElementType t, const std::vector<T>& edges, const std::vector<Case
       void* f = k.get(fn);
       if (!f) return out;
       switch (c.arity) {
-        case 1: reinterpret_cast<void (*)(V1<T>*, V1<Out>*)>(f)(&views[0], &o); break;
-        case 2: reinterpret_cast<void (*)(V1<T>*, V1<T>*, V1<Out>*)>(f)(&views[0], &views[1], &o); break;
-        default: reinterpret_cast<void (*)(V1<T>*, V1<T>*, V1<T>*, V1<Out>*)>(f)(&views[0], &views[1], &views[2], &o);
+        case 1: test::callJit<void(V1<T>*, V1<Out>*)>(f, &views[0], &o); break;
+        case 2: test::callJit<void(V1<T>*, V1<T>*, V1<Out>*)>(f, &views[0], &views[1], &o); break;
+        default: test::callJit<void(V1<T>*, V1<T>*, V1<T>*, V1<Out>*)>(f, &views[0], &views[1], &views[2], &o);
       }
       return out;
     };
@@ -350,8 +351,8 @@ void checkReductions(ElementType t, const std::vector<std::vector<T>>& rows) {
       }
       std::vector<T> out(1);
       auto vi = view(row), vo = view(out);
-      auto* f = reinterpret_cast<void (*)(V1<T>*, V1<T>*)>(c.get("r" + std::to_string(static_cast<int>(k))));
-      ASSERT_NE(f, nullptr);
+      const test::JitFunction<void(V1<T>*, V1<T>*)> f(c.get("r" + std::to_string(static_cast<int>(k))));
+      ASSERT_TRUE(f);
       f(&vi, &vo);
       if constexpr (std::is_floating_point_v<T>)
         if (std::isnan(want)) {
@@ -390,7 +391,7 @@ std::vector<std::int32_t> run16(const std::function<Value(FunctionBuilder&, Valu
   std::vector<std::int32_t> in(16), out(outSize, -1);
   for (int i = 0; i < 16; ++i) in[static_cast<std::size_t>(i)] = 100 + i;
   auto vi = view(in), vo = view(out);
-  auto* fn = reinterpret_cast<void (*)(V1<std::int32_t>*, V1<std::int32_t>*, std::int64_t)>(c.get("f"));
+  const test::JitFunction<void(V1<std::int32_t>*, V1<std::int32_t>*, std::int64_t)> fn(c.get("f"));
   if (fn) fn(&vi, &vo, position);
   return out;
 }
@@ -461,8 +462,8 @@ TEST(VectorMemory, MaskedLoadAndStoreEveryLanePattern) {
     ASSERT_FALSE(b.finish()) << b.error().str();
   }
   Compiled c = compile(std::move(m));
-  auto* load = reinterpret_cast<void (*)(V1<float>*, V1<float>*, std::int32_t, std::int64_t)>(c.get("load"));
-  auto* store = reinterpret_cast<void (*)(V1<float>*, V1<float>*, std::int32_t, std::int64_t)>(c.get("store"));
+  const test::JitFunction<void(V1<float>*, V1<float>*, std::int32_t, std::int64_t)> load(c.get("load"));
+  const test::JitFunction<void(V1<float>*, V1<float>*, std::int32_t, std::int64_t)> store(c.get("store"));
   ASSERT_TRUE(load && store);
   for (std::int32_t bits = 0; bits < 256; ++bits) {
     // The memref ends where the highest set lane does: a tail of that length.
@@ -500,8 +501,8 @@ TEST(VectorMemory, TransferReadWriteTailsAtAnyStride) {
   Compiled c = compile(std::move(m));
   using V2 = runtime::StridedMemRef<double, 2>;
   for (bool column : {false, true}) {
-    auto* f = reinterpret_cast<void (*)(V2*, V2*, std::int64_t)>(c.get(column ? "col" : "row"));
-    ASSERT_NE(f, nullptr);
+    const test::JitFunction<void(V2*, V2*, std::int64_t)> f(c.get(column ? "col" : "row"));
+    ASSERT_TRUE(f);
     for (std::int64_t n : {0, 1, 7, 8, 13}) {
       for (std::int64_t start = 0; start <= n + 1; ++start) {
         std::vector<double> in(static_cast<std::size_t>(3 * n + 3)), out(in.size(), 0);
@@ -542,8 +543,8 @@ TEST(VectorMemory, GatherScatterRepeatedAndOutOfOrderOffsets) {
   }
   Compiled c = compile(std::move(m));
   using V2 = runtime::StridedMemRef<std::int32_t, 2>;
-  auto* gather = reinterpret_cast<void (*)(V2*, V1<std::int64_t>*, V1<std::int32_t>*)>(c.get("gather"));
-  auto* scatter = reinterpret_cast<void (*)(V2*, V1<std::int64_t>*, V1<std::int32_t>*)>(c.get("scatter"));
+  const test::JitFunction<void(V2*, V1<std::int64_t>*, V1<std::int32_t>*)> gather(c.get("gather"));
+  const test::JitFunction<void(V2*, V1<std::int64_t>*, V1<std::int32_t>*)> scatter(c.get("scatter"));
   ASSERT_TRUE(gather && scatter);
   std::vector<std::int32_t> matrix(3 * 10);
   for (std::size_t i = 0; i < matrix.size(); ++i) matrix[i] = static_cast<std::int32_t>(i);
@@ -590,8 +591,8 @@ TEST(VectorChecked, EveryAccessedLaneIsCheckedAndNamed) {
     ASSERT_FALSE(b.finish()) << b.error().str();
   }
   Compiled c = compile(std::move(m));
-  auto* load = reinterpret_cast<float (*)(V1<float>*, std::int64_t)>(c.get("load"));
-  auto* gather = reinterpret_cast<float (*)(V1<float>*, std::int64_t)>(c.get("gather"));
+  const test::JitFunction<float(V1<float>*, std::int64_t)> load(c.get("load"));
+  const test::JitFunction<float(V1<float>*, std::int64_t)> gather(c.get("gather"));
   ASSERT_TRUE(load && gather);
   std::vector<float> data(10, 1.0f);
   auto v = view(data);

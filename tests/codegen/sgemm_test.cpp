@@ -20,6 +20,7 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/parallel.h"
+#include "support/call_jit.h"
 #include "support/leaks.h"
 
 namespace memjit::codegen {
@@ -54,7 +55,7 @@ struct Shape {
 // write outside the view changes a value the check sees) and compares with
 // a double-precision product.
 template <typename T>
-void check(void (*gemm)(View<T>*, View<T>*, View<T>*), Shape s, std::int64_t pad, unsigned seed) {
+void check(const test::JitFunction<void(View<T>*, View<T>*, View<T>*)>& gemm, Shape s, std::int64_t pad, unsigned seed) {
   const std::int64_t lda = s.k + 2 * pad, ldb = s.n + 2 * pad, ldc = s.n + 2 * pad;
   auto a = values<T>(static_cast<std::size_t>((s.m + 2 * pad) * lda), seed);
   auto bm = values<T>(static_cast<std::size_t>((s.k + 2 * pad) * ldb), seed + 1);
@@ -102,14 +103,15 @@ class Gemm {
     module_.emplace(std::move(*mod));
     auto f = module_->symbol("_mlir_ciface_gemm");
     EXPECT_TRUE(f) << f.error().str();
-    if (f) fn_ = reinterpret_cast<void (*)(View<T>*, View<T>*, View<T>*)>(*f);
+    if (f) fn_ = *f;
   }
-  void (*fn() const)(View<T>*, View<T>*, View<T>*) { return fn_; }
+  using Fn = test::JitFunction<void(View<T>*, View<T>*, View<T>*)>;
+  Fn fn() const { return Fn(fn_); }
 
  private:
   std::unique_ptr<jit::Jit> jit_;
   std::optional<jit::LoadedModule> module_;
-  void (*fn_)(View<T>*, View<T>*, View<T>*) = nullptr;
+  void* fn_ = nullptr;
 };
 
 const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},     {17, 17, 17},  {63, 65, 63}, {65, 63, 129},
@@ -118,14 +120,14 @@ const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},     {17, 17, 17},  {63, 65, 63
 
 TEST(Sgemm, MatchesDoubleReferenceOnSizesNoBlockDivides) {
   Gemm<float> g(SgemmOptions{});
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   unsigned seed = 1;
   for (const Shape& s : kShapes) check(g.fn(), s, 0, seed++);
 }
 
 TEST(Sgemm, StridedSubviews) {
   Gemm<float> g(SgemmOptions{});
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   check(g.fn(), {33, 47, 21}, 3, 5);
   check(g.fn(), {64, 64, 64}, 1, 6);
 }
@@ -149,7 +151,7 @@ TEST(Sgemm, IdentityLayoutCallerCallsItWithNoCast) {
   ASSERT_TRUE(mod) << mod.error().str();
   auto f = mod->symbol("_mlir_ciface_mm");
   ASSERT_TRUE(f) << f.error().str();
-  auto mm = reinterpret_cast<void (*)(View<float>*, View<float>*, View<float>*)>(*f);
+  const test::JitFunction<void(View<float>*, View<float>*, View<float>*)> mm(*f);
   check(mm, {33, 47, 21}, 0, 11);
   check(mm, {1, 1, 1}, 0, 12);
 }
@@ -160,7 +162,7 @@ TEST(Sgemm, SmallBlocksExerciseEveryEdge) {
   o.mc = 3;   // rounded up to one micro-kernel's rows
   o.nc = 40;  // rounded to the micro-kernel's columns
   Gemm<float> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   check(g.fn(), {257, 129, 17}, 2, 7);
   check(g.fn(), {31, 97, 11}, 0, 8);
 }
@@ -173,7 +175,7 @@ TEST(Sgemm, MicroKernelShapesAndTargets) {
       o.rows = rows;
       o.vectors = rows == 3 ? 1 : 0;
       Gemm<float> g(o);
-      ASSERT_NE(g.fn(), nullptr);
+      ASSERT_NE(g.fn().address(), nullptr);
       check(g.fn(), {37, 45, 29}, 1, 9);
     }
   }
@@ -183,7 +185,7 @@ TEST(Sgemm, Float64) {
   SgemmOptions o;
   o.element = ElementType::F64;
   Gemm<double> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   check(g.fn(), {65, 31, 129}, 1, 10);
 }
 
@@ -191,7 +193,7 @@ TEST(Sgemm, CheckedBuildComputesTheSame) {
   SgemmOptions o;
   o.checked = true;
   Gemm<float> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   check(g.fn(), {19, 37, 23}, 2, 11);
 }
 
@@ -200,7 +202,7 @@ TEST(Sgemm, ParallelBuildComputesTheSame) {
   o.parallel = true;
   o.mc = 20;  // several row blocks per thread
   Gemm<float> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   runtime::setNumThreads(3);
   check(g.fn(), {101, 77, 45}, 1, 12);
   check(g.fn(), {3, 200, 9}, 0, 13);
@@ -211,7 +213,7 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapes) {
   SgemmOptions o;
   o.checked = true;
   Gemm<float> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   // A is 4 x 3 but B has only 2 rows (the packing of B would read past it).
   std::vector<float> a(12, 1), bm(2 * 5, 1), c(4 * 5, 0);
   auto va = view(a, 3, 0, 0, 4, 3), vb = view(bm, 5, 0, 0, 2, 5), vc = view(c, 5, 0, 0, 4, 5);
@@ -232,7 +234,7 @@ TEST(Sgemm, CheckedBuildReportsMismatchedShapesEvenWhenEveryAccessIsInBounds) {
   SgemmOptions o;
   o.checked = true;
   Gemm<float> g(o);
-  ASSERT_NE(g.fn(), nullptr);
+  ASSERT_NE(g.fn().address(), nullptr);
   // A 2 x 3, B 4 x 3, C 2 x 2: B has more rows than A columns and more
   // columns than C, so every access is in bounds and the unchecked kernel
   // computes from B's first rows.
@@ -293,7 +295,7 @@ bool sameBits(float x, float y) {
 
 // C = A * B on padded operands in the given layouts: every element of C has
 // the contract's bits and C's surroundings are untouched.
-void checkBits(void (*gemm)(View<float>*, View<float>*, View<float>*), Shape s, MatrixLayout la, MatrixLayout lb,
+void checkBits(const test::JitFunction<void(View<float>*, View<float>*, View<float>*)>& gemm, Shape s, MatrixLayout la, MatrixLayout lb,
                std::int64_t kc, unsigned seed, const std::function<void(Operand&, Operand&)>& edit = {}) {
   const std::int64_t pad = 2;
   Operand a(s.m, s.k, la, pad, seed), b(s.k, s.n, lb, pad, seed + 1), c(s.m, s.n, MatrixLayout::RowMajor, pad, 0);
@@ -327,7 +329,7 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
         o.directBytes = direct;
         o.kc = 192;
         Gemm<float> g(o);
-        ASSERT_NE(g.fn(), nullptr);
+        ASSERT_NE(g.fn().address(), nullptr);
         unsigned seed = 40;
         for (std::int64_t m : {0, 1, 12, 13, 14, 15, 22, 29})
           for (std::int64_t n : {0, 1, 31, 32, 33, 64, 65})
@@ -338,12 +340,12 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
 // Either side of the default directBytes (512 KiB of B) and of a chosen one.
 TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
   Gemm<float> byDefault(SgemmOptions{.kc = 192});
-  ASSERT_NE(byDefault.fn(), nullptr);
+  ASSERT_NE(byDefault.fn().address(), nullptr);
   for (std::int64_t n : {511, 512, 513})
     checkBits(byDefault.fn(), {15, n, 256}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
   SgemmOptions o{.kc = 192, .b = MatrixLayout::ColumnMajor, .directBytes = 33 * 40 * 4};
   Gemm<float> chosen(o);
-  ASSERT_NE(chosen.fn(), nullptr);
+  ASSERT_NE(chosen.fn().address(), nullptr);
   for (std::int64_t n : {32, 33, 34})
     checkBits(chosen.fn(), {20, n, 40}, MatrixLayout::RowMajor, MatrixLayout::ColumnMajor, 192, 4);
 }
@@ -358,7 +360,7 @@ TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
     for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
       SgemmOptions o{.kc = 192, .a = la, .directBytes = direct};
       Gemm<float> g(o);
-      ASSERT_NE(g.fn(), nullptr);
+      ASSERT_NE(g.fn().address(), nullptr);
       // N 70: a column-major A is copied into zero-padded strips (N > NR).
       for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
         checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
@@ -377,7 +379,7 @@ TEST(Sgemm, CheckedAndParallelBuildsKeepTheOrderOnBothPaths) {
       SgemmOptions o{.kc = 192, .a = MatrixLayout::ColumnMajor, .b = MatrixLayout::ColumnMajor,
                      .directBytes = direct, .parallel = !checked, .checked = checked};
       Gemm<float> g(o);
-      ASSERT_NE(g.fn(), nullptr);
+      ASSERT_NE(g.fn().address(), nullptr);
       runtime::setNumThreads(3);
       checkBits(g.fn(), {45, 70, 230}, o.a, o.b, 192, 6);
       runtime::setNumThreads(0);

@@ -5,10 +5,14 @@
 
 #include <cmath>
 #include <functional>
+#include <string>
 
 #include "float_formats.h"
+#include "memjit/jit/jit.h"
+#include "memjit/jit/remarks.h"
 #include "generator.h"
 #include "interpreter.h"
+#include "lowering.h"
 #include "oracles.h"
 #include "reduce.h"
 #include "regression.h"
@@ -174,6 +178,59 @@ TEST(DifftestGenerator, IsDeterministicAndInBounds) {
       EXPECT_EQ(interpret(generate(seed, o)).trap, trap) << "seed " << seed;
     }
   }
+}
+
+// The nest jit/accumulator_jam.cpp jams: a loop whose one inner loop widens a narrow load and stores.
+bool hasGemvNest(const Program& p, const Block& b) {
+  auto narrow = [&](int id) {
+    const ElementType t = p.values[static_cast<std::size_t>(id)].elem;
+    return p.values[static_cast<std::size_t>(id)].rank == 0 &&
+           (t == ElementType::BF16 || t == ElementType::F16 || t == ElementType::I8 || t == ElementType::I16);
+  };
+  auto widensAndStores = [&](const Block& inner) {
+    bool widens = false, stores = false;
+    for (const Stmt& s : inner.stmts) {
+      widens |= s.kind == StmtKind::Assign && s.op == Op::Cast && !s.args.empty() && narrow(s.args[0]) &&
+                (s.type == ElementType::F32 || s.type == ElementType::I32);
+      stores |= s.kind == StmtKind::Store;
+    }
+    return widens && stores;
+  };
+  for (const Stmt& s : b.stmts) {
+    if (s.kind != StmtKind::For) continue;
+    for (const Stmt& inner : s.blocks[0].stmts)
+      if (inner.kind == StmtKind::For && widensAndStores(inner.blocks[0])) return true;
+    if (hasGemvNest(p, s.blocks[0])) return true;
+  }
+  return false;
+}
+
+// The generator writes GEMV-shaped nests, and memjit's accumulator jam applies to some of them (so the
+// interpreter checks the jammed code): its remark, pass memjit-jam, at O3 (at O2 the inner loop's zero-trip
+// guard stays inside the row loop, where the jam does not apply: non-trivial unswitching is O3's).
+TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
+  int nests = 0, compiled = 0, jammed = 0;
+  auto jit = memjit::jit::Jit::create({.optLevel = memjit::jit::OptLevel::O3});
+  ASSERT_TRUE(jit.ok()) << jit.error().str();
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    const Program p = generate(seed);
+    if (!hasGemvNest(p, p.body)) continue;
+    ++nests;
+    if (compiled == 20) continue;
+    ++compiled;
+    memjit::codegen::Module m("gemv" + std::to_string(seed));
+    const memjit::Error lowered = lowerProgram(m, "f", p);
+    ASSERT_FALSE(lowered) << "seed " << seed << ": " << lowered.str();
+    auto mod = jit->add(std::move(m), {.remarks = true});
+    ASSERT_TRUE(mod.ok()) << "seed " << seed << ": " << mod.error().str();
+    for (const memjit::jit::Remark& r : mod->remarks())
+      if (r.pass == "memjit-jam" && r.name == "Jammed") {
+        ++jammed;
+        break;
+      }
+  }
+  EXPECT_GE(nests, 25) << "of 300 programs";
+  EXPECT_GE(jammed, 3) << "of " << compiled << " programs with the nest";
 }
 
 TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {

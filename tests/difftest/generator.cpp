@@ -17,7 +17,8 @@ constexpr ET kScalarTypes[] = {ET::I1,  ET::I8,   ET::I16,  ET::I32,  ET::I64,  
 
 class Gen {
  public:
-  Gen(std::uint64_t seed, const GeneratorOptions& o) : r_{seed}, temps_{seed ^ 0x74656d706f726172ULL}, o_(o) {
+  Gen(std::uint64_t seed, const GeneratorOptions& o)
+      : r_{seed}, temps_{seed ^ 0x74656d706f726172ULL}, gemv_{seed ^ 0x67656d766e657374ULL}, o_(o) {
     p_.seed = seed;
   }
 
@@ -35,7 +36,15 @@ class Gen {
     const int inputs = 3 + static_cast<int>(r_.below(6));
     for (int k = 0; k < inputs; ++k) makeInput(k);
     p_.inputs = inputs;
-    for (int i = 0; i < o_.statements; ++i) statement(0);
+    // One program in seven has a GEMV-shaped nest (gemvNest) among its top-level statements: at O3 they cost
+    // more to compile than the rest (a quarter of the programs with one cost 18% of the throughput).
+    const int gemvAt = o_.memrefs && o_.controlFlow && gemv_.chance(15)
+                           ? static_cast<int>(gemv_.below(static_cast<std::uint64_t>(std::max(o_.statements, 1))))
+                           : -1;
+    for (int i = 0; i < o_.statements; ++i) {
+      if (i == gemvAt) gemvNest();
+      statement(0);
+    }
     if (o_.trap == "out of bounds") outOfBounds();
     if (o_.trap == "by zero" || o_.trap == "overflow") trappingDivision();
     // Some values at random, then every top-level value nothing reads: a
@@ -938,6 +947,85 @@ class Gen {
   }
   // A loop over a row of `m` one element too far: its stores (or loads) run in bounds until the last
   // iteration, which checked mode must stop at, after the same stores.
+  // The nest jit/accumulator_jam.cpp jams, y[c] = y[c] + widen(A[r][c]) * x[r] (rows outer, columns inner):
+  // A a fresh 8-12 row buffer of bf16, f16, i8 or i16 (a stack slot, so it aliases nothing; static rows, at
+  // least the pass's 2 x 4) filled from a memref of the wide type, y a row of a visible f32 or i32 view
+  // (strided, offset, negative strides). x[r] is a value from outside the nest, or (a third of the time) a load
+  // of a memref that may be y's buffer, which the jam must then refuse. Float sums stay in row order under the
+  // jam, so the interpreter's plain loop is the oracle bit for bit.
+  void gemvNest() {
+    static constexpr ET kNarrow[] = {ET::BF16, ET::F16, ET::I8, ET::I16};
+    const ET narrow = kNarrow[r_.below(std::size(kNarrow))];
+    const ET wide = isFloat(narrow) ? ET::F32 : ET::I32;
+    std::vector<int> ys;
+    for (int m : visibleMemrefs())
+      if (p_.values[static_cast<std::size_t>(m)].elem == wide && p_.values[static_cast<std::size_t>(m)].rank == 2)
+        ys.push_back(m);
+    if (ys.empty()) return;
+    int y = ys[r_.below(ys.size())];
+    const int src = ys[r_.below(ys.size())];
+    const ValueType yv = p_.values[static_cast<std::size_t>(y)], sv = p_.values[static_cast<std::size_t>(src)];
+    // A row with unit stride in its type, as in a kernel's memref<?xf32>: with a stride known only at run time,
+    // LLVM's dependence analysis cannot prove the jam legal (and refuses it).
+    if (yv.strides[1] == 1 && r_.chance(75)) {
+      Stmt cast;
+      cast.kind = StmtKind::MemrefCast;
+      cast.args = {y};
+      cast.sizes = {-1, -1};
+      cast.strides = {kAnyStride, 1};
+      cast.offsets = {kAnyStride};
+      const int unit = fresh(yv);
+      viewOf_[unit] = bufferOf(y);
+      cast.results = {unit};
+      cur_->stmts.push_back(std::move(cast));
+      scopes_.back().push_back(unit);
+      y = unit;
+    }
+    const std::int64_t rows = 8 + static_cast<std::int64_t>(r_.below(5));
+    const std::int64_t cols = yv.sizes[1] + static_cast<std::int64_t>(r_.below(3));
+    Stmt alloc;
+    alloc.kind = StmtKind::Alloc;
+    alloc.sizes = {rows, cols};
+    alloc.args = {constant(narrow, interesting(narrow))};
+    const int a = fresh(ValueType{narrow, 2, alloc.sizes, {cols, 1}, 0});
+    alloc.results = {a};
+    cur_->stmts.push_back(std::move(alloc));  // not in scope: the rest of the generator knows f32 and i32 memrefs
+    auto wrapped = [&](int iv, std::int64_t n) {
+      return assign(Op::RemUI, ET::Index, {iv, constant(ET::Index, static_cast<std::uint64_t>(n))});
+    };
+    simpleLoop(constant(ET::Index, 0), constant(ET::Index, static_cast<std::uint64_t>(rows)), constant(ET::Index, 1),
+               [&](int r) {
+                 simpleLoop(constant(ET::Index, 0), constant(ET::Index, static_cast<std::uint64_t>(cols)),
+                            constant(ET::Index, 1), [&](int c) {
+                              const int x = load(src, {wrapped(r, sv.sizes[0]), wrapped(c, sv.sizes[1])});
+                              Stmt store;
+                              store.kind = StmtKind::Store;
+                              store.args = {assign(Op::Cast, narrow, {x}), a, r, c};
+                              cur_->stmts.push_back(std::move(store));
+                            });
+               });
+    const int yRow = constant(ET::Index, r_.below(static_cast<std::uint64_t>(yv.sizes[0])));
+    const int xOutside = r_.chance(67) ? pick(wide) : -1;
+    // The row count as LLVM cannot know it (an argument's dim plus the rest): with a constant 8-12 it unrolls
+    // the row loop away before the jam could apply.
+    const int arg = r_.chance(50) ? kFm : kIm;
+    const std::int64_t argRows = p_.values[static_cast<std::size_t>(arg)].sizes[0];
+    const int rowsBound = assign(Op::Add, ET::Index, {assign(Op::Dim, ET::Index, {arg}, 0),
+                                                      constant(ET::Index, static_cast<std::uint64_t>(rows - argRows))});
+    simpleLoop(constant(ET::Index, 0), rowsBound, constant(ET::Index, 1), [&](int r) {
+      const int xr = xOutside >= 0 ? xOutside : load(src, {wrapped(r, sv.sizes[0]), constant(ET::Index, 0)});
+      // A row's length from y's descriptor: with a constant (1-5 here) LLVM unrolls the inner loop away.
+      const int colsBound = assign(Op::Dim, ET::Index, {y}, 1);
+      simpleLoop(constant(ET::Index, 0), colsBound, constant(ET::Index, 1), [&](int c) {
+        const int w = assign(Op::Cast, wide, {load(a, {r, c})});
+        const int product = r_.chance(50) ? assign(Op::Mul, wide, {w, xr}) : assign(Op::Mul, wide, {xr, w});
+        Stmt store;
+        store.kind = StmtKind::Store;
+        store.args = {assign(Op::Add, wide, {load(y, {yRow, c}), product}), y, yRow, c};
+        cur_->stmts.push_back(std::move(store));
+      });
+    });
+  }
   void overrunningLoop(int m) {
     const ValueType vt = p_.values[static_cast<std::size_t>(m)];
     const int row = inBoundsIndices(m)[0];
@@ -1146,6 +1234,7 @@ class Gen {
 
   SplitMix r_;
   SplitMix temps_;  // the temporaries' choices
+  SplitMix gemv_;   // whether and where a GEMV nest goes (a stream of its own: other programs stay as they were)
   GeneratorOptions o_;
   Program p_;
   Block* cur_ = nullptr;

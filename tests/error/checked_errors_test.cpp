@@ -17,6 +17,7 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/expect_error.h"
 #include "support/jit.h"
 #include "support/types.h"
@@ -302,7 +303,7 @@ void expectKernelShapeCheck(Error (*add)(codegen::Module&, std::string_view, con
   ASSERT_FALSE(add(m, name, o));
   auto jit = test::makeJit();
   auto loaded = test::valueOrFail(jit.add(std::move(m)), name);
-  auto* fn = reinterpret_cast<void (*)(Args...)>(test::valueOrFail(loaded.symbol("_mlir_ciface_" + name), name));
+  test::JitFunction<void(Args...)> fn(test::valueOrFail(loaded.symbol("_mlir_ciface_" + name), name));
   const std::vector<float> before = untouched;
   fn(args...);
   expectCheck(runtime::takeCheckFailure(), message);

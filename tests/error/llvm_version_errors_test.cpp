@@ -14,6 +14,7 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "memjit/jit/program.h"
+#include "support/call_jit.h"
 #include "support/expect_error.h"
 #include "support/files.h"
 #include "support/jit.h"
@@ -38,7 +39,7 @@ std::int64_t callBytesOfFourFloats(jit::Program& program) {
     ADD_FAILURE() << address.error().str();
     return -1;
   }
-  return reinterpret_cast<std::int64_t (*)()>(*address)();
+  return test::callJit<std::int64_t()>(*address);
 }
 
 class LlvmVersionSkew : public ::testing::Test {

@@ -17,6 +17,7 @@
 #include "memjit/jit/remarks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/expected.h"
 #include "support/jit.h"
 
@@ -109,7 +110,7 @@ struct Problem {
       for (std::int64_t c = 0; c < cols; ++c) y[c] = y[c] + x[r] * fromBf16(w[r * cols + c]);
     return y;
   }
-  std::vector<float> run(void (*gemv)(Matrix*, Vector*, Vector*)) {
+  std::vector<float> run(const test::JitFunction<void(Matrix*, Vector*, Vector*)>& gemv) {
     std::vector<float> y(cols, 0.0f);
     Matrix a{w.data(), w.data(), 0, {rows, cols}, {cols, 1}};
     Vector xv{x.data(), x.data(), 0, {rows}, {1}}, yv{y.data(), y.data(), 0, {cols}, {1}};
@@ -130,7 +131,7 @@ TEST(AccumulatorJam, ABf16GemvIsJammedAndKeepsEverySumInRowOrder) {
   addGemv(m, "gemv", "bf16");
   LoadedModule mod = load(jit, std::move(m));
   EXPECT_TRUE(jammed(mod, "gemv"));
-  auto* gemv = reinterpret_cast<void (*)(Matrix*, Vector*, Vector*)>(
+  const test::JitFunction<void(Matrix*, Vector*, Vector*)> gemv(
       test::valueOrFail(mod.symbol("_mlir_ciface_gemv"), "symbol"));
   bool orderMatters = false;
   // Row counts around the jam factor (the remainder rows), columns around the vector widths.
@@ -170,7 +171,7 @@ TEST(AccumulatorJam, NothingIsJammedBelowO2) {
   addGemv(m, "gemv", "bf16");
   LoadedModule mod = load(jit, std::move(m));
   EXPECT_TRUE(jammedFunctions(mod).empty());
-  auto* gemv = reinterpret_cast<void (*)(Matrix*, Vector*, Vector*)>(
+  const test::JitFunction<void(Matrix*, Vector*, Vector*)> gemv(
       test::valueOrFail(mod.symbol("_mlir_ciface_gemv"), "symbol"));
   Problem p(7, 19);
   EXPECT_EQ(bits(p.run(gemv)), bits(p.inOrder()));

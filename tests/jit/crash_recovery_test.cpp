@@ -22,6 +22,7 @@
 #include "memjit/jit/aot.h"
 #include "memjit/jit/aot_command.h"
 #include "memjit/jit/jit.h"
+#include "support/call_jit.h"
 #include "support/files.h"
 #include "support/ir_snippets.h"
 #include "support/jit.h"
@@ -59,7 +60,7 @@ std::int64_t callConstant(Jit& jit, const std::string& name, long value) {
   if (!mod.ok()) return -1;
   auto address = mod->symbol(name);
   EXPECT_TRUE(address.ok());
-  return reinterpret_cast<std::int64_t (*)()>(*address)();
+  return test::callJit<std::int64_t()>(*address);
 }
 
 std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::string& ir,

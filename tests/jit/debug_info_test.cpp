@@ -28,6 +28,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/files.h"
 #include "support/mlir.h"
 #include "support/mlir_locations.h"
@@ -303,7 +304,7 @@ TEST(DebugInfo, AFunctionFailingInAParallelBodyLeavesTheModuleValid) {
     ASSERT_TRUE(loaded) << "round " << round << ": " << loaded.error().str();
     auto good = loaded->symbol("_mlir_ciface_good");
     ASSERT_TRUE(good);
-    EXPECT_EQ(reinterpret_cast<float (*)(float)>(*good)(1.5f), 384.0f);
+    EXPECT_EQ(test::callJit<float(float)>(*good, 1.5f), 384.0f);
   }
 }
 
@@ -512,7 +513,7 @@ TEST(DebugInfo, AddIRKeepsTheDebugInfoOfMlirLocations) {
     std::vector<float> x(19);
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i) - 4.0f;
     auto view = runtime::makeView(x);
-    reinterpret_cast<void (*)(runtime::StridedMemRef<float, 1>*, float)>(*scale)(&view, -2.5f);
+    test::callJit<void(runtime::StridedMemRef<float, 1>*, float)>(*scale, &view, -2.5f);
     EXPECT_EQ(x[3], 2.5f);
     EXPECT_EQ(x[18], -35.0f);
 

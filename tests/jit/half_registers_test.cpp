@@ -14,6 +14,7 @@
 
 #include "jit/half_registers.h"
 #include "memjit/jit/jit.h"
+#include "support/call_jit.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -68,7 +69,7 @@ TEST(HalfRegisters, Bf16BitsComparedAsF16WithZeroAtEveryLevel) {
     ASSERT_TRUE(mod.ok()) << mod.error().str();
     auto fn = mod->symbol("bf16_bits_as_f16_ne_zero");
     ASSERT_TRUE(fn.ok()) << fn.error().str();
-    auto neZero = reinterpret_cast<std::int32_t (*)(std::uint16_t)>(*fn);
+    const test::JitFunction<std::int32_t(std::uint16_t)> neZero(*fn);
     EXPECT_EQ(neZero(0x0000), 0) << optLevelName(level);
     EXPECT_EQ(neZero(0x8000), 0) << optLevelName(level);  // -0 as f16
     EXPECT_EQ(neZero(0x8001), 1) << optLevelName(level);  // the smallest f16 denormal, negative

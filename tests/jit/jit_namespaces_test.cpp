@@ -10,6 +10,7 @@
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/expect_error.h"
 #include "support/ir_snippets.h"
 #include "support/jit.h"
@@ -135,8 +136,8 @@ TEST(JitNamespaces, LinkOrderDecidesBetweenDefiners) {
   auto ab = jit.addIR(user, "ab", {.linkAgainst = {*a, *b}});
   auto ba = jit.addIR(user, "ba", {.linkAgainst = {*b, *a}});
   ASSERT_TRUE(ab.ok() && ba.ok());
-  EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*ab->symbol("get"))(), 1);
-  EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*ba->symbol("get"))(), 2);
+  EXPECT_EQ(test::callJit<std::int64_t()>(*ab->symbol("get")), 1);
+  EXPECT_EQ(test::callJit<std::int64_t()>(*ba->symbol("get")), 2);
 }
 
 TEST(JitNamespaces, ModuleDefinitionShadowsRegisteredSymbol) {

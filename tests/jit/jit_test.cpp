@@ -1,5 +1,6 @@
 // Tests of memjit::jit::Jit: compile, look up, call, metadata handles,
 // process and registered symbols, removal, dumps.
+#include "support/call_jit.h"
 #include "support/files.h"
 #include "memjit/jit/jit.h"
 
@@ -133,7 +134,7 @@ TEST(Jit, KernelsCallProcessSymbols) {
   ASSERT_TRUE(mod.ok()) << mod.error().str();
   auto pid = mod->symbol("pid");
   ASSERT_TRUE(pid.ok());
-  EXPECT_EQ(reinterpret_cast<int (*)()>(*pid)(), ::getpid());
+  EXPECT_EQ(test::callJit<int()>(*pid), ::getpid());
   auto malloc = jit.lookupSymbol("malloc");
   ASSERT_TRUE(malloc.ok()) << malloc.error().str();
 }
@@ -147,7 +148,7 @@ TEST(Jit, ModulesCallModulesTheyLinkAgainst) {
       "  %d = mul i64 %s, 2\n  ret i64 %d\n}\n",
       "b", {.linkAgainst = {*a}});
   ASSERT_TRUE(mod.ok()) << mod.error().str();
-  EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*mod->symbol("twice"))(), 14);
+  EXPECT_EQ(test::callJit<std::int64_t()>(*mod->symbol("twice")), 14);
 }
 
 TEST(Jit, FailedFunctionDoesNotPoisonItsModule) {

@@ -13,6 +13,7 @@
 #include "memjit/codegen/kernels.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
+#include "support/call_jit.h"
 #include "support/files.h"
 #include "support/ir_snippets.h"
 #include "support/jit.h"
@@ -57,7 +58,7 @@ TEST(LoadedModule, SymbolsIncludeEntriesAndMetadata) {
     EXPECT_NE(*address, nullptr);
   }
   EXPECT_STREQ(static_cast<const char*>(*mod->symbol("_memjit_type_k")), "() -> i64");
-  EXPECT_EQ(reinterpret_cast<std::int64_t (*)()>(*mod->symbol("k"))(), 5);
+  EXPECT_EQ(test::callJit<std::int64_t()>(*mod->symbol("k")), 5);
   auto missing = mod->symbol("printf");  // resolvable by the module, defined by the process
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memjit/jit/jit.h"
+#include "support/call_jit.h"
 
 namespace memjit::jit {
 namespace {
@@ -85,7 +86,7 @@ TEST(MinMaxReductions, F32AndF64ReductionsInOneLoopCompileAndAgree) {
     ASSERT_TRUE(mod.ok()) << mod.error().str();
     auto fn = mod->symbol("min_max_reductions");
     ASSERT_TRUE(fn.ok()) << fn.error().str();
-    auto run = reinterpret_cast<void (*)(const float*, const double*, std::int64_t, void*)>(*fn);
+    const test::JitFunction<void(const float*, const double*, std::int64_t, void*)> run(*fn);
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{17}, std::size_t{64}, std::size_t{100}}) {
       const std::vector<float> fs(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(n));
       const std::vector<double> ds(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n));

@@ -14,7 +14,7 @@
 #include "memjit/jit/aot.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
-#include "memjit/runtime/typed_callable.h"
+#include "support/call_jit.h"
 #include "support/jit.h"
 
 namespace memjit::jit {
@@ -130,13 +130,6 @@ exit:
 !1 = !{!"llvm.loop.vectorize.enable", i1 true}
 )";
 
-// UBSan's function check reads the 8 bytes before an indirect callee, which
-// for JIT'd code at the start of its page is unmapped (the ASan+UBSan pass
-// segfaulted here): the call is checked by its result instead.
-MEMJIT_NO_SANITIZE_FUNCTION std::int64_t callFirstZero(void* f, std::int64_t* p) {
-  return reinterpret_cast<std::int64_t (*)(std::int64_t*)>(f)(p);
-}
-
 TEST(Remarks, NothingIsPrintedWhetherAskedOrNot) {
   for (bool asked : {false, true}) {
     Jit jit = makeJit({.optLevel = OptLevel::O2});
@@ -149,7 +142,7 @@ TEST(Remarks, NothingIsPrintedWhetherAskedOrNot) {
     std::int64_t data[] = {3, 2, 0, 5};
     auto f = mod->symbol("first_zero");
     ASSERT_TRUE(f.ok()) << f.error().message();
-    EXPECT_EQ(callFirstZero(*f, data), 2);
+    EXPECT_EQ(test::callJit<std::int64_t(std::int64_t*)>(*f, data), 2);
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "jit/shift_amounts.h"
 #include "memjit/jit/jit.h"
+#include "support/call_jit.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -91,7 +92,7 @@ TEST(ShiftAmounts, BlendedAshrAndMaskWidenNeighbouringLanesAtEveryLevel) {
     auto widen = mod->symbol("widen");
     ASSERT_TRUE(widen.ok()) << widen.error().str();
     std::int64_t io[8] = {0xfc00, 0x7fff, 0x8001, static_cast<std::int64_t>(0xfffffffffffffffaULL), 0, 0, 0, 0};
-    reinterpret_cast<void (*)(std::int64_t*)>(*widen)(io);
+    test::callJit<void(std::int64_t*)>(*widen, io);
     EXPECT_EQ(io[3], -1024) << optLevelName(level);
     EXPECT_EQ(io[4], -1024) << optLevelName(level);
     EXPECT_EQ(io[5], 0x7fff) << optLevelName(level);

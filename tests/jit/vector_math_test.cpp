@@ -23,6 +23,7 @@
 #include "memjit/jit/jit.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/files.h"
 #include "jit/vector_math.h"
 
@@ -222,8 +223,8 @@ TEST(VectorMath, ExactSoftmaxCallsTheVectorExp) {
   using Mat = runtime::StridedMemRef<float, 2>;
   Mat x{in.data(), in.data(), 0, {rows, cols}, {cols, 1}};
   Mat y{fast.data(), fast.data(), 0, {rows, cols}, {cols, 1}}, z{exact.data(), exact.data(), 0, {rows, cols}, {cols, 1}};
-  reinterpret_cast<void (*)(Mat*, Mat*)>(*vector.symbol("_mlir_ciface_softmax"))(&x, &y);
-  reinterpret_cast<void (*)(Mat*, Mat*)>(*scalar.symbol("_mlir_ciface_softmax"))(&x, &z);
+  test::callJit<void(Mat*, Mat*)>(*vector.symbol("_mlir_ciface_softmax"), &x, &y);
+  test::callJit<void(Mat*, Mat*)>(*scalar.symbol("_mlir_ciface_softmax"), &x, &z);
   for (std::size_t i = 0; i < in.size(); ++i)
     EXPECT_NEAR(fast[i], exact[i], 8 * std::numeric_limits<float>::epsilon() * std::fabs(exact[i])) << i;
   EXPECT_EQ(fast[5], 0.0f);

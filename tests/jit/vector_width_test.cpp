@@ -1,5 +1,6 @@
 // Reassociable float reductions and streaming map loops fill a 512-bit
-// register on AVX-512 hosts (prefer-vector-width=512, jit/compile.cpp), read back through the
+// register on AVX-512 hosts whose CPU is on jit/compile.cpp's list
+// (prefer-vector-width=512; Skylake-X's family keeps LLVM's tuning), read back through the
 // vectoriser's remarks; exact sums, a loop's own hint and O1 are left alone,
 // and a widened map loop gives the scalar loop's bits.
 #include <gtest/gtest.h>
@@ -7,14 +8,24 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "jit/compile.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/remarks.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/type_syntax.h"
+#include "support/call_jit.h"
 #include "support/expected.h"
 #include "support/loop_remarks.h"
 
@@ -26,11 +37,8 @@ using codegen::FunctionBuilder;
 using codegen::LoopOptions;
 using codegen::Value;
 
-#if defined(__x86_64__)
-const bool kHasAvx512 = __builtin_cpu_supports("avx512f");
-#else
-const bool kHasAvx512 = false;
-#endif
+// Whether the host gets the 512-bit preference (an AVX-512 CPU on compile.cpp's list).
+const bool kWideHost = detail::prefers512BitVectors(TargetSpec::host().cpu, TargetSpec::host().features);
 
 // s = s + x[i] over memref<?xT>.
 void addSum(codegen::Module& m, const std::string& name, const std::string& element, FastMath fastMath,
@@ -86,7 +94,7 @@ using test::findLoop;
 using test::loopVerdicts;
 
 TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
-  if (!kHasAvx512) GTEST_SKIP() << "no AVX-512 on this host";
+  if (!kWideHost) GTEST_SKIP() << "the host CPU keeps LLVM's own vector width (" << TargetSpec::host().cpu << ")";
   codegen::Module m("sums");
   addSum(m, "f32", "f32", FastMath::Fast);
   addSum(m, "f64", "f64", FastMath::Reassoc);
@@ -106,7 +114,7 @@ TEST(WideReductions, ReassociableSumsFillA512BitRegister) {
 }
 
 TEST(WideReductions, MapLoopsFillA512BitRegisterExactOrNot) {
-  if (!kHasAvx512) GTEST_SKIP() << "no AVX-512 on this host";
+  if (!kWideHost) GTEST_SKIP() << "the host CPU keeps LLVM's own vector width (" << TargetSpec::host().cpu << ")";
   codegen::Module m("maps");
   addMap(m, "exact", "f32", FastMath::None);
   addMap(m, "fast", "f32", FastMath::Fast);
@@ -133,7 +141,7 @@ TEST(WideReductions, AWidenedMapLoopGivesTheScalarLoopsBits) {
   codegen::Module m("exact_map");
   addMap(m, "map", "f32", FastMath::None);
   LoadedModule mod = test::valueOrFail(engine.add(std::move(m)), "Jit::add");
-  auto* map = reinterpret_cast<void (*)(Vector*, Vector*, Vector*)>(
+  const test::JitFunction<void(Vector*, Vector*, Vector*)> map(
       test::valueOrFail(mod.symbol("_mlir_ciface_map"), "symbol"));
   using limits = std::numeric_limits<float>;
   const std::vector<float> edges{limits::quiet_NaN(), -0.0f, 0.0f, limits::infinity(), -limits::infinity(),
@@ -180,6 +188,53 @@ TEST(WideReductions, NothingIsForcedBelowO2) {
   for (const LoopVectorization& loop : loopVerdicts(std::move(m), OptLevel::O1)) {
     EXPECT_FALSE(loop.vectorized) << describe(loop);
   }
+}
+
+// The 512-bit preference follows the CPU, not only +avx512f: Skylake-X's
+// family keeps LLVM's 256-bit tuning (512-bit instructions slow its clock).
+TEST(PreferVectorWidth, FollowsTheCpuNotOnlyAvx512) {
+  const std::string avx512 = "+avx2,+fma,+avx512f,+avx512bw,+avx512dq,+avx512vl";
+  for (const char* cpu : {"sapphirerapids", "emeraldrapids", "graniterapids", "graniterapids-d", "icelake-server",
+                          "icelake-client", "tigerlake", "rocketlake", "znver4", "znver5"}) {
+    EXPECT_TRUE(detail::prefers512BitVectors(cpu, avx512)) << cpu;
+    EXPECT_FALSE(detail::prefers512BitVectors(cpu, "+avx2,+fma,-avx512f")) << cpu << " without AVX-512";
+  }
+  for (const char* cpu : {"skylake-avx512", "cascadelake", "cooperlake", "cannonlake", "knl", "knm", "generic",
+                          "x86-64-v4", "", "sapphirerapids2"})
+    EXPECT_FALSE(detail::prefers512BitVectors(cpu, avx512)) << cpu;
+}
+
+constexpr const char* kTwoFunctionsIR = R"(
+define void @plain() { ret void }
+define void @own() #0 { ret void }
+attributes #0 = { "prefer-vector-width"="128" }
+)";
+
+// What prepareModule leaves on each function of a module compiled for `cpu`.
+std::vector<std::string> preferredWidths(const std::string& cpu) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(kTwoFunctionsIR, diagnostic, context);
+  if (!module) return {"unparsed: " + diagnostic.getMessage().str()};
+  const TargetSpec spec{"x86_64-unknown-linux-gnu", cpu, "+avx2,+fma,+avx512f,+avx512bw,+avx512dq,+avx512vl"};
+  auto machine = test::valueOrFail(detail::createTargetMachine(spec, OptLevel::O2), "createTargetMachine");
+  detail::prepareModule(*module, *machine);
+  std::vector<std::string> widths;
+  for (const char* name : {"plain", "own"}) {
+    const llvm::Function* f = module->getFunction(name);
+    widths.push_back(f->hasFnAttribute("prefer-vector-width")
+                         ? f->getFnAttribute("prefer-vector-width").getValueAsString().str()
+                         : "none");
+    EXPECT_EQ(f->getFnAttribute("target-cpu").getValueAsString(), cpu) << name;
+  }
+  return widths;
+}
+
+TEST(PreferVectorWidth, SkylakeAvx512KeepsItsOwnTuningAndAFunctionsAttributeWins) {
+  EXPECT_EQ(preferredWidths("skylake-avx512"), (std::vector<std::string>{"none", "128"}));
+  EXPECT_EQ(preferredWidths("cascadelake"), (std::vector<std::string>{"none", "128"}));
+  EXPECT_EQ(preferredWidths("sapphirerapids"), (std::vector<std::string>{"512", "128"}));
+  EXPECT_EQ(preferredWidths("znver4"), (std::vector<std::string>{"512", "128"}));
 }
 
 }  // namespace
