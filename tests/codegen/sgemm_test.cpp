@@ -349,8 +349,8 @@ TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
 }
 
 // NaN and inf reach exactly the elements whose sums they enter, also from
-// the last row and column (the unpacked path re-reads row M - 1 for the
-// rows past M; both paths compute zero-padded lanes past N); -0 products
+// the last row and column (for the rows past M, both paths re-read row
+// M - 1 of a row-major A; both compute zero-padded lanes past N); -0 products
 // sum as the contract says.
 TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
