@@ -290,7 +290,20 @@ class SgemmKernel {
   }
 
   // B panel jr: kc rows of NR columns, at jr * kc.
+  // A column-major B is copied an element at a time from nv * lanes column
+  // pointers (columns past N repeat column N - 1: their lanes are never
+  // written), not as a strided read per vector (a gather, as A's was).
   void packBPanel(const Value& jc, const Value& pc, const Value& kc, const Value& jr, unsigned nv) {
+    if (o_.b == MatrixLayout::ColumnMajor) {
+      Value last = N_ - b_.index(1);
+      std::vector<Value> cols;
+      for (unsigned j = 0; j < nv * L_; ++j) cols.push_back(b_.min(jc + jr + b_.index(j), last));
+      b_.forLoop(i0_, kc, b_.index(1), LoopOptions{1, 1, 0}, [&](Value p) {
+        Value at = jr * kc + p * b_.index(nv * L_);
+        for (unsigned j = 0; j < nv * L_; ++j) b_.store(b_.load(B_, {pc + p, cols[j]}), bPack_, {at + b_.index(j)});
+      });
+      return;
+    }
     b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
       for (unsigned v = 0; v < nv; ++v)
         b_.vectorStore(b_.transferRead(B_, {pc + p, jc + jr + b_.index(v * L_)}, L_, zero_), bPack_,
