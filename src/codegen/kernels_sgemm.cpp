@@ -4,12 +4,12 @@
 //
 //   for ic in [0, M) step mc                      A block: mc x kc (L3)
 //     for pc in [0, K) step kc
-//       pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (zero past M)
+//       pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (rows past M repeat M - 1)
 //       for jc in [0, N) step nc                  B block: kc x nc (L2)
 //         pack B[pc:pc+kc, jc:jc+nc] into NR-column panels (zero past N)
 //         for ir: for jr: the MR x NR micro-kernel  A micro-panel: MR x kc (L1)
 //
-// so each A element is packed once (its strided gathers cost the most per
+// so each A element is packed once (its strided reads cost the most per
 // element), each B row once per A block (contiguous copies), and the B
 // micro-panels stream from L2 past an A micro-panel that stays in L1.
 //
@@ -290,7 +290,20 @@ class SgemmKernel {
   }
 
   // B panel jr: kc rows of NR columns, at jr * kc.
+  // A column-major B is copied an element at a time from nv * lanes column
+  // pointers (columns past N repeat column N - 1: their lanes are never
+  // written), not as a strided read per vector (a gather, as A's was).
   void packBPanel(const Value& jc, const Value& pc, const Value& kc, const Value& jr, unsigned nv) {
+    if (o_.b == MatrixLayout::ColumnMajor) {
+      Value last = N_ - b_.index(1);
+      std::vector<Value> cols;
+      for (unsigned j = 0; j < nv * L_; ++j) cols.push_back(b_.min(jc + jr + b_.index(j), last));
+      b_.forLoop(i0_, kc, b_.index(1), LoopOptions{1, 1, 0}, [&](Value p) {
+        Value at = jr * kc + p * b_.index(nv * L_);
+        for (unsigned j = 0; j < nv * L_; ++j) b_.store(b_.load(B_, {pc + p, cols[j]}), bPack_, {at + b_.index(j)});
+      });
+      return;
+    }
     b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
       for (unsigned v = 0; v < nv; ++v)
         b_.vectorStore(b_.transferRead(B_, {pc + p, jc + jr + b_.index(v * L_)}, L_, zero_), bPack_,
@@ -298,8 +311,23 @@ class SgemmKernel {
     });
   }
 
-  // A panel ir: kc columns of MR rows (one strided read of A^T each), at ir * kc.
+  // A panel ir: kc columns of MR rows, at ir * kc. A row-major A is copied
+  // an element at a time from MR row pointers (rows past M repeat row
+  // M - 1: their sums are never written). As one strided transfer_read per
+  // column, LLVM rebuilt 14 addresses and ran two gathers per column: about
+  // 100 instructions per 14 elements, where this is 14 loads and 14 stores.
+  // A column-major A has each column of the panel contiguous: one read.
   void packAPanel(const Value& ic, const Value& ir, const Value& pc, const Value& kc) {
+    if (o_.a == MatrixLayout::RowMajor) {
+      Value last = M_ - b_.index(1);
+      std::vector<Value> rows;
+      for (unsigned r = 0; r < MR_; ++r) rows.push_back(b_.min(ic + ir + b_.index(r), last));
+      b_.forLoop(i0_, kc, b_.index(1), LoopOptions{1, 1, 0}, [&](Value p) {
+        Value at = ir * kc + p * b_.index(MR_);
+        for (unsigned r = 0; r < MR_; ++r) b_.store(b_.load(A_, {rows[r], pc + p}), aPack_, {at + b_.index(r)});
+      });
+      return;
+    }
     b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
       b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, k_.mr, zero_), aPack_, {ir * kc + p * b_.index(MR_)});
     });

@@ -351,26 +351,28 @@ TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
 }
 
 // NaN and inf reach exactly the elements whose sums they enter, also from
-// the last row and column (the unpacked path re-reads row M - 1 for the
-// rows past M; both paths compute zero-padded lanes past N); -0 products
+// the last row and column (for the rows past M, both paths re-read row
+// M - 1 of a row-major A; lanes past N are zero-padded, or repeat column
+// N - 1 of a column-major B where it is packed); -0 products
 // sum as the contract says.
 TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   for (MatrixLayout la : kLayouts)
-    for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
-      SgemmOptions o{.kc = 192, .a = la, .directBytes = direct};
-      Gemm<float> g(o);
-      ASSERT_NE(g.fn().address(), nullptr);
-      // N 70: a column-major A is copied into zero-padded strips (N > NR).
-      for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
-        checkBits(g.fn(), s, la, MatrixLayout::RowMajor, 192, 5, [&](Operand& a, Operand& b) {
-          a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
-          a.at(4, 195) = nan;      // in the second kc block
-          b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
-          b.at(0, 0) = 0.0f;
-          for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
-        });
-    }
+    for (MatrixLayout lb : kLayouts)
+      for (std::int64_t direct : {std::int64_t{0}, kAlwaysUnpacked}) {
+        SgemmOptions o{.kc = 192, .a = la, .b = lb, .directBytes = direct};
+        Gemm<float> g(o);
+        ASSERT_NE(g.fn().address(), nullptr);
+        // N 70: a column-major A is copied into zero-padded strips (N > NR).
+        for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
+          checkBits(g.fn(), s, la, lb, 192, 5, [&](Operand& a, Operand& b) {
+            a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read
+            a.at(4, 195) = nan;      // in the second kc block
+            b.at(7, s.n - 1) = -inf;  // column N - 1: the last, partial vector
+            b.at(0, 0) = 0.0f;
+            for (std::int64_t p = 0; p < s.k; ++p) a.at(2, p) = -0.0f;  // row 2: -0 products only
+          });
+      }
 }
 
 TEST(Sgemm, CheckedAndParallelBuildsKeepTheOrderOnBothPaths) {
