@@ -11,6 +11,7 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
@@ -232,6 +233,43 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
     return std::find(std::begin(kSkippedInOutlinedLoops), std::end(kSkippedInOutlinedLoops), pass) ==
            std::end(kSkippedInOutlinedLoops);
   });
+}
+
+OutlinedLoopsCodegenGate::OutlinedLoopsCodegenGate(llvm::Module& module)
+    : context_(module.getContext()), previous_(module.getContext().getOptPassGate()) {
+  for (const llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    positionOf_[function.getName()] = outlined_.size();
+    outlined_.push_back(function.hasFnAttribute(kOutlinedLoopsAttribute));
+  }
+  context_.setOptPassGate(*this);
+}
+
+OutlinedLoopsCodegenGate::~OutlinedLoopsCodegenGate() { context_.setOptPassGate(previous_); }
+
+bool OutlinedLoopsCodegenGate::applies(const llvm::Module& module) {
+  return std::any_of(module.begin(), module.end(), [](const llvm::Function& function) {
+    return !function.isDeclaration() && function.hasFnAttribute(kOutlinedLoopsAttribute);
+  });
+}
+
+bool OutlinedLoopsCodegenGate::allows(llvm::StringRef pass, llvm::StringRef description) const {
+  if (previous_.isEnabled() && !previous_.shouldRunPass(pass, description)) return false;
+  if (decide(pass, description)) return true;
+  ++skipped_;
+  return false;
+}
+
+bool OutlinedLoopsCodegenGate::decide(llvm::StringRef pass, llvm::StringRef description) const {
+  if (description == "loop")
+    return pass != "Loop Strength Reduction" || loopOwner_ >= outlined_.size() || !outlined_[loopOwner_];
+  // "function (NAME)": the loops described next are the following function's.
+  llvm::StringRef name = description;
+  if (!name.consume_front("function (") || !name.consume_back(")")) return true;
+  const auto found = positionOf_.find(name);
+  if (found == positionOf_.end()) return true;
+  loopOwner_ = found->second + 1;
+  return pass != "X86 Domain Reassignment Pass" || !outlined_[found->second];
 }
 
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold) {
