@@ -242,6 +242,7 @@ OutlinedLoopsCodegenGate::OutlinedLoopsCodegenGate(llvm::Module& module)
     positionOf_[function.getName()] = outlined_.size();
     outlined_.push_back(function.hasFnAttribute(kOutlinedLoopsAttribute));
   }
+  skippedIn_.assign(outlined_.size(), false);
   context_.setOptPassGate(*this);
 }
 
@@ -255,21 +256,27 @@ bool OutlinedLoopsCodegenGate::applies(const llvm::Module& module) {
 
 bool OutlinedLoopsCodegenGate::allows(llvm::StringRef pass, llvm::StringRef description) const {
   if (previous_.isEnabled() && !previous_.shouldRunPass(pass, description)) return false;
-  if (decide(pass, description)) return true;
-  ++skipped_;
-  return false;
-}
-
-bool OutlinedLoopsCodegenGate::decide(llvm::StringRef pass, llvm::StringRef description) const {
-  if (description == "loop")
-    return pass != "Loop Strength Reduction" || loopOwner_ >= outlined_.size() || !outlined_[loopOwner_];
+  // LLVM 19 names legacy passes by description, LLVM 22 by argument.
+  if (description == "loop") {
+    if (pass != "Loop Strength Reduction" && pass != "loop-reduce") return true;
+    if (loopOwner_ >= outlined_.size() || !outlined_[loopOwner_]) return true;
+    ++skippedLoopPasses_;
+    return false;
+  }
   // "function (NAME)": the loops described next are the following function's.
   llvm::StringRef name = description;
   if (!name.consume_front("function (") || !name.consume_back(")")) return true;
   const auto found = positionOf_.find(name);
   if (found == positionOf_.end()) return true;
   loopOwner_ = found->second + 1;
-  return pass != "X86 Domain Reassignment Pass" || !outlined_[found->second];
+  if (pass != "X86 Domain Reassignment Pass" && pass != "x86-domain-reassignment") return true;
+  if (!outlined_[found->second]) return true;
+  skippedIn_[found->second] = true;
+  return false;
+}
+
+std::size_t OutlinedLoopsCodegenGate::functionsSkippedIn() const noexcept {
+  return static_cast<std::size_t>(std::count(skippedIn_.begin(), skippedIn_.end(), true));
 }
 
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold) {

@@ -91,18 +91,19 @@ class OutlinedLoopsCodegenGate : public llvm_compat::PassGate {
 
   bool allows(llvm::StringRef pass, llvm::StringRef description) const override;
 
-  /// How many times a pass was skipped (for tests).
-  std::size_t skipped() const noexcept { return skipped_; }
+  /// For tests: how many loops LSR skipped, and in how many functions a
+  /// function pass was skipped.
+  std::size_t skippedLoopPasses() const noexcept { return skippedLoopPasses_; }
+  std::size_t functionsSkippedIn() const noexcept;
 
  private:
-  bool decide(llvm::StringRef pass, llvm::StringRef description) const;
-
   llvm::LLVMContext& context_;
   llvm::OptPassGate& previous_;
   std::vector<bool> outlined_;                 // per defined function, in module order
   llvm::StringMap<std::size_t> positionOf_;    // name -> index in outlined_
   mutable std::size_t loopOwner_ = 0;          // the function the next "loop" belongs to
-  mutable std::size_t skipped_ = 0;
+  mutable std::size_t skippedLoopPasses_ = 0;
+  mutable std::vector<bool> skippedIn_;        // per defined function
 };
 
 /// Innermost loops with more IR instructions than this are not vectorised.
