@@ -58,11 +58,12 @@ bool verifies(const llvm::Module& module) {
   return !broken;
 }
 
-// `out` after running `module`'s kernel, compiled without IR passes (so the
-// code is what the outlining left), on fixed inputs.
-std::vector<float> run(codegen::Module module, ScalingShape shape) {
-  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O0});
-  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(module), {.runIRPasses = false}), "add");
+// `out` after running `module`'s kernel on fixed inputs, compiled by default
+// at O0 without IR passes (so the code is what the outlining left).
+std::vector<float> run(codegen::Module module, ScalingShape shape, jit::OptLevel level = jit::OptLevel::O0,
+                       bool runIRPasses = false) {
+  jit::Jit jit = test::makeJit({.optLevel = level});
+  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(module), {.runIRPasses = runIRPasses}), "add");
   jit::Function fn = test::valueOrFail(loaded.function("kernel"), "kernel");
   std::vector<float> in(bench::scalingInputSize(shape), 0.75f), out(bench::scalingOutputSize(shape), 1.5f);
   auto inView = runtime::makeView(in), outView = runtime::makeView(out);
@@ -381,16 +382,9 @@ TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
   // The stackmaps survive code generation (O2's machine scheduler sees them)
   // and change nothing computed.
   const std::vector<float> plain = run(kernel(ScalingShape::Body, 3000), ScalingShape::Body);
-  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O2});
   codegen::Module bounded = kernel(ScalingShape::Body, 3000);
   ASSERT_GT(jit::detail::boundSchedulingRegions(bounded.llvm(), 500), 0u);
-  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(bounded), {.runIRPasses = false}), "add");
-  jit::Function f = test::valueOrFail(loaded.function("kernel"), "kernel");
-  std::vector<float> in(bench::scalingInputSize(ScalingShape::Body), 0.75f);
-  std::vector<float> out(bench::scalingOutputSize(ScalingShape::Body), 1.5f);
-  auto inView = runtime::makeView(in), outView = runtime::makeView(out);
-  f.cInterfaceAs<void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*)>()(&inView, &outView);
-  EXPECT_TRUE(sameBits(plain, out));
+  EXPECT_TRUE(sameBits(plain, run(std::move(bounded), ScalingShape::Body, jit::OptLevel::O2)));
 }
 
 namespace {
@@ -532,12 +526,7 @@ TEST(OutlinedLoopsCodegenGate, FollowsTheCodeGeneratorsOrder) {
 // With the gate, the outlined loops give O0's bits at O2.
 TEST(OutlinedLoopsCodegenGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
   const std::vector<float> o0 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops);
-  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O2});
-  jit::LoadedModule loaded = test::valueOrFail(jit.add(kernel(ScalingShape::Loops, 3000)), "add");
-  jit::Function f = test::valueOrFail(loaded.function("kernel"), "kernel");
-  std::vector<float> in(bench::scalingInputSize(ScalingShape::Loops), 0.75f);
-  std::vector<float> out(bench::scalingOutputSize(ScalingShape::Loops), 1.5f);
-  auto inView = runtime::makeView(in), outView = runtime::makeView(out);
-  f.cInterfaceAs<void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*)>()(&inView, &outView);
-  EXPECT_TRUE(sameBits(o0, out));
+  const std::vector<float> o2 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops, jit::OptLevel::O2, true);
+  EXPECT_TRUE(sameBits(o0, o2));
+  EXPECT_NE(o0[0], 1.5f);
 }
