@@ -1,8 +1,11 @@
 #include "code_emitter.h"
 
 #include "half_registers.h"
+#include "large_functions.h"
 #include "shift_amounts.h"
 #include "splat_bitcasts.h"
+
+#include <optional>
 
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -76,6 +79,8 @@ Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   machine_.setFastISel(level_ == llvm::CodeGenOptLevel::None && !hasHalfValues(module));
   {
     DiagnosticCapture diagnostics(module.getContext());
+    std::optional<OutlinedLoopsCodegenGate> gate;
+    if (level_ != llvm::CodeGenOptLevel::None && OutlinedLoopsCodegenGate::applies(module)) gate.emplace(module);
     passes_.run(module);
     if (!diagnostics.errors().empty()) {
       buffer_.clear();

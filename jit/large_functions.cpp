@@ -11,6 +11,7 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
@@ -232,6 +233,50 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
     return std::find(std::begin(kSkippedInOutlinedLoops), std::end(kSkippedInOutlinedLoops), pass) ==
            std::end(kSkippedInOutlinedLoops);
   });
+}
+
+OutlinedLoopsCodegenGate::OutlinedLoopsCodegenGate(llvm::Module& module)
+    : context_(module.getContext()), previous_(module.getContext().getOptPassGate()) {
+  for (const llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    positionOf_[function.getName()] = outlined_.size();
+    outlined_.push_back(function.hasFnAttribute(kOutlinedLoopsAttribute));
+  }
+  skippedIn_.assign(outlined_.size(), false);
+  context_.setOptPassGate(*this);
+}
+
+OutlinedLoopsCodegenGate::~OutlinedLoopsCodegenGate() { context_.setOptPassGate(previous_); }
+
+bool OutlinedLoopsCodegenGate::applies(const llvm::Module& module) {
+  return std::any_of(module.begin(), module.end(), [](const llvm::Function& function) {
+    return !function.isDeclaration() && function.hasFnAttribute(kOutlinedLoopsAttribute);
+  });
+}
+
+bool OutlinedLoopsCodegenGate::allows(llvm::StringRef pass, llvm::StringRef description) const {
+  if (previous_.isEnabled() && !previous_.shouldRunPass(pass, description)) return false;
+  // LLVM 19 names legacy passes by description, LLVM 22 by argument.
+  if (description == "loop") {
+    if (pass != "Loop Strength Reduction" && pass != "loop-reduce") return true;
+    if (loopOwner_ >= outlined_.size() || !outlined_[loopOwner_]) return true;
+    ++skippedLoopPasses_;
+    return false;
+  }
+  // "function (NAME)": the loops described next are the following function's.
+  llvm::StringRef name = description;
+  if (!name.consume_front("function (") || !name.consume_back(")")) return true;
+  const auto found = positionOf_.find(name);
+  if (found == positionOf_.end()) return true;
+  loopOwner_ = found->second + 1;
+  if (pass != "X86 Domain Reassignment Pass" && pass != "x86-domain-reassignment") return true;
+  if (!outlined_[found->second]) return true;
+  skippedIn_[found->second] = true;
+  return false;
+}
+
+std::size_t OutlinedLoopsCodegenGate::functionsSkippedIn() const noexcept {
+  return static_cast<std::size_t>(std::count(skippedIn_.begin(), skippedIn_.end(), true));
 }
 
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold) {

@@ -14,6 +14,7 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/OptBisect.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CodeGen.h>
@@ -22,6 +23,17 @@
 #include <llvm/TargetParser/Triple.h>
 
 namespace memjit::llvm_compat {
+
+/// An OptPassGate answering through `allows`: OptPassGate::shouldRunPass is
+/// non-const in LLVM 19 and const in 22; whichever this LLVM declares
+/// virtual, the matching one below overrides it (hence no `override`).
+class PassGate : public llvm::OptPassGate {
+ public:
+  virtual bool allows(llvm::StringRef pass, llvm::StringRef description) const = 0;
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef description) const { return allows(pass, description); }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef description) { return allows(pass, description); }
+  bool isEnabled() const { return true; }
+};
 
 /// LLVM 22's loop vectoriser builds an invalid NaN check for a loop carrying
 /// minnum/maxnum reductions of two float types (llvm-project PR #161735), and

@@ -3,6 +3,7 @@
 // thresholds; the outlined code computes what the original did.
 #include "jit/large_functions.h"
 
+#include "jit/code_emitter.h"
 #include "jit/compile.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/Verifier.h>
@@ -56,11 +58,12 @@ bool verifies(const llvm::Module& module) {
   return !broken;
 }
 
-// `out` after running `module`'s kernel, compiled without IR passes (so the
-// code is what the outlining left), on fixed inputs.
-std::vector<float> run(codegen::Module module, ScalingShape shape) {
-  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O0});
-  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(module), {.runIRPasses = false}), "add");
+// `out` after running `module`'s kernel on fixed inputs, compiled by default
+// at O0 without IR passes (so the code is what the outlining left).
+std::vector<float> run(codegen::Module module, ScalingShape shape, jit::OptLevel level = jit::OptLevel::O0,
+                       bool runIRPasses = false) {
+  jit::Jit jit = test::makeJit({.optLevel = level});
+  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(module), {.runIRPasses = runIRPasses}), "add");
   jit::Function fn = test::valueOrFail(loaded.function("kernel"), "kernel");
   std::vector<float> in(bench::scalingInputSize(shape), 0.75f), out(bench::scalingOutputSize(shape), 1.5f);
   auto inView = runtime::makeView(in), outView = runtime::makeView(out);
@@ -379,16 +382,9 @@ TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
   // The stackmaps survive code generation (O2's machine scheduler sees them)
   // and change nothing computed.
   const std::vector<float> plain = run(kernel(ScalingShape::Body, 3000), ScalingShape::Body);
-  jit::Jit jit = test::makeJit({.optLevel = jit::OptLevel::O2});
   codegen::Module bounded = kernel(ScalingShape::Body, 3000);
   ASSERT_GT(jit::detail::boundSchedulingRegions(bounded.llvm(), 500), 0u);
-  jit::LoadedModule loaded = test::valueOrFail(jit.add(std::move(bounded), {.runIRPasses = false}), "add");
-  jit::Function f = test::valueOrFail(loaded.function("kernel"), "kernel");
-  std::vector<float> in(bench::scalingInputSize(ScalingShape::Body), 0.75f);
-  std::vector<float> out(bench::scalingOutputSize(ScalingShape::Body), 1.5f);
-  auto inView = runtime::makeView(in), outView = runtime::makeView(out);
-  f.cInterfaceAs<void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*)>()(&inView, &outView);
-  EXPECT_TRUE(sameBits(plain, out));
+  EXPECT_TRUE(sameBits(plain, run(std::move(bounded), ScalingShape::Body, jit::OptLevel::O2)));
 }
 
 namespace {
@@ -439,4 +435,98 @@ TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
     EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f));
   }
   EXPECT_GT(outlined, 1u);
+}
+
+namespace {
+
+llvm::Function* addFunction(llvm::Module& module, const char* name, bool outlined) {
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(module.getContext()), false);
+  auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module);
+  llvm::ReturnInst::Create(module.getContext(), llvm::BasicBlock::Create(module.getContext(), "entry", f));
+  if (outlined) f->addFnAttr(jit::detail::kOutlinedLoopsAttribute);
+  return f;
+}
+
+std::size_t loopsIn(llvm::Function& f) {
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  return loops.getLoopsInPreorder().size();
+}
+
+}  // namespace
+
+// The code generator's order: a function's loop passes, then its function
+// passes, function after function in module order (declarations skipped).
+TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFunctions) {
+  llvm::LLVMContext context;
+  llvm::Module module("gate", context);
+  addFunction(module, "a", true);
+  llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+                         llvm::Function::ExternalLinkage, "declared", module);
+  addFunction(module, "b", false);
+  addFunction(module, "c", true);
+  ASSERT_TRUE(jit::detail::OutlinedLoopsCodegenGate::applies(module));
+  jit::detail::OutlinedLoopsCodegenGate gate(module);
+  llvm::OptPassGate& installed = context.getOptPassGate();
+  ASSERT_EQ(&installed, &gate);
+  const char* lsr = "Loop Strength Reduction";
+  const char* domains = "X86 Domain Reassignment Pass";
+  EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // a's
+  EXPECT_TRUE(installed.shouldRunPass("Canonicalize Freeze Instructions in Loops", "loop"));
+  EXPECT_FALSE(installed.shouldRunPass(domains, "function (a)"));
+  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));
+  EXPECT_TRUE(installed.shouldRunPass(lsr, "loop"));  // b's
+  EXPECT_TRUE(installed.shouldRunPass(domains, "function (b)"));
+  EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // c's
+  EXPECT_FALSE(installed.shouldRunPass(domains, "function (c)"));
+  EXPECT_TRUE(installed.shouldRunPass(lsr, "module"));
+  EXPECT_EQ(gate.skippedLoopPasses(), 2u);
+  EXPECT_EQ(gate.functionsSkippedIn(), 2u);
+}
+
+TEST(OutlinedLoopsCodegenGate, LeavesModulesWithoutOutlinedFunctionsAndRestoresTheGate) {
+  llvm::LLVMContext context;
+  llvm::Module module("plain", context);
+  addFunction(module, "a", false);
+  EXPECT_FALSE(jit::detail::OutlinedLoopsCodegenGate::applies(module));
+  llvm::OptPassGate& before = context.getOptPassGate();
+  {
+    jit::detail::OutlinedLoopsCodegenGate gate(module);
+    EXPECT_NE(&context.getOptPassGate(), &before);
+  }
+  EXPECT_EQ(&context.getOptPassGate(), &before);
+}
+
+// Against LLVM's real code generator: the gate installed here is asked first
+// by the one code generation installs, so it sees every pass. It skips LSR
+// once per loop of the outlined functions and domain reassignment in each
+// outlined function, nothing for the loops of the nest placed among them.
+TEST(OutlinedLoopsCodegenGate, FollowsTheCodeGeneratorsOrder) {
+  codegen::Module module = kernel(ScalingShape::Loops, 120);
+  ASSERT_FALSE(bench::addScalingKernel(module, "nest", ScalingShape::Nest, 400));
+  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 60), 1u);
+  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
+                                   "target machine");
+  jit::detail::prepareModule(module.llvm(), *machine);
+  std::size_t outlinedFunctions = 0, outlinedLoops = 0, otherLoops = 0;
+  for (llvm::Function& f : module.llvm()) {
+    if (f.isDeclaration()) continue;
+    const bool outlined = f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
+    outlinedFunctions += outlined;
+    (outlined ? outlinedLoops : otherLoops) += loopsIn(f);
+  }
+  ASSERT_GT(outlinedLoops, outlinedFunctions);
+  ASSERT_GE(otherLoops, 8u);  // the nest's
+  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
+  EXPECT_EQ(gate.skippedLoopPasses(), outlinedLoops);
+  EXPECT_EQ(gate.functionsSkippedIn(), outlinedFunctions);
+}
+
+// With the gate, the outlined loops give O0's bits at O2.
+TEST(OutlinedLoopsCodegenGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
+  const std::vector<float> o0 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops);
+  const std::vector<float> o2 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops, jit::OptLevel::O2, true);
+  EXPECT_TRUE(sameBits(o0, o2));
+  EXPECT_NE(o0[0], 1.5f);
 }
