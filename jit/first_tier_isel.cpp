@@ -130,10 +130,12 @@ class Rewriter {
     return true;
   }
 
-  // llvm.masked.load(ptr, align, mask, passthru) / llvm.masked.store(value, ptr, align, mask).
+  // llvm.masked.load(ptr, [align,] mask, passthru) / llvm.masked.store(value, ptr, [align,] mask): LLVM 21
+  // moved the alignment into an attribute, so the mask and passthrough are counted from the end.
   bool maskedAccess(llvm::IntrinsicInst& call, bool isStore) {
+    const unsigned args = call.arg_size();
     llvm::Value* pointer = call.getArgOperand(isStore ? 1 : 0);
-    llvm::Value* mask = call.getArgOperand(isStore ? 3 : 2);
+    llvm::Value* mask = call.getArgOperand(isStore ? args - 1 : args - 2);
     auto* type = llvm::cast<llvm::FixedVectorType>(isStore ? call.getArgOperand(0)->getType() : call.getType());
     const llvm::DataLayout& layout = module_.getDataLayout();
     const std::uint64_t bits = layout.getTypeSizeInBits(type->getElementType()).getFixedValue();
@@ -150,7 +152,7 @@ class Rewriter {
       fill(b, slot, call.getArgOperand(0));
       b.CreateCall(helper, {pointer, slot, lanes->first, lanes->bound, count});
     } else {
-      fill(b, slot, call.getArgOperand(3));
+      fill(b, slot, call.getArgOperand(args - 1));
       b.CreateCall(helper, {slot, pointer, lanes->first, lanes->bound, count});
       call.replaceAllUsesWith(b.CreateLoad(type, slot));
     }
