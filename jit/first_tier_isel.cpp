@@ -12,6 +12,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ValueHandle.h>
 #include <llvm/Transforms/Utils/Local.h>
 
 namespace memjit::jit::detail {
@@ -98,12 +99,14 @@ class Rewriter {
   explicit Rewriter(llvm::Function& function) : function_(function), module_(*function.getParent()) {}
 
   bool run() {
-    std::vector<llvm::IntrinsicInst*> calls;
+    // Weak handles: deleting a rewritten access's dead mask may delete a call listed here.
+    std::vector<llvm::WeakVH> calls;
     for (llvm::BasicBlock& block : function_)
       for (llvm::Instruction& inst : block)
-        if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst)) calls.push_back(call);
+        if (llvm::isa<llvm::IntrinsicInst>(&inst)) calls.emplace_back(&inst);
     bool changed = false;
-    for (llvm::IntrinsicInst* call : calls) changed |= rewrite(*call);
+    for (llvm::WeakVH& handle : calls)
+      if (auto* call = llvm::dyn_cast_or_null<llvm::IntrinsicInst>(handle)) changed |= rewrite(*call);
     return changed;
   }
 
@@ -136,7 +139,8 @@ class Rewriter {
     const unsigned args = call.arg_size();
     llvm::Value* pointer = call.getArgOperand(isStore ? 1 : 0);
     llvm::Value* mask = call.getArgOperand(isStore ? args - 1 : args - 2);
-    auto* type = llvm::cast<llvm::FixedVectorType>(isStore ? call.getArgOperand(0)->getType() : call.getType());
+    auto* type = llvm::dyn_cast<llvm::FixedVectorType>(isStore ? call.getArgOperand(0)->getType() : call.getType());
+    if (!type) return false;  // scalable
     const llvm::DataLayout& layout = module_.getDataLayout();
     const std::uint64_t bits = layout.getTypeSizeInBits(type->getElementType()).getFixedValue();
     const std::optional<LaneMask> lanes = matchLaneMask(mask);
