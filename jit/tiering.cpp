@@ -1,6 +1,7 @@
 // Tiered compilation: the first tier's renaming and call counting, the stubs
 // every handle holds, the background worker and the swap (see tiering.h).
 #include "tiering.h"
+#include "first_tier_isel.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -262,6 +263,9 @@ Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Mo
     if (tiered->callThreshold > 0 && std::string_view(name).starts_with(metadata::kCInterfacePrefix))
       countCalls(function, *tiered);
   }
+  // The first tier is selected by FastISel at O0: what it cannot select would
+  // send whole blocks to SelectionDAG (first_tier_isel.h).
+  if (firstTierLevel(core) == OptLevel::O0) makeSelectableByFastISel(module);
   return tiered;
 }
 

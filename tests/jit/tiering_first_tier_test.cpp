@@ -1,0 +1,215 @@
+// The O0 first tier's rewrites for FastISel (jit/first_tier_isel.h): lane
+// masks as per-lane copies, prefetches dropped, scalar min/max as selects.
+// Every result is compared with the tier-up's and with what the mask means,
+// including masks whose lane indices wrap around 2^64.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "memjit/codegen/kernels.h"
+#include "memjit/jit/jit.h"
+#include "memjit/jit/tiering.h"
+#include "memjit/runtime/memref.h"
+#include "support/expected.h"
+#include "support/files.h"
+#include "support/jit.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+using memjit::test::valueOrFail;
+
+namespace {
+
+JitOptions firstTierOnly(const std::filesystem::path& dumps = {}) {
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;  // the tier-up waits for requestTierUp
+  options.dumpDirectory = dumps.string();
+  return options;
+}
+
+// The first tier's IR as dumped: the dump whose functions carry the first
+// tier's names (the tier-up leaves one of its own).
+std::string firstTierIR(const std::filesystem::path& dumps) {
+  for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
+    if (!entry.path().string().ends_with(".after.ll")) continue;
+    std::string ir = test::readFile(entry.path());
+    if (ir.find(".memjit.tier0(") != std::string::npos) return ir;
+  }
+  return {};
+}
+
+// Lane masks `splat(first) + <0..15> ult splat(bound)` on a load with a NaN
+// passthrough, a load with a zero one, stores of both; a mask of every other
+// index, which is no lane mask and stays as it is; the scalar min/max
+// family; a prefetch.
+constexpr const char* kLaneMaskIR = R"(
+define void @lanes(ptr %dst, ptr %zeroed, ptr %src, ptr %minmax, i64 %first, i64 %bound) {
+  call void @llvm.prefetch.p0(ptr %src, i32 0, i32 3, i32 1)
+  %fi = insertelement <16 x i64> poison, i64 %first, i64 0
+  %fs = shufflevector <16 x i64> %fi, <16 x i64> poison, <16 x i32> zeroinitializer
+  %bi = insertelement <16 x i64> poison, i64 %bound, i64 0
+  %bs = shufflevector <16 x i64> %bi, <16 x i64> poison, <16 x i32> zeroinitializer
+  %lanes = add <16 x i64> <i64 0, i64 1, i64 2, i64 3, i64 4, i64 5, i64 6, i64 7, i64 8, i64 9, i64 10, i64 11, i64 12, i64 13, i64 14, i64 15>, %fs
+  %mask = icmp ult <16 x i64> %lanes, %bs
+  %kept = call <16 x float> @llvm.masked.load.v16f32.p0(ptr %src, i32 4, <16 x i1> %mask, <16 x float> splat (float 0x7FF8024680000000))
+  store <16 x float> %kept, ptr %dst, align 4
+  %zero = call <16 x float> @llvm.masked.load.v16f32.p0(ptr %src, i32 4, <16 x i1> %mask, <16 x float> zeroinitializer)
+  %z = getelementptr float, ptr %zeroed, i64 16
+  call void @llvm.masked.store.v16f32.p0(<16 x float> %zero, ptr %zeroed, i32 4, <16 x i1> %mask)
+  call void @llvm.masked.store.v16f32.p0(<16 x float> zeroinitializer, ptr %z, i32 4, <16 x i1> %mask)
+  %even = add <16 x i64> %fs, <i64 0, i64 2, i64 4, i64 6, i64 8, i64 10, i64 12, i64 14, i64 16, i64 18, i64 20, i64 22, i64 24, i64 26, i64 28, i64 30>
+  %evenMask = icmp ult <16 x i64> %even, %bs
+  %strided = call <16 x float> @llvm.masked.load.v16f32.p0(ptr %src, i32 4, <16 x i1> %evenMask, <16 x float> zeroinitializer)
+  %s = getelementptr float, ptr %zeroed, i64 32
+  store <16 x float> %strided, ptr %s, align 4
+  %smin = call i64 @llvm.smin.i64(i64 %first, i64 %bound)
+  %smax = call i64 @llvm.smax.i64(i64 %first, i64 %bound)
+  %umin = call i64 @llvm.umin.i64(i64 %first, i64 %bound)
+  %umax = call i64 @llvm.umax.i64(i64 %first, i64 %bound)
+  store i64 %smin, ptr %minmax, align 8
+  %p1 = getelementptr i64, ptr %minmax, i64 1
+  store i64 %smax, ptr %p1, align 8
+  %p2 = getelementptr i64, ptr %minmax, i64 2
+  store i64 %umin, ptr %p2, align 8
+  %p3 = getelementptr i64, ptr %minmax, i64 3
+  store i64 %umax, ptr %p3, align 8
+  ret void
+}
+declare void @llvm.prefetch.p0(ptr, i32, i32, i32)
+declare <16 x float> @llvm.masked.load.v16f32.p0(ptr, i32, <16 x i1>, <16 x float>)
+declare void @llvm.masked.store.v16f32.p0(<16 x float>, ptr, i32, <16 x i1>)
+declare i64 @llvm.smin.i64(i64, i64)
+declare i64 @llvm.smax.i64(i64, i64)
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.umax.i64(i64, i64)
+)";
+
+using LanesFn = void (*)(float*, float*, const float*, std::int64_t*, std::uint64_t, std::uint64_t);
+
+struct LaneResults {
+  std::vector<std::uint32_t> bits;
+  std::vector<std::int64_t> minmax;
+  bool operator==(const LaneResults&) const = default;
+};
+
+LaneResults callLanes(LanesFn fn, std::uint64_t first, std::uint64_t bound) {
+  std::vector<float> src(16), dst(16), zeroed(48, -1.0f);
+  for (int i = 0; i < 16; ++i) src[i] = std::ldexp(static_cast<float>(i) - 7.5f, i - 8);
+  src[3] = -0.0f, src[4] = std::numeric_limits<float>::denorm_min(), src[5] = std::nanf("0x1234");
+  LaneResults r{std::vector<std::uint32_t>(64), std::vector<std::int64_t>(4)};
+  fn(dst.data(), zeroed.data(), src.data(), r.minmax.data(), first, bound);
+  std::memcpy(r.bits.data(), dst.data(), 64);
+  std::memcpy(r.bits.data() + 16, zeroed.data(), 192);
+  // What the masks mean, lane by lane, in wrapping u64 arithmetic.
+  LaneResults expected{std::vector<std::uint32_t>(64), std::vector<std::int64_t>(4)};
+  for (std::uint64_t lane = 0; lane < 16; ++lane) {
+    const bool active = first + lane < bound;
+    const float nanPassthrough = std::bit_cast<float>(0x7fc01234u);
+    const float kept = active ? src[lane] : nanPassthrough;
+    const float zero = active ? src[lane] : 0.0f;
+    std::memcpy(&expected.bits[lane], &kept, 4);
+    expected.bits[16 + lane] = std::bit_cast<std::uint32_t>(active ? zero : -1.0f);
+    expected.bits[32 + lane] = std::bit_cast<std::uint32_t>(active ? 0.0f : -1.0f);
+    expected.bits[48 + lane] = std::bit_cast<std::uint32_t>(first + 2 * lane < bound ? src[lane] : 0.0f);
+  }
+  const auto sf = static_cast<std::int64_t>(first), sb = static_cast<std::int64_t>(bound);
+  expected.minmax = {std::min(sf, sb), std::max(sf, sb), static_cast<std::int64_t>(std::min(first, bound)),
+                     static_cast<std::int64_t>(std::max(first, bound))};
+  EXPECT_EQ(r.bits, expected.bits) << "first " << first << " bound " << bound;
+  EXPECT_EQ(r.minmax, expected.minmax) << "first " << first << " bound " << bound;
+  return r;
+}
+
+}  // namespace
+
+TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLanes) {
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/lanes");
+  Jit jit = test::makeJit(firstTierOnly(dumps));
+  LoadedModule mod = valueOrFail(jit.addIR(kLaneMaskIR, "lanes"));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  const std::string ir = firstTierIR(dumps);
+  EXPECT_NE(ir.find("@memjit.first_tier.copy_lanes.4"), std::string::npos) << ir;
+  auto count = [&](const std::string& text) {
+    std::size_t n = 0;
+    for (std::size_t at = ir.find(text); at != std::string::npos; at = ir.find(text, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("call <16 x float> @llvm.masked.load"), 1u) << ir;  // the every-other-index one
+  EXPECT_EQ(count("call void @memjit.first_tier.copy_lanes.4("), 4u) << ir;
+  EXPECT_EQ(ir.find("call void @llvm.masked.store"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("call void @llvm.prefetch"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("@llvm.smin.i64(i64 %"), std::string::npos) << ir;
+  auto fn = reinterpret_cast<LanesFn>(valueOrFail(jit.lookupSymbol("lanes")));
+
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t cases[][2] = {{0, 16},       {0, 5},       {3, 5},         {10, 5},         {0, 0},
+                                    {max - 3, 5},  {max - 3, max}, {max, 1},     {max - 15, max}, {1ull << 63, 3},
+                                    {17, 1u << 31}};
+  std::vector<LaneResults> first;
+  for (const auto& c : cases) first.push_back(callLanes(fn, c[0], c[1]));
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  ASSERT_EQ(currentTier(mod), Tier::Optimised);
+  for (std::size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(callLanes(fn, cases[i][0], cases[i][1]), first[i]);
+}
+
+namespace {
+
+using Mat = runtime::StridedMemRef<float, 2>;
+
+codegen::Module sgemmModule() {
+  codegen::Module m("sgemm");
+  EXPECT_FALSE(codegen::addSgemm(m, "direct"));
+  codegen::SgemmOptions packed;
+  packed.directBytes = 0;  // always packs: the packing loops' masks too
+  EXPECT_FALSE(codegen::addSgemm(m, "packed", packed));
+  return m;
+}
+
+// C = A * B through both kernels on shapes with partial tiles everywhere; the
+// outputs' bits, concatenated.
+std::vector<std::uint32_t> runSgemm(const LoadedModule& mod) {
+  std::vector<std::uint32_t> bits;
+  for (const char* name : {"direct", "packed"}) {
+    auto fn = valueOrFail(valueOrFail(mod.function(name)).as<void(Mat, Mat, Mat)>());
+    for (const auto [M, K, N] : {std::array<std::int64_t, 3>{37, 29, 45}, {1, 1, 1}, {16, 3, 17}, {5, 0, 9}}) {
+      std::vector<float> A(M * K), B(K * N), C(M * N, std::nanf(""));
+      for (std::size_t i = 0; i < A.size(); ++i) A[i] = std::ldexp(static_cast<float>(int(i % 23) - 11), int(i % 7) - 3);
+      for (std::size_t i = 0; i < B.size(); ++i) B[i] = static_cast<float>(int(i % 13) - 6) * 0.375f;
+      if (!A.empty()) A[0] = -0.0f;
+      if (A.size() > 2) A[2] = std::numeric_limits<float>::denorm_min();
+      if (B.size() > 1) B[1] = std::numeric_limits<float>::infinity();
+      fn(runtime::makeView<float, 2>(A.data(), {M, K}), runtime::makeView<float, 2>(B.data(), {K, N}),
+         runtime::makeView<float, 2>(C.data(), {M, N}));
+      for (float v : C) bits.push_back(std::bit_cast<std::uint32_t>(v));
+    }
+  }
+  return bits;
+}
+
+}  // namespace
+
+TEST(FirstTier, SgemmGivesTheSameBitsInBothTiersAsADirectCompile) {
+  Jit direct = test::makeJit();
+  const std::vector<std::uint32_t> expected = runSgemm(valueOrFail(direct.add(sgemmModule())));
+
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/sgemm");
+  Jit jit = test::makeJit(firstTierOnly(dumps));
+  LoadedModule mod = valueOrFail(jit.add(sgemmModule()));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  EXPECT_NE(firstTierIR(dumps).find("@memjit.first_tier.copy_lanes.4"), std::string::npos);
+  EXPECT_EQ(runSgemm(mod), expected);
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(runSgemm(mod), expected);
+}
