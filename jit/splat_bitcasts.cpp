@@ -1,5 +1,6 @@
 #include "splat_bitcasts.h"
 
+#include <cstdint>
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
@@ -109,11 +110,15 @@ int splatBitcastsOfScalars(llvm::Module& module) {
           bitcasts.push_back(cast);
       }
     for (llvm::IntrinsicInst* gather : gathers) {
-      if (!allTrue(gather->getArgOperand(2))) continue;
+      // (pointers, [alignment,] mask, passthrough): LLVM 21 moved the alignment into an attribute.
+      const unsigned n = gather->arg_size();
+      if (!allTrue(gather->getArgOperand(n - 2))) continue;
       llvm::Value* pointer = splatPointer(gather->getArgOperand(0), gather);
       if (!pointer) continue;
       auto* type = llvm::cast<llvm::FixedVectorType>(gather->getType());
-      const auto align = llvm::cast<llvm::ConstantInt>(gather->getArgOperand(1))->getZExtValue();
+      std::uint64_t align = 0;
+      if (n == 4) align = llvm::cast<llvm::ConstantInt>(gather->getArgOperand(1))->getZExtValue();
+      else if (llvm::MaybeAlign a = gather->getParamAlign(0)) align = a->value();
       llvm::IRBuilder<> ir(gather);
       llvm::LoadInst* load = ir.CreateLoad(type->getElementType(), pointer);
       if (align) load->setAlignment(llvm::Align(align));
