@@ -208,7 +208,11 @@ bool hasGemvNest(const Program& p, const Block& b) {
 // The generator writes GEMV-shaped nests, and memjit's accumulator jam applies to some of them (so the
 // interpreter checks the jammed code): its remark, pass memjit-jam, at O3 (at O2 the inner loop's zero-trip
 // guard stays inside the row loop, where the jam does not apply: non-trivial unswitching is O3's).
+// LLVM 19 jams 7 of the first 20 nests; LLVM 22's isSafeToUnrollAndJam refuses more of them (2 of 20, its
+// dependence analysis proves fewer of the generator's dynamically strided accesses independent), so the test
+// compiles nests until three have jammed rather than a fixed number.
 TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
+  constexpr int kWantJammed = 3, kMostCompiled = 80;
   int nests = 0, compiled = 0, jammed = 0;
   auto jit = memjit::jit::Jit::create({.optLevel = memjit::jit::OptLevel::O3});
   ASSERT_TRUE(jit.ok()) << jit.error().str();
@@ -216,7 +220,7 @@ TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
     const Program p = generate(seed);
     if (!hasGemvNest(p, p.body)) continue;
     ++nests;
-    if (compiled == 20) continue;
+    if (jammed == kWantJammed || compiled == kMostCompiled) continue;
     ++compiled;
     memjit::codegen::Module m("gemv" + std::to_string(seed));
     const memjit::Error lowered = lowerProgram(m, "f", p);
@@ -230,7 +234,7 @@ TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
       }
   }
   EXPECT_GE(nests, 25) << "of 300 programs";
-  EXPECT_GE(jammed, 3) << "of " << compiled << " programs with the nest";
+  EXPECT_GE(jammed, kWantJammed) << "of " << compiled << " programs with the nest";
 }
 
 TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
