@@ -9,15 +9,11 @@
 #include <string>
 
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/IRReader/IRReader.h>
-#include <llvm/Support/SourceMgr.h>
 
 #include "jit/float_results.h"
-#include "memjit/jit/jit.h"
-#include "memjit/runtime/typed_callable.h"
+#include "support/jit.h"
+#include "support/parsed_ir.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -73,10 +69,7 @@ define void @call(ptr %o, i32 %k) {
 )";
 
 TEST(FloatResults, OnlyResultsThatWouldUseTheX87StackAndAreCalledInTheModuleAreRewritten) {
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic diagnostic;
-  auto module = llvm::parseIR(llvm::MemoryBufferRef(kResultsIR, "results"), diagnostic, context);
-  ASSERT_TRUE(module) << diagnostic.getMessage().str();
+  const test::ParsedIR module = test::parseIR(kResultsIR);
   EXPECT_EQ(returnFloatsAsBitsToCallers(*module), 1);
   EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
   // The exported function keeps its type and now calls the internal one, as @call does.
@@ -99,20 +92,11 @@ TEST(FloatResults, OnlyResultsThatWouldUseTheX87StackAndAreCalledInTheModuleAreR
   EXPECT_EQ(returnFloatsAsBitsToCallers(*module), 0);
 }
 
-MEMJIT_NO_SANITIZE_FUNCTION void call(void* f, std::uint64_t* o, std::uint32_t k) {
-  reinterpret_cast<void (*)(std::uint64_t*, std::uint32_t)>(f)(o, k);
-}
-
 TEST(FloatResults, SignallingNaNResultsKeepTheirBitsThroughCallsAtEveryLevel) {
   for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
-    auto jit = Jit::create({.optLevel = level});
-    ASSERT_TRUE(jit.ok()) << jit.error().str();
-    auto mod = jit->addIR(kResultsIR, "results");
-    ASSERT_TRUE(mod.ok()) << mod.error().str();
-    auto f = mod->symbol("call");
-    ASSERT_TRUE(f.ok()) << f.error().str();
+    test::CompiledIR compiled = test::compileIR(kResultsIR, {.optLevel = level});
     std::uint64_t o[6] = {};
-    call(*f, o, 0xffab1761u);
+    compiled.function<void(std::uint64_t*, std::uint32_t)>("call")(o, 0xffab1761u);
     const std::string at = optLevelName(level);
     EXPECT_EQ(o[0], 0x4015000000000000u) << at;  // 5.25
     EXPECT_EQ(o[1], 0x3f80u) << at;

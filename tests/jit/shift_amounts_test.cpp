@@ -10,14 +10,10 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-#include <llvm/IRReader/IRReader.h>
-#include <llvm/Support/SourceMgr.h>
 
 #include "jit/shift_amounts.h"
-#include "memjit/jit/jit.h"
-#include "support/call_jit.h"
+#include "support/jit.h"
+#include "support/parsed_ir.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -65,10 +61,7 @@ std::string constantText(const llvm::Value* v) {
 }
 
 TEST(ShiftAmounts, LanesAtOrBeyondTheWidthBecomeZeroAndNothingElseChanges) {
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic diagnostic;
-  auto module = llvm::parseIR(llvm::MemoryBufferRef(kWidenIR, "widen"), diagnostic, context);
-  ASSERT_TRUE(module) << diagnostic.getMessage().str();
+  const test::ParsedIR module = test::parseIR(kWidenIR);
   EXPECT_EQ(zeroOutOfRangeShiftLanes(*module), 2);  // widen's ashr and amounts' lshr
   std::string amounts;
   for (llvm::Instruction& inst : module->getFunction("amounts")->getEntryBlock())
@@ -85,14 +78,9 @@ TEST(ShiftAmounts, LanesAtOrBeyondTheWidthBecomeZeroAndNothingElseChanges) {
 
 TEST(ShiftAmounts, BlendedAshrAndMaskWidenNeighbouringLanesAtEveryLevel) {
   for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
-    auto jit = Jit::create({.optLevel = level});
-    ASSERT_TRUE(jit.ok()) << jit.error().str();
-    auto mod = jit->addIR(kWidenIR, "widen");
-    ASSERT_TRUE(mod.ok()) << mod.error().str();
-    auto widen = mod->symbol("widen");
-    ASSERT_TRUE(widen.ok()) << widen.error().str();
+    test::CompiledIR compiled = test::compileIR(kWidenIR, {.optLevel = level});
     std::int64_t io[8] = {0xfc00, 0x7fff, 0x8001, static_cast<std::int64_t>(0xfffffffffffffffaULL), 0, 0, 0, 0};
-    test::callJit<void(std::int64_t*)>(*widen, io);
+    compiled.function<void(std::int64_t*)>("widen")(io);
     EXPECT_EQ(io[3], -1024) << optLevelName(level);
     EXPECT_EQ(io[4], -1024) << optLevelName(level);
     EXPECT_EQ(io[5], 0x7fff) << optLevelName(level);

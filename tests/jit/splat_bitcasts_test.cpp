@@ -11,14 +11,10 @@
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-#include <llvm/IRReader/IRReader.h>
-#include <llvm/Support/SourceMgr.h>
 
 #include "jit/splat_bitcasts.h"
-#include "memjit/jit/jit.h"
-#include "memjit/runtime/typed_callable.h"
+#include "support/jit.h"
+#include "support/parsed_ir.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -92,10 +88,7 @@ declare <2 x float> @llvm.masked.gather.v2f32.v2p0(<2 x ptr>, i32 immarg, <2 x i
 )";
 
 TEST(SplatBitcasts, GathersOfOneAddressAndBitcastsOfSplatsBecomeScalarAndNothingElseChanges) {
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic diagnostic;
-  auto module = llvm::parseIR(llvm::MemoryBufferRef(kSplatIR, "splat"), diagnostic, context);
-  ASSERT_TRUE(module) << diagnostic.getMessage().str();
+  const test::ParsedIR module = test::parseIR(kSplatIR);
   // gather: the gather and its bitcast; shuffle, elements and lanes: a bitcast each.
   EXPECT_EQ(splatBitcastsOfScalars(*module), 5);
   auto count = [&](const char* function, auto&& is) {
@@ -122,23 +115,15 @@ TEST(SplatBitcasts, GathersOfOneAddressAndBitcastsOfSplatsBecomeScalarAndNothing
   EXPECT_EQ(splatBitcastsOfScalars(*module), 0);
 }
 
-MEMJIT_NO_SANITIZE_FUNCTION void call(void* f, float* p, std::int64_t* o) {
-  reinterpret_cast<void (*)(float*, std::int64_t*)>(f)(p, o);
-}
-
 TEST(SplatBitcasts, TheValueReadBeforeAStoreIsTheOldOneInEveryLaneAtEveryLevel) {
   for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
-    auto jit = Jit::create({.optLevel = level});
-    ASSERT_TRUE(jit.ok()) << jit.error().str();
-    auto mod = jit->addIR(kSplatIR, "splat");
-    ASSERT_TRUE(mod.ok()) << mod.error().str();
+    test::CompiledIR compiled = test::compileIR(kSplatIR, {.optLevel = level});
     for (auto [name, lanes] : {std::pair{"gather", 2}, {"shuffle", 4}, {"elements", 2}}) {
-      auto f = mod->symbol(name);
-      ASSERT_TRUE(f.ok()) << f.error().str();
+      const auto f = compiled.function<void(float*, std::int64_t*)>(name);
       // A negative f32 (bits 0xc3000000, -128) sign-extends to a negative i64.
       float p = -128.0f;
       std::int64_t o[5] = {};
-      call(*f, &p, o);
+      f(&p, o);
       EXPECT_EQ(std::bit_cast<std::uint32_t>(p), 0x3f800000u) << name;
       for (int i = 0; i <= lanes; ++i)
         EXPECT_EQ(o[i], static_cast<std::int32_t>(0xc3000000u)) << name << " lane " << i << " at " << optLevelName(level);

@@ -6,9 +6,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
+#include "support/call_jit.h"
 #include "support/expected.h"
 
 namespace memjit::test {
@@ -40,6 +42,25 @@ inline CompiledModule compileModule(codegen::Module m, jit::JitOptions options =
   EXPECT_TRUE(mod) << mod.takeError().str();
   if (mod) c.mod.emplace(std::move(*mod));
   return c;
+}
+
+/// LLVM IR text compiled by a Jit of its own (Jit::addIR); a failure ends the test.
+struct CompiledIR {
+  std::unique_ptr<jit::Jit> jit;
+  jit::LoadedModule mod;
+
+  /// The IR function `symbol` (no `_mlir_ciface_` prefix) as a callable F; a missing one ends the test.
+  template <typename F>
+  JitFunction<F> function(const std::string& symbol, std::source_location where = std::source_location::current()) {
+    return JitFunction<F>(valueOrFail(mod.symbol(symbol), symbol, where));
+  }
+};
+
+inline CompiledIR compileIR(std::string_view ir, jit::JitOptions options = {}, jit::AddOptions add = {},
+                            std::source_location where = std::source_location::current()) {
+  auto engine = std::make_unique<jit::Jit>(makeJit(std::move(options), where));
+  jit::LoadedModule mod = valueOrFail(engine->addIR(ir, "ir", std::move(add)), "Jit::addIR", where);
+  return {std::move(engine), std::move(mod)};
 }
 
 }  // namespace memjit::test
