@@ -106,12 +106,22 @@ void phisAsBits(llvm::Function& f) {
 // same: abs of a bf16 signalling NaN, computed before an atomic min and stored
 // after it, came out quiet at O0 (difftest seed 1000356); a negated bf16
 // signalling NaN stored after a two-lane gather, at O3 (seed 274490989180975).
+// CodeGenPrepare also splits a block at a scalar integer division on CPUs
+// tuned for it (bypassSlowDivision: a 64-bit division branches to a 32-bit one
+// when both operands fit), which flushed a bf16 denormal phi stored after an
+// i64 sdiv, ahead of time at O2 (seed 3200000001199), and at a count of
+// leading or trailing zeros without lzcnt/bmi (despeculateCountZeros: a branch
+// on zero); both are taken as splits whatever the target.
 bool splitsBlock(const llvm::Instruction& inst) {
   if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(inst)) return true;
   if (auto* select = llvm::dyn_cast<llvm::SelectInst>(&inst)) return !select->getCondition()->getType()->isVectorTy();
+  if (inst.isIntDivRem()) return !inst.getType()->isVectorTy();
   auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
   if (!call) return false;
   switch (call->getIntrinsicID()) {
+    case llvm::Intrinsic::ctlz:
+    case llvm::Intrinsic::cttz:
+      return !call->getType()->isVectorTy();
     case llvm::Intrinsic::masked_load:
     case llvm::Intrinsic::masked_store:
     case llvm::Intrinsic::masked_gather:

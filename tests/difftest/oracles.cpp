@@ -197,7 +197,14 @@ Expected<jit::LoadedModule> compile(jit::Jit& jit, codegen::Module module, const
   const std::string path = "/tmp/memjit-difftest-" + std::to_string(::getpid()) + ".o";
   jit::AotOptions aot;
   aot.optLevel = o.level;
-  if (Error e = jit::compileAhead(module, {.object = path}, aot)) return e;
+  jit::AotOutputs outputs{.object = path};
+  // As the JIT's dumpDirectory (checkRegression): the optimised IR and the assembly.
+  if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) {
+    const std::string stem = std::string(dump) + "/aot-" + std::string(jit::optLevelName(o.level));
+    outputs.ir = stem + ".ll";
+    outputs.assembly = stem + ".s";
+  }
+  if (Error e = jit::compileAhead(module, outputs, aot)) return e;
   std::ifstream in(path, std::ios::binary);
   std::stringstream bytes;
   bytes << in.rdbuf();

@@ -3220,3 +3220,91 @@ TEST(DifftestRegression, Seed2700000005206) {
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
 }
+
+// An f32 atomic in one arm of an ifElse whose other arm yields the bf16 bits 0x8009 (a negative denormal):
+// the ahead-of-time object at O2 flushed it to 0x8000.
+TEST(DifftestRegression, Seed3200000001199Bf16PhiStoredAfterAnInt64DivisionAot) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 6;
+  s.outputs = 25;
+  s.io = {0xaea2c26882fc7fffULL, 0x6649730959090008ULL, 0x3078c7923c4a7800ULL, 0x4000000000000000ULL, 0x8000000000000000ULL, 0x8000000000000000ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 1};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 1;
+  s.fm.data = {0x7fc7a53fULL, 0x7fd0a070ULL, 0x80000001ULL};
+  s.im.sizes = {3, 2};
+  s.im.strides = {-4, -2};
+  s.im.offset = 11;
+  s.im.data = {0x3ULL, 0x80000002ULL, 0x0ULL, 0x80000000ULL, 0x1ULL, 0x1ULL, 0xfffffffULL, 0x2000ULL, 0x7fffffffULL, 0x91fb4af56c3b79e4ULL, 0x80000000ULL, 0x0ULL};
+  s.h = 0x5781ULL, s.g = 0x3e89ULL, s.c = 0xfffffffffffffffaULL, s.d = 0xc062c27c65f17fe6ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0xffffffffffff8009ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x1ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.hasRet = true, e.ret = 0x8000000000000000ULL;
+  e.fm.push_back({1, 0x1ULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v84 = b.constant(ElementType::UI16, 0x7fffULL);
+    Value v88 = b.constant(ElementType::UI16, 0x8ULL);
+    Value v99 = b.constant(ElementType::F64, -0x0p+0);
+    Value v100 = b.constant(ElementType::Index, 5LL);
+    Value v101 = b.load(io, {v100});
+    Value v102 = b.cast(v101, ElementType::I64);
+    Value v103 = b.bitcast(v102, ElementType::UI64);
+    Value v116 = b.constant(ElementType::Index, 0LL);
+    Value v118 = b.constant(ElementType::Index, 0LL);
+    Value v119 = b.cmp(CmpPredicate::Eq, d, v99);
+    auto r156 = b.ifElse(v119, [&] {
+      return std::vector<Value>{v84, g};
+    }, [&] {
+      Value v130 = b.constant(ElementType::F32, 0x1p-149);
+      Value v131 = b.constant(ElementType::Index, 2LL);
+      Value v132 = b.remui(v116, v131);
+      Value v133 = b.constant(ElementType::Index, 1LL);
+      Value v134 = b.remui(v118, v133);
+      Value v135 = b.atomicRMW(AtomicKind::Maxnumf, v130, fm, {v132, v134});
+      Value v154 = b.sub(v88, v84);
+      Value v155 = b.bitcast(v154, ElementType::BF16);
+      return std::vector<Value>{v154, v155};
+    });
+    Value v156 = r156[0];
+    Value v157 = r156[1];
+    Value v299 = b.constant(ElementType::UI64, 0x0ULL);
+    Value v300 = b.cmp(CmpPredicate::Eq, v103, v299);
+    Value v305 = b.constant(ElementType::I1, 0x0ULL);
+    Value v306 = b.ori(v300, v305);
+    Value v307 = b.constant(ElementType::UI64, 0x1ULL);
+    Value v308 = b.select(v306, v307, v103);
+    Value v309 = b.divsi(v103, v308);
+    b.store(b.cast(b.bitcast(v157, ElementType::I16), ElementType::I64), io, {b.index(18)});
+    b.store(b.bitcast(v309, ElementType::I64), io, {b.index(22)});
+    b.ret({v101});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
