@@ -84,22 +84,17 @@ struct Narrow {
   int xExponents = 0;
 };
 
-const Narrow<std::uint16_t> kBf16{"bf16", fromBf16,
-                                  [](std::mt19937& rng) {
-                                    std::uniform_real_distribution<float> mantissa(1, 2);
-                                    std::uniform_int_distribution<int> exponent(-30, 30), sign(0, 1);
-                                    return bf16Bits((sign(rng) ? -1.0f : 1.0f) * std::ldexp(mantissa(rng), exponent(rng)));
-                                  },
-                                  // -0, the smallest denormal, +inf
-                                  {0x8000, 0x0001, 0x7f80}};
-const Narrow<std::uint16_t> kF16{"f16", fromF16,
-                                 [](std::mt19937& rng) {
-                                   std::uniform_real_distribution<float> mantissa(1, 2);
-                                   std::uniform_int_distribution<int> exponent(-14, 15), sign(0, 1);
-                                   return f16Bits((sign(rng) ? -1.0f : 1.0f) * std::ldexp(mantissa(rng), exponent(rng)));
-                                 },
-                                 // -0, the smallest denormal, -inf
-                                 {0x8000, 0x0001, 0xfc00}};
+// A float of either sign with a mantissa in [1, 2) and an exponent in [lo, hi], as `toBits` rounds it.
+template <std::uint16_t (*toBits)(float), int lo, int hi>
+std::uint16_t drawFloat(std::mt19937& rng) {
+  std::uniform_real_distribution<float> mantissa(1, 2);
+  std::uniform_int_distribution<int> exponent(lo, hi), sign(0, 1);
+  return toBits((sign(rng) ? -1.0f : 1.0f) * std::ldexp(mantissa(rng), exponent(rng)));
+}
+
+// Edges: -0, the smallest denormal, an infinity.
+const Narrow<std::uint16_t> kBf16{"bf16", fromBf16, drawFloat<bf16Bits, -30, 30>, {0x8000, 0x0001, 0x7f80}};
+const Narrow<std::uint16_t> kF16{"f16", fromF16, drawFloat<f16Bits, -14, 15>, {0x8000, 0x0001, 0xfc00}};
 const Narrow<std::int8_t> kI8{"i8", fromI8,
                               [](std::mt19937& rng) {
                                 return static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
