@@ -147,6 +147,9 @@ class Kernels {
   Kernels() {
     jit::JitOptions options;
     options.optLevel = jit::OptLevel::O3;
+    // MEMJIT_BENCH_OPT=O2 measures the default level instead (issue 27's O2 jam).
+    if (const char* level = std::getenv("MEMJIT_BENCH_OPT"); level && std::string(level) == "O2")
+      options.optLevel = jit::OptLevel::O2;
     // MEMJIT_BENCH_DUMP=<dir> keeps each module's IR and object for inspection.
     if (const char* dump = std::getenv("MEMJIT_BENCH_DUMP")) options.dumpDirectory = dump;
     jit_ = std::make_unique<jit::Jit>(std::move(*jit::Jit::create(options)));

@@ -1,6 +1,7 @@
 #include "accumulator_jam.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <llvm/Analysis/AssumptionCache.h>
@@ -21,6 +22,7 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/UnrollLoop.h>
 
+#include "inner_loop_guard.h"
 #include "narrow_type_width.h"
 
 namespace memjit::jit::detail {
@@ -119,27 +121,45 @@ llvm::PreservedAnalyses AccumulatorJamPass::run(llvm::Function& function, llvm::
   auto& assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
   auto& target = analyses.getResult<llvm::TargetIRAnalysis>(function);
   auto& remarks = analyses.getResult<llvm::OptimizationRemarkEmitterAnalysis>(function);
-  bool changed = false;
+  bool changed = false, versioned = false;
+  std::vector<llvm::BasicBlock*> folded;  // branches that now pick one version of a nest
   for (llvm::Loop* outer : nests) {
     // Simplified (preheader, dedicated exits) and LCSSA form is what the
     // unroller expects: LLVM's own unroll-and-jam pass gets both from the
     // loop pass manager.
     changed |= llvm::simplifyLoop(outer, &dominators, &loops, &scev, &assumptions, nullptr, false);
     changed |= llvm::formLCSSARecursively(*outer, dominators, &loops, &scev);
-    if (!llvm::isSafeToUnrollAndJam(outer, scev, dominators, dependences, loops)) continue;
+    // Below O3 nothing has moved the inner loop's zero-trip guard out of the
+    // outer loop, and the jam refuses a guarded inner loop (inner_loop_guard.h).
+    const std::optional<HoistedGuard> guard = hoistInnerLoopGuard(*outer, loops, dominators, scev);
+    if (guard) {
+      versioned = true;
+      llvm::simplifyLoop(outer, &dominators, &loops, &scev, &assumptions, nullptr, /*PreserveLCSSA=*/true);
+      llvm::formLCSSARecursively(*outer, dominators, &loops, &scev);
+    }
+    if (!llvm::isSafeToUnrollAndJam(outer, scev, dominators, dependences, loops)) {
+      if (guard) folded.push_back(keepAsWritten(*guard));
+      continue;
+    }
     llvm::OptimizationRemark remark(kJamRemarkPass, "Jammed", outer->getStartLoc(), outer->getHeader());
     const unsigned trips = scev.getSmallConstantTripCount(outer);
     const unsigned multiple = scev.getSmallConstantTripMultiple(outer);
     const llvm::LoopUnrollResult result =
         llvm::UnrollAndJamLoop(outer, kJamRows, trips, multiple, /*UnrollRemainder=*/false, &loops, &scev,
                                &dominators, &assumptions, &target, &remarks);
-    if (result == llvm::LoopUnrollResult::Unmodified) continue;
+    if (result == llvm::LoopUnrollResult::Unmodified) {
+      if (guard) folded.push_back(keepAsWritten(*guard));
+      continue;
+    }
     changed = true;
+    if (guard) folded.push_back(dropInnerLoop(*guard));
     mergeEqualInductions(scev, *outer->getSubLoops().front());
     remarks.emit(remark << "jammed " << llvm::ore::NV("Rows", kJamRows)
                         << " iterations of the outer loop around one pass of the inner loop");
   }
-  if (!changed) return llvm::PreservedAnalyses::all();
+  if (!changed && !versioned) return llvm::PreservedAnalyses::all();
+  if (!folded.empty()) removeDeadVersions(function, folded);
+  if (!changed) return llvm::PreservedAnalyses::none();
   // The jammed rows reload and store y[c] one after another: forward the
   // stores into the loads, then drop all but the last store.
   analyses.invalidate(function, llvm::PreservedAnalyses::none());
