@@ -129,6 +129,56 @@ TEST(HalfRegisters, WideMaskUsedInAnotherBlockCompiles) {
   }
 }
 
+// Lanes of half vector arithmetic whose other operand is the identity: x / 1,
+// 1 * x, x + -0, x - 0 (LLVM 22's SLP vectoriser writes moved values so, difftest
+// seed 3500000001958), beside lanes that are real arithmetic. o[0..8) takes the
+// four results' lanes.
+constexpr const char* kIdentityLanesIR = R"(
+target triple = "x86_64-pc-linux-gnu"
+define void @identity_lanes(i16 %bits, ptr %o) {
+  %x = bitcast i16 %bits to bfloat
+  %v0 = insertelement <2 x bfloat> poison, bfloat %x, i64 0
+  %v = insertelement <2 x bfloat> %v0, bfloat %x, i64 1
+  %d = insertelement <2 x bfloat> %v0, bfloat 0xR3F80, i64 1
+  %q = fdiv <2 x bfloat> %v, %d
+  %m = fmul <2 x bfloat> <bfloat 0xR3F80, bfloat 0xR4000>, %v
+  %a = fadd <2 x bfloat> %v, <bfloat 0xR8000, bfloat 0xR4000>
+  %s = fsub <2 x bfloat> %v, <bfloat 0xR0000, bfloat 0xR8000>
+  store <2 x bfloat> %q, ptr %o
+  %o2 = getelementptr bfloat, ptr %o, i64 2
+  store <2 x bfloat> %m, ptr %o2
+  %o4 = getelementptr bfloat, ptr %o, i64 4
+  store <2 x bfloat> %a, ptr %o4
+  %o6 = getelementptr bfloat, ptr %o, i64 6
+  store <2 x bfloat> %s, ptr %o6
+  ret void
+}
+)";
+
+TEST(HalfRegisters, IdentityLanesOfHalfVectorArithmeticKeepTheOperandsBitsAtEveryLevel) {
+  for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    AddOptions asWritten;
+    asWritten.runIRPasses = false;  // the shape the vectoriser made, into code generation
+    test::CompiledIR compiled = test::compileIR(kIdentityLanesIR, {.optLevel = level}, asWritten);
+    const auto lanes = compiled.function<void(std::uint16_t, std::uint16_t*)>("identity_lanes");
+    for (std::uint16_t x : {std::uint16_t{0x007f}, std::uint16_t{0x8001}, std::uint16_t{0x7f81}, std::uint16_t{0x3fc0}}) {
+      std::uint16_t o[8] = {};
+      lanes(x, o);
+      const std::string at = std::string(optLevelName(level)) + " x=" + std::to_string(x);
+      EXPECT_EQ(o[1], x) << at << " x / 1";
+      EXPECT_EQ(o[2], x) << at << " 1 * x";
+      EXPECT_EQ(o[4], x) << at << " x + -0";
+      EXPECT_EQ(o[6], x) << at << " x - 0";
+      if (x == 0x3fc0) {  // 1.5: the arithmetic lanes are still computed
+        EXPECT_EQ(o[0], 0x3f80) << at << " x / x";
+        EXPECT_EQ(o[3], 0x4040) << at << " 2 * x";
+        EXPECT_EQ(o[5], 0x4060) << at << " x + 2";
+        EXPECT_EQ(o[7], 0x3fc0) << at << " x - -0";
+      }
+    }
+  }
+}
+
 // A bf16 phi stored after a scalar i64 division or a count of leading zeros,
 // both of which CodeGenPrepare may split the block at (difftest seed
 // 3200000001199: a bf16 denormal came out as -0 ahead of time at O2, where

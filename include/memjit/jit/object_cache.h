@@ -36,7 +36,8 @@ namespace memjit::jit {
 /// compares in f32 (a compare sunk past an atomic's loop, issue 24). 4: splats of a
 /// loaded f32 bitcast as scalars (a broadcast load moved past a store, issue 24).
 /// 5: halves used after a scalar division or zero count cross it as bits
-/// (CodeGenPrepare's branch to a 32-bit division, issue 24).
+/// (CodeGenPrepare's branch to a 32-bit division), and identity lanes of half
+/// vector arithmetic take their operand (LLVM 22's SLP vectoriser), issue 24.
 inline constexpr std::uint32_t kObjectAbiVersion = 5;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
