@@ -26,11 +26,13 @@ struct JitKernels {
     return *p;
   }
 
-  /// `build(module)` fills the module; the Jit compiles at O3 unless told otherwise.
+  /// `build(module)` fills the module; the Jit compiles at O3 unless told otherwise. With MEMJIT_BENCH_DUMP=<dir>
+  /// set, the compiled objects are left there (JitOptions::dumpDirectory) to disassemble.
   template <typename Build>
   static JitKernels make(const std::string& name, Build&& build,
                          jit::JitOptions options = {.optLevel = jit::OptLevel::O3}) {
     JitKernels k;
+    if (const char* dir = std::getenv("MEMJIT_BENCH_DUMP")) options.dumpDirectory = dir;
     auto j = jit::Jit::create(options);
     if (!j) return k.error = j.error().str(), std::move(k);
     k.jit = std::make_unique<jit::Jit>(std::move(*j));

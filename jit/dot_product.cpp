@@ -1,6 +1,9 @@
 #include "dot_product.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/CodeGen/TargetSubtargetInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -10,9 +13,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 
 #include <set>
+#include <vector>
 
 #include "memjit/metadata_symbols.h"
 
@@ -44,15 +49,6 @@ llvm::Intrinsic::ID instruction(const llvm::TargetMachine& machine, const llvm::
   else
     available = has(machine, f, "+avxvnni") || has(machine, f, "+avx512vnni,+avx512vl");
   return available ? table[static_cast<int>(kind)][width] : not_intrinsic;
-}
-
-// The instruction on (acc, a, b), each bitcast to the intrinsic's operand type (they differ between LLVM
-// versions: LLVM 21 made vpdpbusd's byte operands <64 x i8>), the result bitcast back to acc's type.
-llvm::Value* emit(llvm::IRBuilderBase& ir, llvm::Intrinsic::ID id, llvm::Value* acc, llvm::Value* a, llvm::Value* b) {
-  llvm::FunctionType* type = llvm::Intrinsic::getType(ir.getContext(), id);
-  llvm::Value* args[] = {ir.CreateBitCast(acc, type->getParamType(0)), ir.CreateBitCast(a, type->getParamType(1)),
-                         ir.CreateBitCast(b, type->getParamType(2))};
-  return ir.CreateBitCast(ir.CreateIntrinsic(id, {}, args), acc->getType());
 }
 
 std::optional<Kind> kindOfFallback(llvm::StringRef name) {
@@ -180,7 +176,7 @@ bool rewrite(const Idiom& idiom, const llvm::Loop& loop, llvm::Intrinsic::ID id,
   ir.SetInsertPoint(idiom.update);
   std::vector<llvm::Value*> parts;
   for (unsigned c = 0; c < lanes / chunk; ++c)
-    parts.push_back(emit(ir, id, slice(ir, narrow, c * chunk, chunk), slice(ir, idiom.unsignedBytes, 4 * c * chunk, 4 * chunk),
+    parts.push_back(emitDotInstruction(ir, id, slice(ir, narrow, c * chunk, chunk), slice(ir, idiom.unsignedBytes, 4 * c * chunk, 4 * chunk),
                          slice(ir, idiom.signedBytes, 4 * c * chunk, 4 * chunk)));
   llvm::Value* next = concat(ir, parts);
   narrow->addIncoming(narrowStart, preheader);
@@ -254,6 +250,14 @@ void sumNarrow(std::vector<llvm::Value*> work) {
 
 }  // namespace
 
+llvm::Value* emitDotInstruction(llvm::IRBuilderBase& ir, unsigned id, llvm::Value* acc, llvm::Value* a,
+                                llvm::Value* b) {
+  llvm::FunctionType* type = llvm::Intrinsic::getType(ir.getContext(), id);
+  llvm::Value* args[] = {ir.CreateBitCast(acc, type->getParamType(0)), ir.CreateBitCast(a, type->getParamType(1)),
+                         ir.CreateBitCast(b, type->getParamType(2))};
+  return ir.CreateBitCast(ir.CreateIntrinsic(id, {}, args), acc->getType());
+}
+
 llvm::PreservedAnalyses DotInstructionsPass::run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
   bool changed = false;
   for (llvm::Function& fallback : module) {
@@ -268,7 +272,7 @@ llvm::PreservedAnalyses DotInstructionsPass::run(llvm::Module& module, llvm::Mod
           instruction(*machine, *call->getFunction(), *kind, lanesOf(call->getType()));
       if (id == llvm::Intrinsic::not_intrinsic) continue;
       llvm::IRBuilder<> ir(call);
-      call->replaceAllUsesWith(emit(ir, id, call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2)));
+      call->replaceAllUsesWith(emitDotInstruction(ir, id, call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2)));
       call->eraseFromParent();
       changed = true;
     }
@@ -279,7 +283,14 @@ llvm::PreservedAnalyses DotInstructionsPass::run(llvm::Module& module, llvm::Mod
 llvm::PreservedAnalyses DotLoopWidthPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   using namespace llvm::PatternMatch;
   if (function.isDeclaration() || !has(*machine, function, "+avx512vnni")) return llvm::PreservedAnalyses::all();
-  for (llvm::Loop* loop : analyses.getResult<llvm::LoopAnalysis>(function).getLoopsInPreorder()) {
+  struct Sum {
+    llvm::Loop* loop;
+    llvm::PHINode* acc;
+    llvm::Value *unsignedBytes, *signedBytes;
+  };
+  std::vector<Sum> sums;
+  auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
     if (!loop->isInnermost() || llvm::findStringMetadataForLoop(loop, "llvm.loop.vectorize.width") ||
         llvm::hasDisableAllTransformsHint(loop))
       continue;
@@ -294,10 +305,23 @@ llvm::PreservedAnalyses DotLoopWidthPass::run(llvm::Function& function, llvm::Fu
           !((bytes(x, true) && bytes(y, false)) || (bytes(y, true) && bytes(x, false))))
         continue;
       llvm::addStringMetadataToLoop(loop, "llvm.loop.vectorize.width", 64);
+      sums.push_back(bytes(x, true) ? Sum{loop, &phi, x, y} : Sum{loop, &phi, y, x});
       break;
     }
   }
-  return llvm::PreservedAnalyses::all();  // only loop metadata changed
+  // The masked byte loads of head and tail need AVX512-BW (else the backend splits them into 64 scalar loads).
+  bool changed = false;
+  if (!sums.empty() && has(*machine, function, "+avx512bw")) {
+    auto& se = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
+    auto& dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
+    auto& assumptions = analyses.getResult<llvm::AssumptionAnalysis>(function);
+    for (const Sum& sum : sums) {
+      // A preheader and a dedicated exit (the vectoriser would make them next anyway).
+      changed |= llvm::simplifyLoop(sum.loop, &dominators, &loops, &se, &assumptions, nullptr, false);
+      changed |= alignDotLoop(*sum.loop, *sum.acc, sum.unsignedBytes, sum.signedBytes, se, dominators, loops);
+    }
+  }
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();  // else only loop metadata changed
 }
 
 llvm::PreservedAnalyses DotLoopIdiomPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {

@@ -19,9 +19,16 @@
 #include <llvm/IR/PassManager.h>
 
 namespace llvm {
+class DominatorTree;
 class Function;
+class IRBuilderBase;
+class Loop;
+class LoopInfo;
 class Module;
+class PHINode;
+class ScalarEvolution;
 class TargetMachine;
+class Value;
 }  // namespace llvm
 
 namespace memjit::jit::detail {
@@ -35,7 +42,9 @@ struct DotInstructionsPass : llvm::PassInfoMixin<DotInstructionsPass> {
 
 // Before vectorisation: a scalar u8 x s8 sum gets the vectorisation width of one vpdpbusd on zmm registers (64
 // bytes) where the target has AVX512-VNNI, as g++ does; the cost model (which prefers 256-bit vectors on
-// Sapphire Rapids) would pick 32 and halve the bytes per instruction.
+// Sapphire Rapids) would pick 32 and halve the bytes per instruction. A long sum over unit-stride bytes also gets
+// a masked head up to the streamed operand's next 64-byte boundary and a masked tail (dot_loop_alignment.cpp), so
+// the vector loop's loads of that operand do not cross cache lines and no scalar remainder runs.
 struct DotLoopWidthPass : llvm::PassInfoMixin<DotLoopWidthPass> {
   explicit DotLoopWidthPass(const llvm::TargetMachine& machine) : machine(&machine) {}
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
@@ -47,5 +56,17 @@ struct DotLoopIdiomPass : llvm::PassInfoMixin<DotLoopIdiomPass> {
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
   const llvm::TargetMachine* machine;
 };
+
+// vpdpbusd (vpdpwssd, vdpbf16ps: `id`) on (acc, a, b), each bitcast to the intrinsic's operand type (they differ
+// between LLVM versions: LLVM 21 made vpdpbusd's byte operands <64 x i8>), the result bitcast back to acc's type.
+llvm::Value* emitDotInstruction(llvm::IRBuilderBase& ir, unsigned id, llvm::Value* acc, llvm::Value* a, llvm::Value* b);
+
+// Head, body and tail (dot_loop_alignment.cpp) for `loop`, whose header phi `acc` sums
+// `unsignedBytes * signedBytes` (the zext and sext of byte loads): false, and nothing changed, unless every
+// other header phi and every value used after the loop is an affine induction (or the sum), both loads step one
+// byte, and the loop has no side effects and one exit, at its latch. Emits AVX512-VNNI and AVX512-BW
+// instructions. Keeps `dominators` and `loops` up to date.
+bool alignDotLoop(llvm::Loop& loop, llvm::PHINode& acc, llvm::Value* unsignedBytes, llvm::Value* signedBytes,
+                  llvm::ScalarEvolution& se, llvm::DominatorTree& dominators, llvm::LoopInfo& loops);
 
 }  // namespace memjit::jit::detail
