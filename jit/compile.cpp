@@ -242,7 +242,8 @@ static void skipEpilogueVectorization() {
 // it sorts several hundred vector variants, 0.3 M instructions, about a
 // seventh of a small kernel's O0 compile under callgrind. Entries are never
 // removed (there are as many as target configurations), so references stay
-// valid; the pass pipeline only reads (copies) them.
+// valid; the pass pipeline only reads (copies) them. LLVM's process-wide
+// -vector-library, which memjit does not use, is read when an entry is built.
 static const llvm::TargetLibraryInfoImpl& libraryInfo(const llvm::TargetMachine& machine, bool vectorMath) {
   static std::mutex mutex;
   using Key = std::tuple<std::string, std::string, std::string, bool>;  // triple, CPU, features, vectorMath
