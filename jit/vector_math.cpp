@@ -4,6 +4,7 @@
 #include "llvm_error.h"
 
 #include <deque>
+#include <iterator>
 #include <mutex>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -81,9 +82,15 @@ bool hasVectorMathLibrary(const llvm::Triple& triple) {
 void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMachine& machine) {
   if (!hasVectorMathLibrary(machine.getTargetTriple())) return;
   const llvm::MCSubtargetInfo& subtarget = *machine.getMCSubtargetInfo();
+  // Asked once per ISA, not per variant: checkFeatures parses its string on
+  // every call, and asking it for each of the ~200 variants cost 10 M
+  // instructions per module, most of a small kernel's O0 compile.
+  bool callable[std::size(kIsas)];
+  for (std::size_t i = 0; i < std::size(kIsas); ++i)
+    callable[i] = !kIsas[i].feature || subtarget.checkFeatures(kIsas[i].feature);
   std::vector<llvm::VecDesc> descriptions;
   for (const Variant& v : variants()) {
-    if (v.isa->feature && !subtarget.checkFeatures(v.isa->feature)) continue;
+    if (!callable[v.isa - kIsas]) continue;
     descriptions.push_back(
         llvm_compat::vectorFunction(v.scalar, v.vector, llvm::ElementCount::getFixed(v.lanes), false, v.prefix));
   }
