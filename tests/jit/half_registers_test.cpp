@@ -129,6 +129,41 @@ TEST(HalfRegisters, WideMaskUsedInAnotherBlockCompiles) {
   }
 }
 
+// What InstCombine left of fenceHalfBitcasts' fence over i16 -> f16 -> bf16:
+// one bitcast from i16 under the fence (difftest seed 3600000000128, where the
+// back end narrowed the fenced bf16 through f32 and a denormal came out 0).
+constexpr const char* kFencedFromIntegerIR = R"(
+target triple = "x86_64-pc-linux-gnu"
+define void @fenced_from_integer(i16 %bits, ptr %o, ptr %n) {
+  %b = bitcast i16 %bits to bfloat
+  %f = call bfloat @llvm.arithmetic.fence.bf16(bfloat %b)
+  %old = atomicrmw umin ptr %n, i32 7 acq_rel
+  %i = bitcast bfloat %f to i16
+  store i16 %i, ptr %o
+  ret void
+}
+declare bfloat @llvm.arithmetic.fence.bf16(bfloat)
+)";
+
+TEST(HalfRegisters, FencesOverBitcastsFromIntegersAreDroppedAndTheBitsKept) {
+  const test::ParsedIR module = test::parseIR(kFencedFromIntegerIR);
+  passHalvesAsBits(*module);
+  EXPECT_EQ(fencesIn(*module), 0);
+  for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    AddOptions asOptimised;
+    asOptimised.runIRPasses = false;
+    test::CompiledIR compiled = test::compileIR(kFencedFromIntegerIR, {.optLevel = level}, asOptimised);
+    const auto fenced = compiled.function<void(std::uint16_t, std::uint16_t*, std::uint32_t*)>("fenced_from_integer");
+    for (std::uint16_t x : {std::uint16_t{0x0001}, std::uint16_t{0x807f}, std::uint16_t{0x7f81}}) {
+      std::uint16_t o = 0;
+      std::uint32_t n = 9;
+      fenced(x, &o, &n);
+      EXPECT_EQ(o, x) << optLevelName(level);
+      EXPECT_EQ(n, 7u) << optLevelName(level);
+    }
+  }
+}
+
 // Lanes of half vector arithmetic whose other operand is the identity: x / 1,
 // 1 * x, x + -0, x - 0 (LLVM 22's SLP vectoriser writes moved values so, difftest
 // seed 3500000001958), beside lanes that are real arithmetic. o[0..8) takes the
