@@ -22,11 +22,11 @@
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <map>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dot_product.h"
+#include "llvm_compat.h"
 
 namespace memjit::jit::detail {
 namespace {
@@ -36,15 +36,6 @@ constexpr std::uint64_t kBlock = 128;  // bytes per trip of the vectorised loop 
 // Shorter loops stay as they are: head and tail (about 40 instructions) would cost more than the split loads
 // save (bench_dot's 64x256: 256-byte rows from L1, 18 cycles a row).
 constexpr std::uint64_t kMinBytes = 1024;
-
-// LLVM 21 dropped SCEVExpander's DataLayout parameter.
-template <typename Expander = llvm::SCEVExpander>
-Expander makeExpander(llvm::ScalarEvolution& se, const llvm::DataLayout& layout) {
-  if constexpr (std::is_constructible_v<Expander, llvm::ScalarEvolution&, const llvm::DataLayout&, const char*>)
-    return Expander(se, layout, "dot.align");
-  else
-    return Expander(se, "dot.align");
-}
 
 // The address recurrence of the byte load that `extended` (a zext or sext of it) reads in `loop`, when it steps
 // one byte per iteration; null otherwise.
@@ -124,7 +115,7 @@ bool alignDotLoop(llvm::Loop& loop, llvm::PHINode& acc, llvm::Value* unsignedByt
   const llvm::SCEV* backedges = se.getBackedgeTakenCount(&loop);
   if (llvm::isa<llvm::SCEVCouldNotCompute>(backedges)) return false;
   llvm::Instruction* decide = preheader->getTerminator();
-  auto expander = makeExpander(se, preheader->getModule()->getDataLayout());
+  auto expander = llvm_compat::scevExpander(se, preheader->getModule()->getDataLayout(), "dot.align");
   std::vector<const llvm::SCEV*> needed = {u->getStart(), s->getStart(), backedges};
   for (auto [phi, rec] : inductions) needed.insert(needed.end(), {rec->getStart(), rec->getStepRecurrence(se)});
   for (auto [inst, rec] : finals) needed.insert(needed.end(), {rec->getStart(), rec->getStepRecurrence(se)});

@@ -20,6 +20,7 @@
 #include <llvm/Support/CodeGen.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/TargetParser/Triple.h>
 
 namespace memjit::llvm_compat {
@@ -109,6 +110,15 @@ Desc vectorFunction(llvm::StringRef scalar, llvm::StringRef vector, llvm::Elemen
     return Desc(scalar, vector, lanes, masked, abiPrefix, std::nullopt);
   else
     return Desc(scalar, vector, lanes, masked, abiPrefix);
+}
+
+/// A SCEVExpander naming its values `name`: LLVM 21 dropped the DataLayout parameter.
+template <class Expander = llvm::SCEVExpander>
+Expander scevExpander(llvm::ScalarEvolution& se, const llvm::DataLayout& layout, const char* name) {
+  if constexpr (requires { Expander(se, layout, name); })
+    return Expander(se, layout, name);
+  else
+    return Expander(se, name);
 }
 
 /// A JITLink symbol's name: LLVM 20 interns it (SymbolStringPtr), 19 has a StringRef.
