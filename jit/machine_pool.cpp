@@ -8,25 +8,26 @@ Expected<MachinePool::Lease> MachinePool::acquire(OptLevel level) {
   Lease lease;
   lease.pool = this;
   lease.level = level;
+  auto& idle = idle_[static_cast<std::size_t>(level)];
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!idle_.empty()) {
-      lease.pooled = std::move(idle_.back());
-      idle_.pop_back();
+    if (!idle.empty()) {
+      lease.pooled = std::move(idle.back());
+      idle.pop_back();
     }
   }
   if (!lease.pooled) {
     lease.pooled = std::make_unique<Pooled>();
+    lease.pooled->level = level;
     MEMJIT_ASSIGN_OR_RETURN(lease.pooled->machine, createTargetMachine(spec_, level));
     std::lock_guard<std::mutex> lock(mutex_);
     ++created_;
   }
-  lease.pooled->machine->setOptLevel(codegenOptLevel(level));
   return lease;
 }
 
 Expected<std::string> MachinePool::Lease::emitObject(llvm::Module& module) {
-  auto& emitter = pooled->emitters[static_cast<std::size_t>(level)];
+  auto& emitter = pooled->emitter;
   if (!emitter) {
     MEMJIT_ASSIGN_OR_RETURN(emitter, CodeEmitter::create(*pooled->machine, EmitKind::Object));
   }
@@ -50,9 +51,15 @@ void MachinePool::retire(std::unique_ptr<Pooled> pooled) noexcept {
   retired_.push_back(std::move(pooled));
 }
 
+std::size_t MachinePool::idle(OptLevel level) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return idle_[static_cast<std::size_t>(level)].size();
+}
+
 void MachinePool::release(std::unique_ptr<Pooled> pooled) {
   std::lock_guard<std::mutex> lock(mutex_);
-  idle_.push_back(std::move(pooled));
+  const auto level = static_cast<std::size_t>(pooled->level);
+  idle_[level].push_back(std::move(pooled));
 }
 
 }  // namespace memjit::jit::detail

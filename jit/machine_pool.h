@@ -23,12 +23,18 @@ namespace memjit::jit::detail {
 /// Every Jit shares the process's host pool: a new machine's first module pays
 /// ~3.5 ms for building its X86 subtarget, which a Jit made per kernel (the
 /// way MLIR makes an ExecutionEngine per module) would otherwise pay each time.
+/// A machine serves one optimisation level for good: the subtarget it builds
+/// on first use (and caches) reads the machine's level then, so one made at O0
+/// and later set to O2 generated O2 code without what X86TargetLowering enables
+/// only from O2 (bypassSlowDivision's 32-bit division for a 64-bit one), and
+/// the JIT's O2 code depended on the level the process compiled at first.
 class MachinePool {
  public:
-  /// A machine and the code generators built for it, one per level on first use.
+  /// A machine for one level and the code generator built for it on first use.
   struct Pooled {
     std::unique_ptr<llvm::TargetMachine> machine;
-    std::array<std::unique_ptr<CodeEmitter>, 4> emitters;  // indexed by OptLevel
+    std::unique_ptr<CodeEmitter> emitter;
+    OptLevel level = OptLevel::O2;
   };
 
   struct Lease {
@@ -66,6 +72,8 @@ class MachinePool {
   Expected<Lease> acquire(OptLevel level);
   /// Number of machines made so far (tests check that it stays small).
   std::size_t created() const;
+  /// Machines of `level` waiting for a lease.
+  std::size_t idle(OptLevel level) const;
 
  private:
   void release(std::unique_ptr<Pooled> pooled);
@@ -74,7 +82,7 @@ class MachinePool {
   void retire(std::unique_ptr<Pooled> pooled) noexcept;
   TargetSpec spec_;
   mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<Pooled>> idle_;
+  std::array<std::vector<std::unique_ptr<Pooled>>, 4> idle_;  // indexed by OptLevel
   std::vector<std::unique_ptr<Pooled>> retired_;
   std::size_t created_ = 0;
 };
