@@ -8,6 +8,7 @@
 
 #include <llvm/IR/Module.h>
 
+#include "jit/llvm_compat.h"
 #include "jit/machine_pool.h"
 #include "support/expected.h"
 #include "support/parsed_ir.h"
@@ -28,7 +29,7 @@ std::string emit(MachinePool& pool, OptLevel level) {
   auto lease = test::valueOrFail(pool.acquire(level), "acquire");
   const test::ParsedIR module = test::parseIR(kDivisionIR);
   module->setDataLayout((*lease).createDataLayout());
-  module->setTargetTriple((*lease).getTargetTriple().str());
+  llvm_compat::setTargetTriple(*module, (*lease).getTargetTriple());
   return test::valueOrFail(lease.emitObject(*module), "emitObject");
 }
 
