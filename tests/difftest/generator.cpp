@@ -390,6 +390,13 @@ class Gen {
     return assign(Op::Select, from, {ok, x, constant(from, 0)});
   }
   int mask16(int x) { return assign(Op::And, ET::Index, {x, constant(ET::Index, 0xffff)}); }
+  // An index sum's or product's initial value or term, small enough not to overflow: the combiner is index
+  // arithmetic, `nsw` (seed 3900000007460 summed five INT64_MINs onto INT64_MAX, which the optimiser may assume
+  // does not happen). Sums of up to 73 16-bit terms; products of 0s and 1s onto a 16-bit start.
+  int indexTerm(ET t, Stmt::Reduction r, int x, bool initial) {
+    if (t != ET::Index || (r != Stmt::Sum && r != Stmt::Product)) return x;
+    return r == Stmt::Sum || initial ? mask16(x) : assign(Op::And, ET::Index, {x, constant(ET::Index, 1)});
+  }
   // The divisor with 0 (and -1 when the dividend is INT_MIN, for signed ops) replaced by 1.
   int guardDivisor(ET t, int a, int b, bool signedOp) {
     const unsigned w = widthOf(t);
@@ -1162,7 +1169,7 @@ class Gen {
         ts.push_back(types[r_.below(std::size(types))]);
         s.reductions.push_back(static_cast<Stmt::Reduction>(r_.below(7)));
       }
-      s.args.push_back(pick(ts.back()));
+      s.args.push_back(indexTerm(ts.back(), s.reductions.back(), pick(ts.back()), true));
     }
     const std::uint8_t atomic =
         o_.atomics ? static_cast<std::uint8_t>(r_.below(Stmt::AtomicMul + 1)) : std::uint8_t{Stmt::AtomicKinds};
@@ -1171,8 +1178,9 @@ class Gen {
     parallelBody(s, atomic, [&](int iv) {
       const int ivData = assign(Op::Cast, ET::I64, {iv});  // iv as data
       body(depth);
-      for (ET t : ts) {
-        const int y = pick(t);
+      for (std::size_t i = 0; i < ts.size(); ++i) {
+        const ET t = ts[i];
+        const int y = indexTerm(t, s.reductions[i], pick(t), false);
         if (!deterministic || !isFloat(t)) {
           cur_->yields.push_back(y);
           continue;
