@@ -123,6 +123,37 @@ TEST(DifftestInterpreter, FollowsReadmeIntegerSemantics) {
   EXPECT_EQ(interpret(binary(Op::DivSI, ElementType::I1, 1, 1)).trap, "overflow");  // -1 / -1
 }
 
+// Checked mode stops at a division by a determined zero even when the interpreter does not determine the
+// dividend (seed 3800000012183: it answered "not determined" and missed the trap).
+TEST(DifftestInterpreter, StopsAtADivisionByZeroWhateverTheDividend) {
+  Program p = binary(Op::DivUI, ElementType::I32, 0, 0);
+  auto value = [&](ElementType t) {
+    p.values.push_back(scalarType(t));
+    return static_cast<int>(p.values.size()) - 1;
+  };
+  // The dividend: the bits of a NaN sum, which only say "some NaN".
+  Stmt nan;
+  nan.imm = 0x7fc00000;
+  nan.type = ElementType::F32;
+  nan.results = {value(ElementType::F32)};
+  Stmt sum;
+  sum.op = Op::Add;
+  sum.type = ElementType::F32;
+  sum.args = {nan.results[0], nan.results[0]};
+  sum.results = {value(ElementType::F32)};
+  Stmt bits;
+  bits.op = Op::Bitcast;
+  bits.type = ElementType::I32;
+  bits.args = {sum.results[0]};
+  bits.results = {value(ElementType::I32)};
+  p.body.stmts[2].args[0] = bits.results[0];
+  p.body.stmts.insert(p.body.stmts.begin() + 2, {nan, sum, bits});
+  EXPECT_EQ(interpret(p).trap, "by zero");
+  p.body.stmts[1].imm = 3;  // a divisor of 3: the quotient is not determined, and nothing stops
+  EXPECT_EQ(interpret(p).trap, "");
+  EXPECT_NE(interpret(p).outputs.at(0).flags, kExact);
+}
+
 TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   // minnumf: a NaN operand yields the other one; +0/-0 may be either.
   EXPECT_EQ(result(binary(Op::MinNumF, ElementType::F32, 0x7fc00000, 0x3f800000)), 0x3f800000u);

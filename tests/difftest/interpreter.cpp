@@ -590,6 +590,11 @@ Val Interpreter::eval(const Stmt& s, const std::vector<Val>& a) {
   // Anything computed from a value with a tolerance is no longer determined.
   const bool anyLoose = std::any_of(a.begin(), a.end(), [](const Val& v) { return v.flags != kExact; });
   const ElementType operandType = s.args.empty() ? s.type : p_.values[s.args[s.op == Op::Select ? 1 : 0]].elem;
+  // Division by a determined zero stops checked mode whatever the dividend (seed 3800000012183 divided a
+  // loose value by the deliberate 0, and the interpreter returned "not determined" instead of the trap).
+  if (s.op >= Op::Div && s.op <= Op::FloorDivSI && !isFloatT(operandType) && a.size() > 1 &&
+      a[1].flags == kExact && (a[1].bits & maskOf(widthOf(operandType))) == 0)
+    throw Trap{"by zero"};
   if (anyLoose) {
     // "Some NaN" is still a NaN: what an op makes of it is determined unless
     // the op reads its sign or payload (bitcast, copysign's sign operand).

@@ -271,7 +271,9 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
         std::vector<std::string> diffs;
         if (!p.trap.empty()) {
           if (expected[i].trap != p.trap)
-            diffs.push_back("the interpreter did not stop at the program's trap (" + p.trap + ")");
+            diffs.push_back("the interpreter did not stop at the program's trap (" + p.trap + "): " +
+                            (expected[i].trap.empty() ? std::string("it ran to the end")
+                                                      : "it stopped at '" + expected[i].trap + "'"));
           else if (got.error.find(p.trap) == std::string::npos)
             diffs.push_back("expected a checked-mode failure '... " + p.trap + "', got " +
                             (got.error.empty() ? std::string("success") : "'" + got.error + "'"));
