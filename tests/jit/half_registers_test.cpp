@@ -268,13 +268,22 @@ TEST(HalfRegisters, HalvesUsedAfterAScalarDivisionOrZeroCountCrossItAsBits) {
   const test::ParsedIR module = test::parseIR(kSplitIR);
   passHalvesAsBits(*module);
   for (const char* name : {"after_division", "after_count"}) {
-    int frozenBeforeTheSplit = 0;
-    bool split = false;
-    for (const llvm::Instruction& inst : module->getFunction(name)->back()) {
-      split |= inst.isIntDivRem() || llvm::isa<llvm::IntrinsicInst>(inst);
-      frozenBeforeTheSplit += !split && llvm::isa<llvm::FreezeInst>(inst);
+    // After the split, the half the store's bits come from is made from frozen bits taken before it.
+    const llvm::BasicBlock& join = module->getFunction(name)->back();
+    const llvm::Instruction* split = nullptr;
+    const llvm::Value* stored = nullptr;
+    for (const llvm::Instruction& inst : join) {
+      if (!split && (inst.isIntDivRem() || llvm::isa<llvm::IntrinsicInst>(inst))) split = &inst;
+      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst)) stored = store->getValueOperand();
     }
-    EXPECT_EQ(frozenBeforeTheSplit, 1) << name;
+    ASSERT_NE(split, nullptr) << name;
+    const auto* fromBits = llvm::dyn_cast_or_null<llvm::BitCastInst>(
+        llvm::isa<llvm::BitCastInst>(stored) ? llvm::cast<llvm::BitCastInst>(stored)->getOperand(0) : nullptr);
+    ASSERT_NE(fromBits, nullptr) << name;
+    const auto* frozen = llvm::dyn_cast<llvm::FreezeInst>(fromBits->getOperand(0));
+    ASSERT_NE(frozen, nullptr) << name;
+    EXPECT_TRUE(frozen->comesBefore(split)) << name;
+    EXPECT_TRUE(fromBits->getParent() == split->getParent() && split->comesBefore(fromBits)) << name;
   }
 }
 

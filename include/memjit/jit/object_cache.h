@@ -37,7 +37,8 @@ namespace memjit::jit {
 /// loaded f32 bitcast as scalars (a broadcast load moved past a store, issue 24).
 /// 5: halves used after a scalar division or zero count cross it as bits
 /// (CodeGenPrepare's branch to a 32-bit division), and identity lanes of half
-/// vector arithmetic take their operand (LLVM 22's SLP vectoriser), issue 24.
+/// vector arithmetic take their operand (LLVM 22's SLP vectoriser), half
+/// fences dropped, and half phis' bits frozen (optimizePhiType), issue 24.
 inline constexpr std::uint32_t kObjectAbiVersion = 5;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
