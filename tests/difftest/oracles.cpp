@@ -180,6 +180,8 @@ void compare(const Program& p, const Outcome& expected, const Observed& got, std
 
 Expected<Runner> Runner::create() {
   jit::JitOptions o;
+  // As checkRegression: each oracle's IR before and after the passes, and its object (the module is named after the oracle).
+  if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
   auto j = jit::Jit::create(o);
   if (!j) return j.error();
   return Runner(std::move(*j));
@@ -293,7 +295,7 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
 namespace memjit::difftest {
 
 std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
-                            const Expectations& expected, const std::function<Error(codegen::Module&)>& helpers) {
+                            const Expectations& expected, const Helpers& helpers) {
   // MEMJIT_DIFFTEST_DUMP=dir leaves each level's IR before and after the passes, and its object, in dir.
   jit::JitOptions options;
   if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) options.dumpDirectory = dump;
@@ -309,12 +311,13 @@ std::string checkRegression(const Program& state, const std::function<void(codeg
   for (const Oracle& o : runs) {
     const std::string at = o.name + ": ";
     codegen::Module module("difftest_regression");
+    // Helpers are built as the tool's oracle builds every function of the program: checked in O2-checked.
+    codegen::FunctionOptions options;
+    options.checked = o.checked;
     if (helpers) {
-      if (Error e = helpers(module)) return at + e.message();
+      if (Error e = helpers(module, options)) return at + e.message();
     }
     {
-      codegen::FunctionOptions options;
-      options.checked = o.checked;
       codegen::FunctionBuilder b(module, "f", *parseFunctionType(kSignature), options);
       build(b);
       if (Error e = b.finish()) return at + e.message();

@@ -24,10 +24,13 @@ struct Expectations {
   std::vector<std::pair<std::size_t, std::uint64_t>> fm, im;  // buffer element, bits
 };
 
+/// Defines the functions a program calls, in its module, with the options the calling function is built with
+/// (checked in the O2-checked run, as the tool builds every function of a program there).
+using Helpers = std::function<Error(codegen::Module&, const codegen::FunctionOptions&)>;
+
 /// "" when every level gives the expected values, else what differed. `helpers` defines the functions
 /// `build` calls, in the same module, first.
 std::string checkRegression(const Program& state, const std::function<void(codegen::FunctionBuilder&)>& build,
-                            const Expectations& expected,
-                            const std::function<Error(codegen::Module&)>& helpers = {});
+                            const Expectations& expected, const Helpers& helpers = {});
 
 }  // namespace memjit::difftest

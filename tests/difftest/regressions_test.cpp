@@ -870,9 +870,9 @@ TEST(DifftestRegression, Seed33Calls) {
   e.outputs.push_back({3, 0x4ULL});
   e.outputs.push_back({4, 0x0ULL});
   e.hasRet = true, e.ret = 0x0ULL;
-  auto helpers = [&](Module& module) -> memjit::Error {
+  auto helpers = [&](Module& module, const FunctionOptions& options) -> memjit::Error {
     {
-      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(memref<?x?xf32, strided<[?, ?], offset: ?>>, f32, f16, i16, si16) -> (ui32)"));
+      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(memref<?x?xf32, strided<[?, ?], offset: ?>>, f32, f16, i16, si16) -> (ui32)"), options);
       Value v7 = b.arg(0);
       Value v8 = b.arg(1);
       Value v9 = b.arg(2);
@@ -2320,9 +2320,9 @@ TEST(DifftestRegression, Seed274490989181359Bf16InAStructPhiOfACheckedHelper) {
   e.fm.push_back({24, 0x88bfb63aULL});
   e.fm.push_back({28, 0x3d3aea33ULL});
   e.im.push_back({2, 0x3d3aea33ULL});
-  auto helpers = [&](Module& module) -> memjit::Error {
+  auto helpers = [&](Module& module, const FunctionOptions&) -> memjit::Error {
     {
-      FunctionOptions checked;  // as the tester built it (the printed snippet builds helpers unchecked)
+      FunctionOptions checked;  // checked at every level: it failed at O1-O3 too, not only in O2-checked
       checked.checked = true;
       FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(si8, bf16, i32, i8, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (ui8, bf16, ui8)"), checked);
       Value v8 = b.arg(0);
@@ -3098,9 +3098,9 @@ TEST(DifftestRegression, Seed2700000002178) {
   e.outputs.push_back({11, 0xffffffffffab1761ULL});
   e.hasRet = true, e.ret = 0x7fffffffffffffffULL;
   e.im.push_back({1, 0x0ULL});
-  auto helpers = [&](Module& module) -> memjit::Error {
+  auto helpers = [&](Module& module, const FunctionOptions& options) -> memjit::Error {
     {
-      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(memref<?x?xi32, strided<[?, ?], offset: ?>>, i32, ui64, si8) -> (f64, bf16, f32)"));
+      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(memref<?x?xi32, strided<[?, ?], offset: ?>>, i32, ui64, si8) -> (f64, bf16, f32)"), options);
       Value v7 = b.arg(0);
       Value v8 = b.arg(1);
       Value v9 = b.arg(2);
@@ -3540,9 +3540,9 @@ TEST(DifftestRegression, Seed3800000014622Bf16SignallingNaNFromACheckedHelpersPh
   e.outputs.push_back({42, 0x0ULL});
   e.hasRet = true, e.ret = 0xeffffa44add7fffULL;
   e.fm.push_back({2, 0x0ULL});
-  auto helpers = [&](Module& module) -> memjit::Error {
+  auto helpers = [&](Module& module, const FunctionOptions&) -> memjit::Error {
     {
-      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(ui64, i8, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (bf16)"), [] { memjit::codegen::FunctionOptions o; o.checked = true; return o; }());
+      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(ui64, i8, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (bf16)"), [] { FunctionOptions o; o.checked = true; return o; }());  // checked at every level: it failed at O1-O3 too
       Value v8 = b.arg(0);
       Value v9 = b.arg(1);
       Value v7 = b.arg(2);

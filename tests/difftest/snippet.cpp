@@ -71,7 +71,7 @@ class Printer {
     const Helper& h = p_.helpers[k];
     line(4, "{");
     line(6, "FunctionBuilder b(module, \"h" + std::to_string(k) + "\", *memjit::parseFunctionType(\"" +
-                helperSignature(p_, h) + "\"));");
+                helperSignature(p_, h) + "\"), options);");
     for (std::size_t i = 0; i < h.params.size(); ++i)
       line(6, "Value " + v(h.params[i]) + " = b.arg(" + std::to_string(i) + ");");
     block(h.body, 6);
@@ -437,7 +437,7 @@ std::string toBuilderSnippet(const Program& p) {
   for (std::size_t i = 0; i < e.im.size(); ++i)
     if (e.im[i].flags == kExact && e.im[i].bits != p.im.data[i]) o << "  e.im.push_back({" << i << ", " << hexU(e.im[i].bits) << "});\n";
   if (!p.helpers.empty()) {
-    o << "  auto helpers = [&](Module& module) -> memjit::Error {\n";
+    o << "  auto helpers = [&](Module& module, const memjit::codegen::FunctionOptions& options) -> memjit::Error {\n";
     Printer printer(p);
     for (std::size_t k = 0; k < p.helpers.size(); ++k) o << printer.helper(k);
     o << "    return memjit::Error::success();\n  };\n";
