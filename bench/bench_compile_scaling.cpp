@@ -71,7 +71,10 @@ ChildResult compileInChild(ScalingShape shape, std::size_t ops, OptLevel level) 
     std::snprintf(r.error, sizeof r.error, "%s", e.str().c_str());
     return r;
   };
-  auto jit = memjit::jit::Jit::create({.optLevel = level});
+  memjit::jit::JitOptions options{.optLevel = level};
+  // As bench/jit_kernels.h: MEMJIT_BENCH_DUMP=<dir> keeps the IR before and after the passes and the object.
+  if (const char* dir = std::getenv("MEMJIT_BENCH_DUMP")) options.dumpDirectory = dir;
+  auto jit = memjit::jit::Jit::create(options);
   if (!jit) return fail(jit.error());
   memjit::codegen::Module module("scaling");
   if (auto e = memjit::bench::addScalingKernel(module, "kernel", shape, ops)) return fail(e);

@@ -7,7 +7,8 @@
 //   valgrind --tool=callgrind --toggle-collect='memjit::jit::Jit::add(memjit::codegen::Module*'
 //            build/bench/memjit_compile_instructions matmul O2 3
 //
-// <kernel>: add, saxpy, matmul; <level>: O0, O2, tiered (the O0 first tier
+// <kernel>: add, saxpy, matmul, or a scaling kernel as <body|loops|nest>:<ops> (scaling_kernels.h,
+// bench_compile_scaling's, whose binary callgrind cannot run: it is built for the host's AVX-512); <level>: O0, O2, tiered (the O0 first tier
 // only: the tier-up is delayed past the run). The warm-up goes through
 // Jit::addAll, outside the collected function.
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
+#include "scaling_kernels.h"
 
 namespace {
 
@@ -27,6 +29,12 @@ memjit::Error build(memjit::codegen::Module& module, const std::string& kernel) 
   if (kernel == "add") return cg::addElementwiseAdd(module, "kernel");
   if (kernel == "saxpy") return cg::addSaxpy(module, "kernel");
   if (kernel == "matmul") return cg::addMatmul(module, "kernel");
+  using memjit::bench::ScalingShape;
+  for (ScalingShape shape : {ScalingShape::Body, ScalingShape::Loops, ScalingShape::Nest}) {
+    const std::string prefix = std::string(memjit::bench::scalingShapeName(shape)) + ":";
+    if (kernel.rfind(prefix, 0) == 0)
+      return memjit::bench::addScalingKernel(module, "kernel", shape, std::strtoull(kernel.c_str() + prefix.size(), nullptr, 10));
+  }
   return memjit::Error(memjit::ErrorCode::InvalidArgument, "unknown kernel '" + kernel + "'");
 }
 
@@ -39,7 +47,7 @@ int fail(const memjit::Error& error) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <add|saxpy|matmul> <O0|O2|tiered> [count]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <add|saxpy|matmul|body:N|loops:N|nest:N> <O0|O2|tiered> [count]\n", argv[0]);
     return 2;
   }
   const std::string kernel = argv[1], level = argv[2];
