@@ -246,6 +246,9 @@ Value FunctionBuilder::shuffle(const Value& a, const Value& b, const std::vector
       return {};
     }
   std::vector<int> m(mask.begin(), mask.end());
+  if (MEMJIT_MUTANT("shuffle_last_lane_of_b_from_a"))
+    for (int& lane : m)
+      if (lane == limit - 1) lane = 0;
   return BuilderOps::make(*this, impl_->ir.CreateShuffleVector(a.llvm(), b.llvm(), m), elementOfValue(a));
 }
 

@@ -154,6 +154,73 @@ TEST(DifftestInterpreter, StopsAtADivisionByZeroWhateverTheDividend) {
   EXPECT_NE(interpret(p).outputs.at(0).flags, kExact);
 }
 
+namespace {
+// A program of one Lanes statement `op` over the i16 constants `lanes` (one per argument lane), outputting every
+// result lane.
+Outcome laneProgram(LaneOp op, std::uint64_t n, const std::vector<std::uint64_t>& lanes, std::size_t results,
+                    const std::vector<std::int64_t>& mask = {}) {
+  GeneratorOptions empty;
+  empty.statements = 0;
+  Program p = generate(1, empty);
+  p.body.stmts.clear();
+  p.inputs = 0;
+  auto value = [&](ElementType t) {
+    p.values.push_back(scalarType(t));
+    return static_cast<int>(p.values.size()) - 1;
+  };
+  Stmt s;
+  s.kind = StmtKind::Lanes;
+  s.lane = op;
+  s.type = ElementType::I16;
+  s.sizes = {static_cast<std::int64_t>(n)};
+  s.offsets = mask;
+  for (std::uint64_t bits : lanes) {
+    Stmt c;
+    c.imm = bits;
+    c.type = ElementType::I16;
+    c.results = {value(ElementType::I16)};
+    p.body.stmts.push_back(c);
+    s.args.push_back(c.results[0]);
+  }
+  for (std::size_t k = 0; k < results; ++k) s.results.push_back(value(ElementType::I16));
+  p.body.stmts.push_back(s);
+  for (std::size_t k = 0; k < results; ++k) {
+    Stmt out;
+    out.kind = StmtKind::Output;
+    out.imm = k;
+    out.args = {s.results[k]};
+    p.body.stmts.push_back(out);
+  }
+  Stmt zero;
+  zero.results = {value(ElementType::I64)};
+  p.body.stmts.push_back(zero);
+  Stmt ret;
+  ret.kind = StmtKind::Return;
+  ret.args = {zero.results[0]};
+  p.body.stmts.push_back(ret);
+  p.outputs = static_cast<int>(results);
+  p.io.assign(results, 0);
+  return interpret(p);
+}
+std::vector<std::uint64_t> bitsOf(const Outcome& o) {
+  std::vector<std::uint64_t> r;
+  for (const Val& v : o.outputs) r.push_back(v.bits);
+  return r;
+}
+}  // namespace
+
+// vectors.md: shuffle lane k is a[m] for m < n, else b[m - n]; interleave a0 b0 a1 b1 ...; deinterleave the even
+// lanes, then the odd ones.
+TEST(DifftestInterpreter, MovesLanesAsVectorsMdSays) {
+  const std::vector<std::uint64_t> ab = {0xa0, 0xa1, 0xa2, 0xb0, 0xb1, 0xb2};
+  EXPECT_EQ(bitsOf(laneProgram(LaneOp::Shuffle, 3, ab, 5, {5, 0, 3, 3, 2})),
+            (std::vector<std::uint64_t>{0xb2, 0xa0, 0xb0, 0xb0, 0xa2}));
+  EXPECT_EQ(bitsOf(laneProgram(LaneOp::Interleave, 3, ab, 6)),
+            (std::vector<std::uint64_t>{0xa0, 0xb0, 0xa1, 0xb1, 0xa2, 0xb2}));
+  EXPECT_EQ(bitsOf(laneProgram(LaneOp::Deinterleave, 6, ab, 6)),
+            (std::vector<std::uint64_t>{0xa0, 0xa2, 0xb1, 0xa1, 0xb0, 0xb2}));
+}
+
 TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   // pow(x, +-0) = 1 and pow(1, y) = 1 for signalling NaNs too (glibc's pow says NaN; seed 3800000015384).
   EXPECT_EQ(result(binary(Op::Pow, ElementType::F64, 0x7ff60eb413618097ULL, 0)), 0x3ff0000000000000ULL);

@@ -604,9 +604,34 @@ class Gen {
     }
     finishLanes(std::move(s), n);
   }
+  // Lanes moved, not computed: shuffle with a random mask (repeats, one operand only, any length up to 2n + 2),
+  // interleave, deinterleave; every type, half types and i1 too.
+  void permuteStatement() {
+    const ET t = randomType();
+    const std::uint64_t kind = r_.below(3);
+    std::uint64_t n = 1 + r_.below(8);
+    if (kind == 2 && n % 2) ++n;
+    Stmt s = laneStmt(kind == 0 ? LaneOp::Shuffle : kind == 1 ? LaneOp::Interleave : LaneOp::Deinterleave, t, n);
+    s.args = picks(t, n);
+    if (kind != 2) {
+      const auto b = picks(t, n);
+      s.args.insert(s.args.end(), b.begin(), b.end());
+    }
+    std::uint64_t results = kind == 1 ? 2 * n : n;
+    if (kind == 0) {
+      results = 1 + r_.below(2 * n + 2);
+      const std::uint64_t from = r_.chance(25) ? n : 2 * n;  // sometimes only a's lanes
+      for (std::uint64_t k = 0; k < results; ++k) s.offsets.push_back(static_cast<std::int64_t>(r_.below(from)));
+    }
+    finishLanes(std::move(s), results);
+  }
   void laneStatement() {
     if (r_.chance(15)) {
       dotStatement();
+      return;
+    }
+    if (r_.chance(15)) {
+      permuteStatement();
       return;
     }
     const std::uint64_t n = 2 + r_.below(7);

@@ -314,6 +314,27 @@ class Interpreter {
         setResults(dotLanes(static_cast<DotKind>(s.imm), n, args));
         return;
       }
+      // vectors.md: shuffle picks lane m of a (m < n) or lane m - n of b; interleave is a0 b0 a1 b1 ...;
+      // deinterleave gives the even lanes, then the odd ones. Every bit moves unchanged (no lane is arithmetic).
+      case LaneOp::Shuffle: {
+        std::vector<Val> r;
+        for (std::int64_t m : s.offsets) r.push_back(arg(static_cast<std::size_t>(m)));
+        setResults(r);
+        return;
+      }
+      case LaneOp::Interleave: {
+        std::vector<Val> r;
+        for (std::size_t k = 0; k < n; ++k) r.push_back(arg(k)), r.push_back(arg(n + k));
+        setResults(r);
+        return;
+      }
+      case LaneOp::Deinterleave: {
+        std::vector<Val> r;
+        for (std::size_t start : {0, 1})
+          for (std::size_t k = start; k < n; k += 2) r.push_back(arg(k));
+        setResults(r);
+        return;
+      }
       default: break;
     }
     // Memory: lane k at m[row, col + k] (or col + offset_k), masked lanes first checked against the last dim.

@@ -382,6 +382,10 @@ class Lowering {
     auto extractAll = [&](const Value& r) {
       for (std::uint32_t k = 0; k < n; ++k) v(s.results[k]) = b_.extract(r, k);
     };
+    // Results [first, first + count) are lanes 0.. of r.
+    auto extractFrom = [&](const Value& r, std::size_t first, std::size_t count) {
+      for (std::size_t k = 0; k < count; ++k) v(s.results[first + k]) = b_.extract(r, static_cast<std::uint32_t>(k));
+    };
     switch (s.lane) {
       case LaneOp::Splat: extractAll(b_.splat(v(s.args[0]), n)); return;
       case LaneOp::Insert: extractAll(b_.insert(vec(0), v(s.args[n]), v(s.args[n + 1]))); return;
@@ -389,6 +393,18 @@ class Lowering {
       case LaneOp::Reduce:
         v(s.results[0]) = b_.reduce(static_cast<FunctionBuilder::VectorReduction>(s.laneReduction), vec(0));
         return;
+      case LaneOp::Shuffle: {
+        const std::vector<std::int32_t> mask(s.offsets.begin(), s.offsets.end());
+        extractFrom(b_.shuffle(vec(0), vec(n), mask), 0, mask.size());
+        return;
+      }
+      case LaneOp::Interleave: extractFrom(b_.interleave(vec(0), vec(n)), 0, 2 * n); return;
+      case LaneOp::Deinterleave: {
+        auto [even, odd] = b_.deinterleave(vec(0));
+        extractFrom(even, 0, n / 2);
+        extractFrom(odd, n / 2, n / 2);
+        return;
+      }
       case LaneOp::Dot: {
         const std::size_t g = s.imm == kDotU8S8 ? 4 : 2;
         auto lanesFrom = [&](std::size_t first, std::size_t count) {

@@ -22,9 +22,7 @@ bool hasSideEffects(const Program& p, const Stmt& s) {
       s.kind == StmtKind::Atomic || s.kind == StmtKind::ArrayReduce)
     return true;
   // A trapping program keeps its vector memory accesses too.
-  if (keepTraps && s.kind == StmtKind::Lanes && s.lane != LaneOp::Splat && s.lane != LaneOp::Insert &&
-      s.lane != LaneOp::Extract && s.lane != LaneOp::Reduce && s.lane != LaneOp::Dot)
-    return true;
+  if (keepTraps && s.kind == StmtKind::Lanes && accessesMemory(s.lane)) return true;
   // A trapping program keeps what may trap: loads and divisions.
   if (keepTraps && s.kind == StmtKind::Assign && (s.op == Op::Load || (s.op >= Op::Div && s.op <= Op::FloorDivSI)))
     return true;

@@ -332,10 +332,14 @@ class Printer {
                                s.args.begin() + static_cast<std::ptrdiff_t>(first + n));
       return "b.fromElements(" + list(scalars) + ")";
     };
+    // Results [first, first + count) are lanes 0.. of `vector`.
+    auto extractFrom = [&](const std::string& vector, std::size_t first, std::size_t count) {
+      for (std::size_t k = 0; k < count; ++k)
+        line(indent, "Value " + v(s.results[first + k]) + " = b.extract(" + vector + ", " + std::to_string(k) + ");");
+    };
     auto extractAll = [&](const std::string& e) {
       line(indent, "Value " + r + " = " + e + ";");
-      for (std::size_t k = 0; k < n; ++k)
-        line(indent, "Value " + v(s.results[k]) + " = b.extract(" + r + ", " + std::to_string(k) + ");");
+      extractFrom(r, 0, n);
     };
     static const char* const kinds[] = {"Add", "Mul", "Min", "Max", "Minimumf", "Maximumf", "And", "Or", "Xor"};
     switch (s.lane) {
@@ -347,6 +351,22 @@ class Printer {
       case LaneOp::Reduce:
         line(indent, "Value " + v(s.results[0]) + " = b.reduce(FunctionBuilder::VectorReduction::" +
                          kinds[static_cast<int>(s.laneReduction)] + ", " + vec(0) + ");");
+        return;
+      case LaneOp::Shuffle: {
+        std::string mask;
+        for (std::int64_t m : s.offsets) mask += (mask.empty() ? "" : ", ") + std::to_string(m);
+        line(indent, "Value " + r + " = b.shuffle(" + vec(0) + ", " + vec(n) + ", {" + mask + "});");
+        extractFrom(r, 0, s.offsets.size());
+        return;
+      }
+      case LaneOp::Interleave:
+        line(indent, "Value " + r + " = b.interleave(" + vec(0) + ", " + vec(n) + ");");
+        extractFrom(r, 0, 2 * n);
+        return;
+      case LaneOp::Deinterleave:
+        line(indent, "auto [" + r + "e, " + r + "o] = b.deinterleave(" + vec(0) + ");");
+        extractFrom(r + "e", 0, n / 2);
+        extractFrom(r + "o", n / 2, n / 2);
         return;
       case LaneOp::Dot: {
         const std::size_t g = s.imm == kDotU8S8 ? 4 : 2;
