@@ -17,6 +17,7 @@
 #include "memref_access.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/type_syntax.h"
+#include "mutants.h"
 
 namespace memjit::codegen {
 
@@ -235,7 +236,9 @@ std::pair<Value, Value> FunctionBuilder::atomicCompareExchange(const Value& m, c
   auto& ir = impl_->ir;
   llvm::Type* vt = expected.llvm()->getType();
   llvm::Type* st = bitsOf(vt);
-  auto* pair = ir.CreateAtomicCmpXchg(addr, ir.CreateBitCast(expected.llvm(), st), ir.CreateBitCast(desired.llvm(), st),
+  llvm::Value* desiredBits = ir.CreateBitCast(desired.llvm(), st);
+  if (MEMJIT_MUTANT("compare_exchange_stores_expected")) desiredBits = ir.CreateBitCast(expected.llvm(), st);
+  auto* pair = ir.CreateAtomicCmpXchg(addr, ir.CreateBitCast(expected.llvm(), st), desiredBits,
                                       elementAlign(vt), llvmOrdering(ordering), failureOrdering(ordering));
   return {Value(this, ir.CreateBitCast(ir.CreateExtractValue(pair, {0}), vt), *e),
           Value(this, ir.CreateExtractValue(pair, {1}), ElementType::I1)};

@@ -756,6 +756,7 @@ class Gen {
     } else if (o_.atomics && o_.memrefs && k >= 96) {
       // Not in helpers, whose one memref may hold floats and which run no parallel loop.
       if (parallel_ && !inParallel_ && !inHelper_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
+      else if (!inParallel_ && r_.chance(25)) compareExchange();
       else atomic();
     } else if (o_.vectors && k < 44) {
       laneStatement();
@@ -803,6 +804,21 @@ class Gen {
       s.results = {fresh(scalarType(elem))};
       scopes_.back().push_back(s.results[0]);
     }
+    cur_->stmts.push_back(std::move(s));
+  }
+  // atomicCompareExchange on an element of an f32 or i32 memref, expecting half the time the value just loaded
+  // from it (so that some exchanges happen: a NaN expected from the NaN stored there, -0 against +0 sometimes).
+  void compareExchange() {
+    const auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
+    const auto idx = inBoundsIndices(m);
+    Stmt s;
+    s.kind = StmtKind::CompareExchange;
+    s.args = {r_.chance(50) ? load(m, idx) : pick(elem), pick(elem), m};
+    s.args.insert(s.args.end(), idx.begin(), idx.end());
+    s.results = {fresh(scalarType(elem)), fresh(scalarType(ET::I1))};
+    for (int id : s.results) scopes_.back().push_back(id);
     cur_->stmts.push_back(std::move(s));
   }
   // OpenMP's reduction(op: m[...]) over an i32 memref: the body yields a contribution and where it goes.

@@ -182,6 +182,25 @@ class Interpreter {
         if (!s.results.empty()) vals_[s.results[0]] = old;
         return;
       }
+      case StmtKind::CompareExchange: {
+        std::int64_t linear;
+        Val flags{};
+        locate(s, 3, linear, flags);
+        Val& element = memory_[views_[s.args[2]].buffer][static_cast<std::size_t>(linear)];
+        const Val old = element, expected = vals_[s.args[0]];
+        // The comparison is of bits (kernel-language.md), so it is determined only when both are.
+        Val stored{0, 0, kLoose};
+        if (old.flags == kExact && expected.flags == kExact) {
+          stored = Val{old.bits == expected.bits ? 1u : 0u, 0, kExact};
+          if (stored.bits) element = vals_[s.args[1]];
+        } else {
+          element = Val{0, 0, kLoose};
+        }
+        if (flags.flags != kExact) controlLoose_ = true;
+        vals_[s.results[0]] = old;
+        vals_[s.results[1]] = stored;
+        return;
+      }
       case StmtKind::ArrayReduce: {
         const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
         noteControl(lb), noteControl(ub), noteControl(step);

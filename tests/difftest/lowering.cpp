@@ -293,6 +293,14 @@ class Lowering {
         if (!s.results.empty()) v(s.results[0]) = old;
         return;
       }
+      case StmtKind::CompareExchange: {
+        std::vector<Value> idx;
+        for (std::size_t i = 3; i < s.args.size(); ++i) idx.push_back(v(s.args[i]));
+        auto [old, stored] = b_.atomicCompareExchange(v(s.args[2]), idx, v(s.args[0]), v(s.args[1]));
+        v(s.results[0]) = old;
+        v(s.results[1]) = stored;
+        return;
+      }
       case StmtKind::ArrayReduce: {
         static constexpr codegen::Reduction::Kind kinds[] = {codegen::Reduction::Kind::Sum,
                                                              codegen::Reduction::Kind::Product,

@@ -70,6 +70,8 @@ enum class StmtKind : std::uint8_t {
             // fill's type, every element the fill (a temporary: it never escapes); imm 1: its sizes are dynamic
   Lanes,    // a vector operation beyond lane by lane (`lanes` below): vectors of sizes[0] lanes built with
             // fromElements from consecutive args, results extracted lane by lane
+  CompareExchange,  // args: expected, desired, memref, indices...; results: the old value, stored (i1). Bit for bit:
+                    // a NaN equals the same NaN, -0 is not +0 (serial code only: its result depends on the order)
 };
 
 /// The operation of a Lanes statement (n = sizes[0]; "n x" = n consecutive args, one per lane).

@@ -243,6 +243,13 @@ class Printer {
         line(indent, s.results.empty() ? call : "Value " + v(s.results[0]) + " = " + call);
         return;
       }
+      case StmtKind::CompareExchange: {
+        const std::string pair = "x" + std::to_string(nextTemp_++);
+        line(indent, "auto " + pair + " = b.atomicCompareExchange(" + v(s.args[2]) + ", " + list(s.args, 3) + ", " +
+                         v(s.args[0]) + ", " + v(s.args[1]) + ");");
+        line(indent, "Value " + v(s.results[0]) + " = " + pair + ".first, " + v(s.results[1]) + " = " + pair + ".second;");
+        return;
+      }
       case StmtKind::ArrayReduce: {
         static const char* const kinds[] = {"sum", "product", "min", "max"};
         static const char* const combine[] = {"b.add", "b.mul", "b.min", "b.max"};
