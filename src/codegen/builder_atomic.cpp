@@ -217,6 +217,7 @@ Value FunctionBuilder::genericAtomicRMW(const Value& m, const std::vector<Value>
       next = body(current);
     }
     if (impl_->error || !checkOperand(*this, op, "the body's result", next, m, *e)) return {};
+    if (MEMJIT_MUTANT("generic_atomic_update_lost")) return current;
     return next;
   });
 }

@@ -757,6 +757,7 @@ class Gen {
       // Not in helpers, whose one memref may hold floats and which run no parallel loop.
       if (parallel_ && !inParallel_ && !inHelper_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
       else if (!inParallel_ && r_.chance(25)) compareExchange();
+      else if (!inParallel_ && r_.chance(20)) genericAtomic();
       else atomic();
     } else if (o_.vectors && k < 44) {
       laneStatement();
@@ -819,6 +820,33 @@ class Gen {
     s.args.insert(s.args.end(), idx.begin(), idx.end());
     s.results = {fresh(scalarType(elem)), fresh(scalarType(ET::I1))};
     for (int id : s.results) scopes_.back().push_back(id);
+    cur_->stmts.push_back(std::move(s));
+  }
+  // genericAtomicRMW on an element of an f32 or i32 memref: a body of one to four pure operations on the current
+  // value and whatever else is in scope (no statement with an effect: the body may run more than once).
+  void genericAtomic() {
+    const auto ms = visibleMemrefs();
+    const int m = ms[r_.below(ms.size())];
+    const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
+    const auto idx = inBoundsIndices(m);
+    Stmt s;
+    s.kind = StmtKind::GenericAtomic;
+    s.args = {m};
+    s.args.insert(s.args.end(), idx.begin(), idx.end());
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int current = fresh(scalarType(elem));
+    cur_->params.push_back(current);
+    scopes_.back().push_back(current);
+    int last = current;
+    for (std::uint64_t k = 0, n = 1 + r_.below(4); k < n; ++k) last = produce(elem);
+    cur_->yields.push_back(r_.chance(70) ? last : pick(elem));
+    scopes_.pop_back();
+    cur_ = saved;
+    s.results = {fresh(scalarType(elem))};
+    scopes_.back().push_back(s.results[0]);
     cur_->stmts.push_back(std::move(s));
   }
   // OpenMP's reduction(op: m[...]) over an i32 memref: the body yields a contribution and where it goes.

@@ -201,6 +201,18 @@ class Interpreter {
         vals_[s.results[1]] = stored;
         return;
       }
+      case StmtKind::GenericAtomic: {
+        std::int64_t linear;
+        Val flags{};
+        locate(s, 1, linear, flags);
+        const std::size_t buffer = views_[s.args[0]].buffer;
+        const Val old = memory_[buffer][static_cast<std::size_t>(linear)];
+        runBlock(s.blocks[0], {old});
+        memory_[buffer][static_cast<std::size_t>(linear)] = yields(s.blocks[0])[0];
+        if (flags.flags != kExact) controlLoose_ = true;
+        vals_[s.results[0]] = old;
+        return;
+      }
       case StmtKind::ArrayReduce: {
         const Val lb = vals_[s.args[0]], ub = vals_[s.args[1]], step = vals_[s.args[2]];
         noteControl(lb), noteControl(ub), noteControl(step);

@@ -301,6 +301,17 @@ class Lowering {
         v(s.results[1]) = stored;
         return;
       }
+      case StmtKind::GenericAtomic: {
+        std::vector<Value> idx;
+        for (std::size_t i = 1; i < s.args.size(); ++i) idx.push_back(v(s.args[i]));
+        v(s.results[0]) = b_.genericAtomicRMW(v(s.args[0]), idx, [&](Value current) {
+          const Block& body = s.blocks[0];
+          v(body.params[0]) = current;
+          block(body);
+          return v(body.yields[0]);
+        });
+        return;
+      }
       case StmtKind::ArrayReduce: {
         static constexpr codegen::Reduction::Kind kinds[] = {codegen::Reduction::Kind::Sum,
                                                              codegen::Reduction::Kind::Product,

@@ -72,6 +72,8 @@ enum class StmtKind : std::uint8_t {
             // fromElements from consecutive args, results extracted lane by lane
   CompareExchange,  // args: expected, desired, memref, indices...; results: the old value, stored (i1). Bit for bit:
                     // a NaN equals the same NaN, -0 is not +0 (serial code only: its result depends on the order)
+  GenericAtomic,  // args: memref, indices...; blocks[0] params: the element's current value; yields: its new value
+                  // (pure: the body may run more than once); results: the old value (serial code only)
 };
 
 /// The operation of a Lanes statement (n = sizes[0]; "n x" = n consecutive args, one per lane).

@@ -19,7 +19,8 @@ bool hasSideEffects(const Program& p, const Stmt& s) {
       if (hasSideEffects(p, inner)) return true;
   }
   if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return || storesLanes(s) ||
-      s.kind == StmtKind::Atomic || s.kind == StmtKind::CompareExchange || s.kind == StmtKind::ArrayReduce)
+      s.kind == StmtKind::Atomic || s.kind == StmtKind::CompareExchange || s.kind == StmtKind::GenericAtomic ||
+      s.kind == StmtKind::ArrayReduce)
     return true;
   // A trapping program keeps its vector memory accesses too.
   if (keepTraps && s.kind == StmtKind::Lanes && accessesMemory(s.lane)) return true;

@@ -250,6 +250,15 @@ class Printer {
         line(indent, "Value " + v(s.results[0]) + " = " + pair + ".first, " + v(s.results[1]) + " = " + pair + ".second;");
         return;
       }
+      case StmtKind::GenericAtomic: {
+        const Block& body = s.blocks[0];
+        line(indent, "Value " + v(s.results[0]) + " = b.genericAtomicRMW(" + v(s.args[0]) + ", " + list(s.args, 1) +
+                         ", [&](Value " + v(body.params[0]) + ") {");
+        block(body, indent + 2);
+        line(indent + 2, "return " + v(body.yields[0]) + ";");
+        line(indent, "});");
+        return;
+      }
       case StmtKind::ArrayReduce: {
         static const char* const kinds[] = {"sum", "product", "min", "max"};
         static const char* const combine[] = {"b.add", "b.mul", "b.min", "b.max"};
