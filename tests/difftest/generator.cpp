@@ -682,8 +682,21 @@ class Gen {
     const ET t = vt.elem;
     const bool store = !inParallel_ && r_.chance(50);
     const int row = inBoundsIndices(m)[0];
+    const bool unitStride = vt.strides[1] == 1 && vt.strides[0] >= 0;
+    if ((kind == 4 || kind == 5) && unitStride && vt.sizes[1] >= static_cast<std::int64_t>(n) && r_.chance(40)) {
+      // vector.load/store: every lane inside the dim.
+      Stmt s = laneStmt(store ? LaneOp::VectorStore : LaneOp::VectorLoad, t, n);
+      const auto room = static_cast<std::uint64_t>(vt.sizes[1]) - n + 1;
+      s.args = {m, row, assign(Op::RemUI, ET::Index, {pick(ET::Index), constant(ET::Index, room)})};
+      if (store) {
+        const auto lanes = picks(t, n);
+        s.args.insert(s.args.end(), lanes.begin(), lanes.end());
+      }
+      finishLanes(std::move(s), store ? 0 : n);
+      return;
+    }
     LaneOp op;
-    if (kind == 4 && vt.strides[1] == 1 && vt.strides[0] >= 0) op = store ? LaneOp::MaskedStore : LaneOp::MaskedLoad;
+    if (kind == 4 && unitStride) op = store ? LaneOp::MaskedStore : LaneOp::MaskedLoad;
     else if (kind == 6) op = store ? LaneOp::TransferWrite : LaneOp::TransferRead;
     else op = store ? LaneOp::Scatter : LaneOp::Gather;
     Stmt s = laneStmt(op, t, n);

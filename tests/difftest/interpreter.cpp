@@ -375,6 +375,8 @@ class Interpreter {
     // The row is checked as a scalar access's index is (transfers too: only their last index is masked).
     if (row.bits >= static_cast<std::uint64_t>(view.sizes[0])) throw Trap{"out of bounds"};
     const bool gatherScatter = s.lane == LaneOp::Gather || s.lane == LaneOp::Scatter;
+    const bool masked = s.lane != LaneOp::TransferRead && s.lane != LaneOp::TransferWrite &&
+                        s.lane != LaneOp::VectorLoad && s.lane != LaneOp::VectorStore;
     const std::size_t maskAt = gatherScatter ? 3 + n : 3;
     std::vector<Val> out;
     std::vector<std::pair<std::size_t, std::int64_t>> writes;  // lane, element
@@ -388,7 +390,7 @@ class Interpreter {
         last += static_cast<std::int64_t>(k);
       }
       bool active = true;
-      if (s.lane != LaneOp::TransferRead && s.lane != LaneOp::TransferWrite) {
+      if (masked) {
         const Val& m = arg(maskAt + k);
         loose |= m.flags != kExact;
         active = m.bits & 1;
@@ -408,6 +410,7 @@ class Interpreter {
         case LaneOp::TransferRead:
           out.push_back(active ? memory_[view.buffer][static_cast<std::size_t>(element)] : arg(3));
           break;
+        case LaneOp::VectorLoad: out.push_back(memory_[view.buffer][static_cast<std::size_t>(element)]); break;
         default:
           if (active) writes.emplace_back(k, element);
           break;
@@ -416,11 +419,11 @@ class Interpreter {
     if (loose) {
       for (auto& v : out) v.flags = kLoose;
       if (!writes.empty() || s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter ||
-          s.lane == LaneOp::TransferWrite)
+          s.lane == LaneOp::TransferWrite || s.lane == LaneOp::VectorStore)
         controlLoose_ = true;
     }
     // Stores lane by lane in order: with repeated scatter offsets the highest lane wins.
-    const std::size_t valuesAt = s.lane == LaneOp::TransferWrite ? 3 : maskAt + n;
+    const std::size_t valuesAt = masked ? maskAt + n : 3;
     for (auto [k, element] : writes) memory_[view.buffer][static_cast<std::size_t>(element)] = arg(valuesAt + k);
     setResults(out);
   }

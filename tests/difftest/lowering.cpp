@@ -457,6 +457,8 @@ class Lowering {
       case LaneOp::Scatter: b_.scatter(vec(3 + 2 * n), m, at, vec(3), vec(3 + n)); return;
       case LaneOp::TransferRead: extractAll(b_.transferRead(m, at, n, v(s.args[3]))); return;
       case LaneOp::TransferWrite: b_.transferWrite(vec(3), m, at); return;
+      case LaneOp::VectorLoad: extractAll(b_.vectorLoad(unitStride(), at, n)); return;
+      case LaneOp::VectorStore: b_.vectorStore(vec(3), unitStride(), at); return;
       default: return;
     }
   }

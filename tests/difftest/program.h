@@ -88,14 +88,16 @@ enum class LaneOp : std::uint8_t {
   Scatter,        // args: m, row, col, n x offset, n x mask, n x v (repeated offsets: the highest lane wins)
   TransferRead,   // args: m, row, col, padding            results: n; lanes past the last dim read the padding
   TransferWrite,  // args: m, row, col, n x v              lanes past the last dim are not written
+  VectorLoad,     // args: m, row, col                     results: n (every lane in the dim; unit last stride)
+  VectorStore,    // args: m, row, col, n x v              (every lane in the dim; unit last stride)
   Dot,            // args: n x acc, gn x a, gn x b         results: n (dot: g = 4 for u8 x s8, 2 for s16 and bf16);
                   // imm: the DotKind; s.type: the accumulator's (i32 or f32)
   Shuffle,        // args: n x a, n x b; offsets: the mask   results: offsets.size() (lane k: a[m] or b[m - n])
   Interleave,     // args: n x a, n x b                    results: 2n (a0 b0 a1 b1 ...)
   Deinterleave,   // args: n x v (n even)                  results: n/2 even lanes, then n/2 odd lanes
 };
-/// MaskedLoad .. TransferWrite: the lane operations that read or write a memref.
-inline bool accessesMemory(LaneOp op) { return op >= LaneOp::MaskedLoad && op <= LaneOp::TransferWrite; }
+/// MaskedLoad .. VectorStore: the lane operations that read or write a memref.
+inline bool accessesMemory(LaneOp op) { return op >= LaneOp::MaskedLoad && op <= LaneOp::VectorStore; }
 /// Dot's operand types: acc i32, a ui8, b si8; acc i32, a and b i16; acc f32, a and b bf16.
 enum DotKind : std::uint8_t { kDotU8S8, kDotS16, kDotBF16, kDotKinds };
 /// vector.reduction kinds, in FunctionBuilder::VectorReduction's order.

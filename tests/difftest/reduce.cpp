@@ -9,7 +9,8 @@ namespace {
 
 bool storesLanes(const Stmt& s) {
   return s.kind == StmtKind::Lanes &&
-         (s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter || s.lane == LaneOp::TransferWrite);
+         (s.lane == LaneOp::MaskedStore || s.lane == LaneOp::Scatter || s.lane == LaneOp::TransferWrite ||
+          s.lane == LaneOp::VectorStore);
 }
 
 bool hasSideEffects(const Program& p, const Stmt& s) {

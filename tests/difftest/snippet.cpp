@@ -420,6 +420,8 @@ class Printer {
         return;
       case LaneOp::TransferRead: extractAll("b.transferRead(" + m + ", " + at + ", " + std::to_string(n) + ", " + v(s.args[3]) + ")"); return;
       case LaneOp::TransferWrite: line(indent, "b.transferWrite(" + vec(3) + ", " + m + ", " + at + ");"); return;
+      case LaneOp::VectorLoad: extractAll("b.vectorLoad(" + unitStride() + ", " + at + ", " + std::to_string(n) + ")"); return;
+      case LaneOp::VectorStore: line(indent, "b.vectorStore(" + vec(3) + ", " + unitStride() + ", " + at + ");"); return;
       default: return;
     }
   }
