@@ -267,8 +267,10 @@ bool alignDotLoop(llvm::Loop& loop, llvm::PHINode& acc, llvm::Value* unsignedByt
   // leave the widened products as they are. The copy's loop ID is the original's until it gets one of its own.
   llvm::addStringMetadataToLoop(copy, "llvm.loop.interleave.count", kBlock / kLine);
   llvm::addStringMetadataToLoop(copy, "llvm.loop.unroll.disable", 1);
+  // The exit's phis now merge two paths; a later sum in this function may start from one of them.
   se.forgetLoop(&loop);
   if (llvm::Loop* parent = loop.getParentLoop()) se.forgetLoop(parent);
+  for (llvm::PHINode& phi : exit->phis()) se.forgetValue(&phi);
   return true;
 }
 

@@ -2,8 +2,8 @@
 // operand's 64-byte boundary, a body of whole 128-byte trips and a masked tail; shorter sums run a copy of the
 // original loop. The sums against C++ at every start offset within a cache line, at lengths around the
 // thresholds and the copy's vector trips, over GEMV rows of every misalignment (with the unsigned or the signed
-// operand streamed), strided and empty views, with sums that wrap past INT32_MIN; the disassembly shows the
-// head and tail, and the copy's vpdpbusd loop.
+// operand streamed), strided and empty views, with sums that wrap past INT32_MIN, an induction and a second sum
+// that continue after the loop; the disassembly shows the head and tail, and the copy's vpdpbusd loop.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -91,6 +91,18 @@ void addDotCounting(Module& m) {
   ASSERT_FALSE(f.finish()) << f.error().str();
 }
 
+// Two sums in a row over the same bytes, the second starting from the first's result (a phi of the first loop's
+// exit, which the aligned path and the short copy both reach).
+void addDotTwice(Module& m) {
+  FunctionBuilder f(m, "dot_twice", *parseFunctionType("(memref<?xui8>, memref<?xsi8>, i32) -> i32"));
+  const auto sum = [&](const Value& init) {
+    return dotLoop(f, f.dim(f.arg(0), 0), init, [&](Value i) { return f.load(f.arg(0), {i}); },
+                   [&](Value i) { return f.load(f.arg(1), {i}); });
+  };
+  f.ret({sum(sum(f.arg(2)))});
+  ASSERT_FALSE(f.finish()) << f.error().str();
+}
+
 // Mostly 255 x -128 (so long sums wrap past INT32_MIN), every fourth pair random.
 template <typename T>
 std::vector<T> bytes(std::size_t n, std::uint32_t seed) {
@@ -120,6 +132,7 @@ class DotLoopAlignment : public ::testing::Test {
     addGemv(m, "gemv_signed_rows", "(memref<?x?xsi8>, memref<?xui8>, memref<?xi32>) -> ()");
     addDotStoringBytes(m);
     addDotCounting(m);
+    addDotTwice(m);
     compiled = new test::CompiledModule(test::compileModule(std::move(m)));
   }
   static void TearDownTestSuite() { delete compiled; }
@@ -234,6 +247,22 @@ TEST_F(DotLoopAlignment, InductionsUsedAfterTheLoopHaveTheirLastValue) {
     }
 }
 
+TEST_F(DotLoopAlignment, ASecondSumStartsFromTheFirst) {
+  auto dot = compiled->get<std::int32_t(U8*, S8*, std::int32_t)>("dot_twice");
+  auto a = bytes<std::uint8_t>(2000 + 128, 13);
+  auto b = bytes<std::int8_t>(2000 + 128, 14);
+  for (std::size_t offset : {0, 7, 63})
+    for (std::int64_t n : {0, 1, 200, 1023, 1024, 1500, 2000}) {
+      std::uint8_t* pa = at(a, offset);
+      std::int8_t* pb = at(b, 40);
+      std::int64_t once = 0;
+      for (std::int64_t i = 0; i < n; ++i) once += std::int64_t{pa[i]} * pb[i];
+      U8 va{pa, pa, 0, {n}, {1}};
+      S8 vb{pb, pb, 0, {n}, {1}};
+      ASSERT_EQ(dot(&va, &vb, INT32_MAX), wrap(std::int64_t{INT32_MAX} + 2 * once)) << "offset " << offset << " n " << n;
+    }
+}
+
 std::size_t count(const std::string& text, const std::regex& pattern) {
   return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), {}));
 }
@@ -250,6 +279,10 @@ TEST_F(DotLoopAlignment, HeadAndTailAreMaskedVpdpbusd) {
     EXPECT_EQ(count(*text, maskedBytes), 6u) << name << "\n" << *text;  // 2 in the head, 4 in the tail
     EXPECT_EQ(count(*text, dot), 7u) << name << "\n" << *text;
   }
+  auto twice = compiled->mod->assembly("dot_twice");  // both sums split and copied
+  ASSERT_TRUE(twice) << twice.error().str();
+  EXPECT_EQ(count(*twice, maskedBytes), 12u) << *twice;
+  EXPECT_EQ(count(*twice, dot), 14u) << *twice;
   auto stores = compiled->mod->assembly("dot_stores");
   ASSERT_TRUE(stores) << stores.error().str();
   EXPECT_EQ(count(*stores, maskedBytes), 0u) << *stores;
