@@ -5,7 +5,8 @@
 // (when libmlir-19-dev is installed), from in-cache to memory-bound sizes.
 //
 //   Kernel/<kernel>/<system>/<size>   kernels: add saxpy sum transpose matmul_naive matmul_tiled
-//                                     systems: memjit native mlir, and memjit_nt (streaming stores)
+//                                     systems: memjit native mlir, and memjit_nt (streaming stores); add also
+//                                     native_memref (g++'s loop called as memjit's kernel is), 2048, 3840, 4352
 //   Memcpy/<bytes>                    memcpy moving the same bytes (read + written) as a kernel
 //
 // Counters: GB/s counts the bytes a kernel must read and write (each input
@@ -51,10 +52,22 @@ constexpr std::int64_t kTileI = 32, kTileK = 128, kTileJ = 256;
 #define NATIVE __attribute__((noinline))
 #define A64(p) static_cast<decltype(p)>(__builtin_assume_aligned(p, 64))
 
-NATIVE void nativeAdd(const float* __restrict a, const float* __restrict b, float* __restrict out, std::int64_t n) {
+inline __attribute__((always_inline)) void addLoop(const float* __restrict a, const float* __restrict b,
+                                                   float* __restrict out, std::int64_t n) {
   a = A64(a), b = A64(b), out = A64(out);
   for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
+NATIVE void nativeAdd(const float* __restrict a, const float* __restrict b, float* __restrict out, std::int64_t n) {
+  addLoop(a, b, out, n);
+}
+// g++'s loop behind memjit's calling convention: three memref descriptors by pointer, through a function pointer
+// (as TypedFunction calls). What the call itself costs at a size, apart from the code each compiler generates.
+NATIVE void nativeAddMemref(const runtime::StridedMemRef<float, 1>* a, const runtime::StridedMemRef<float, 1>* b,
+                            const runtime::StridedMemRef<float, 1>* out) {
+  addLoop(a->data, b->data, out->data, out->sizes[0]);
+}
+void (*volatile nativeAddMemrefPointer)(const runtime::StridedMemRef<float, 1>*, const runtime::StridedMemRef<float, 1>*,
+                                        const runtime::StridedMemRef<float, 1>*) = nativeAddMemref;
 NATIVE void nativeSaxpy(float alpha, const float* __restrict x, float* __restrict y, std::int64_t n) {
   x = A64(x), y = A64(y);
   for (std::int64_t i = 0; i < n; ++i) y[i] = std::fma(alpha, x[i], y[i]);
@@ -368,12 +381,13 @@ bool same(const float* a, const float* b, std::int64_t n) {
   return true;
 }
 
-enum class System { Memjit, MemjitNt, Native, Mlir };
+enum class System { Memjit, MemjitNt, Native, NativeMemref, Mlir };
 const char* systemName(System s) {
   switch (s) {
     case System::Memjit: return "memjit";
     case System::MemjitNt: return "memjit_nt";
     case System::Native: return "native";
+    case System::NativeMemref: return "native_memref";
     case System::Mlir: return "mlir";
   }
   return "?";
@@ -389,7 +403,7 @@ bool ready(benchmark::State& state, System s) {
     return state.SkipWithError("built without MLIR"), false;
 #endif
   }
-  if (s != System::Native && !MemjitKernels::get().error.empty())
+  if (s != System::Native && s != System::NativeMemref && !MemjitKernels::get().error.empty())
     return state.SkipWithError(MemjitKernels::get().error.c_str()), false;
   return true;
 }
@@ -426,6 +440,7 @@ void benchAdd(benchmark::State& state, System s) {
       case System::Memjit: (*k.add)(va, vb, vo); break;
       case System::MemjitNt: (*k.addNt)(va, vb, vo); break;
       case System::Native: nativeAdd(a.get(), b.get(), out.get(), n); break;
+      case System::NativeMemref: nativeAddMemrefPointer(&va, &vb, &vo); break;
       case System::Mlir:
 #ifdef MEMJIT_HAVE_MLIR
         mlirCall<void(Vec*, Vec*, Vec*)>(MlirKernels::get().add, &va, &vb, &vo);
@@ -501,6 +516,7 @@ void benchTranspose(benchmark::State& state, System s) {
       case System::Memjit: (*k.transpose)(vi, vo); break;
       case System::MemjitNt: (*k.transposeNt)(vi, vo); break;
       case System::Native: nativeTranspose(in.get(), out.get(), n, n); break;
+      case System::NativeMemref: break;  // registered for add only
       case System::Mlir:
 #ifdef MEMJIT_HAVE_MLIR
         mlirCall<void(Mat*, Mat*)>(MlirKernels::get().transpose, &vi, &vo);
@@ -562,8 +578,14 @@ int registerAll() {
     std::string name = "Kernel/" + kernel + "/" + systemName(s);  // Arg appends "/<size>"
     benchmark::RegisterBenchmark(name.c_str(), fn)->Arg(size)->Unit(benchmark::kMicrosecond);
   };
+  // add at 4096 floats fills the 48 KiB L1D of Sapphire Rapids with its three buffers; 3840 and 4352 are either
+  // side of it, 2048 half of it (docs/benchmarks.md, "add at 4096").
+  for (std::int64_t n : {std::int64_t{2048}, std::int64_t{3840}, std::int64_t{4352}})
+    for (System s : {System::Memjit, System::Native, System::NativeMemref})
+      reg("add", s, n, [s](benchmark::State& st) { benchAdd(st, s); });
   for (std::int64_t n : vecSizes) {
     for (System s : all) reg("add", s, n, [s](benchmark::State& st) { benchAdd(st, s); });
+    if (n <= 262144) reg("add", System::NativeMemref, n, [](benchmark::State& st) { benchAdd(st, System::NativeMemref); });
     if (n >= 4194304) reg("add", System::MemjitNt, n, [](benchmark::State& st) { benchAdd(st, System::MemjitNt); });
   }
   for (std::int64_t n : vecSizes)

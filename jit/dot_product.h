@@ -44,7 +44,8 @@ struct DotInstructionsPass : llvm::PassInfoMixin<DotInstructionsPass> {
 // bytes) where the target has AVX512-VNNI, as g++ does; the cost model (which prefers 256-bit vectors on
 // Sapphire Rapids) would pick 32 and halve the bytes per instruction. A long sum over unit-stride bytes also gets
 // a masked head up to the streamed operand's next 64-byte boundary and a masked tail (dot_loop_alignment.cpp), so
-// the vector loop's loads of that operand do not cross cache lines and no scalar remainder runs.
+// the vector loop's loads of that operand do not cross cache lines and no scalar remainder runs; shorter runs of
+// the same loop take a copy of it as it was.
 struct DotLoopWidthPass : llvm::PassInfoMixin<DotLoopWidthPass> {
   explicit DotLoopWidthPass(const llvm::TargetMachine& machine) : machine(&machine) {}
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
@@ -61,7 +62,8 @@ struct DotLoopIdiomPass : llvm::PassInfoMixin<DotLoopIdiomPass> {
 // between LLVM versions: LLVM 21 made vpdpbusd's byte operands <64 x i8>), the result bitcast back to acc's type.
 llvm::Value* emitDotInstruction(llvm::IRBuilderBase& ir, unsigned id, llvm::Value* acc, llvm::Value* a, llvm::Value* b);
 
-// Head, body and tail (dot_loop_alignment.cpp) for `loop`, whose header phi `acc` sums
+// Head, body and tail (dot_loop_alignment.cpp) for `loop` when it runs 1024 times or more, an untouched copy of it
+// (not to be unrolled) when it runs fewer, for a `loop` whose header phi `acc` sums
 // `unsignedBytes * signedBytes` (the zext and sext of byte loads): false, and nothing changed, unless every
 // other header phi and every value used after the loop is an affine induction (or the sum), both loads step one
 // byte, and the loop has no side effects and one exit, at its latch. Emits AVX512-VNNI and AVX512-BW

@@ -1,8 +1,9 @@
 // jit/dot_loop_alignment.cpp: a u8 x s8 sum of at least 1024 bytes gets a masked head up to the streamed
-// operand's 64-byte boundary, a body of whole 128-byte trips and a masked tail. The sums against C++ at every
-// start offset within a cache line, at lengths around the thresholds, over GEMV rows of every misalignment (with
-// the unsigned or the signed operand streamed), strided and empty views, with sums that wrap past INT32_MIN; the
-// disassembly shows the head and tail.
+// operand's 64-byte boundary, a body of whole 128-byte trips and a masked tail; shorter sums run a copy of the
+// original loop. The sums against C++ at every start offset within a cache line, at lengths around the
+// thresholds and the copy's vector trips, over GEMV rows of every misalignment (with the unsigned or the signed
+// operand streamed), strided and empty views, with sums that wrap past INT32_MIN, an induction and a second sum
+// that continue after the loop; the disassembly shows the head and tail, and the copy's vpdpbusd loop.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -75,6 +76,33 @@ void addDotStoringBytes(Module& m) {
   ASSERT_FALSE(f.finish()) << f.error().str();
 }
 
+// The sum beside a counter stepping by 3 from 5, whose value after the loop is stored: an induction used after
+// the loop, which the head advances, the aligned path recomputes and the short loops' copy carries itself.
+void addDotCounting(Module& m) {
+  FunctionBuilder f(m, "dot_counting", *parseFunctionType("(memref<?xui8>, memref<?xsi8>, memref<1xi32>) -> i32"));
+  auto carried = f.forLoop(f.index(0), f.dim(f.arg(0), 0), f.index(1), {f.i32(0), f.i32(5)},
+                           [&](Value i, const std::vector<Value>& s) {
+                             Value product = f.cast(f.load(f.arg(0), {i}), ElementType::I32) *
+                                             f.cast(f.load(f.arg(1), {i}), ElementType::I32);
+                             return std::vector<Value>{s[0] + product, s[1] + f.i32(3)};
+                           });
+  f.store(carried[1], f.arg(2), {f.index(0)});
+  f.ret({carried[0]});
+  ASSERT_FALSE(f.finish()) << f.error().str();
+}
+
+// Two sums in a row over the same bytes, the second starting from the first's result (a phi of the first loop's
+// exit, which the aligned path and the short copy both reach).
+void addDotTwice(Module& m) {
+  FunctionBuilder f(m, "dot_twice", *parseFunctionType("(memref<?xui8>, memref<?xsi8>, i32) -> i32"));
+  const auto sum = [&](const Value& init) {
+    return dotLoop(f, f.dim(f.arg(0), 0), init, [&](Value i) { return f.load(f.arg(0), {i}); },
+                   [&](Value i) { return f.load(f.arg(1), {i}); });
+  };
+  f.ret({sum(sum(f.arg(2)))});
+  ASSERT_FALSE(f.finish()) << f.error().str();
+}
+
 // Mostly 255 x -128 (so long sums wrap past INT32_MIN), every fourth pair random.
 template <typename T>
 std::vector<T> bytes(std::size_t n, std::uint32_t seed) {
@@ -103,6 +131,8 @@ class DotLoopAlignment : public ::testing::Test {
     addGemv(m, "gemv", "(memref<?x?xui8>, memref<?xsi8>, memref<?xi32>) -> ()");
     addGemv(m, "gemv_signed_rows", "(memref<?x?xsi8>, memref<?xui8>, memref<?xi32>) -> ()");
     addDotStoringBytes(m);
+    addDotCounting(m);
+    addDotTwice(m);
     compiled = new test::CompiledModule(test::compileModule(std::move(m)));
   }
   static void TearDownTestSuite() { delete compiled; }
@@ -116,7 +146,8 @@ TEST_F(DotLoopAlignment, SumsAtEveryOffsetAndLengthAsTheScalarLoop) {
   auto a = bytes<std::uint8_t>(longest + 128, 1);
   auto b = bytes<std::int8_t>(longest + 128, 2);
   for (std::size_t offset = 0; offset < 64; ++offset)
-    for (std::int64_t n : {0, 1, 63, 64, 127, 128, 1023, 1024, 1025, 1087, 1088, 1151, 1152, 1153, 4099})
+    for (std::int64_t n : {0, 1, 63, 64, 127, 128, 129, 255, 256, 257, 383, 384, 511, 896, 1000, 1022, 1023, 1024,
+                           1025, 1087, 1088, 1151, 1152, 1153, 4099})
       for (std::int32_t init : {0, INT32_MIN + 3}) {
         // a and b at different offsets: only the streamed one (a) is brought to a boundary.
         std::uint8_t* pa = at(a, offset);
@@ -134,7 +165,7 @@ TEST_F(DotLoopAlignment, StridedViewsSumAsTheScalarLoop) {
   auto a = bytes<std::uint8_t>(3 * 3000 + 64, 3);
   auto b = bytes<std::int8_t>(3 * 3000 + 64, 4);
   for (std::int64_t stride : {1, 3, -1})
-    for (std::int64_t n : {0, 5, 1024, 1100, 3000})
+    for (std::int64_t n : {0, 5, 256, 1023, 1024, 1100, 3000})
       for (std::int64_t offset : {0, 17}) {
         const std::int64_t first = stride < 0 ? offset + n - 1 : offset;  // the element index 0 maps to
         U8 va{a.data(), a.data(), first, {n}, {stride}};
@@ -146,8 +177,9 @@ TEST_F(DotLoopAlignment, StridedViewsSumAsTheScalarLoop) {
 }
 
 TEST_F(DotLoopAlignment, GemvRowsOfEveryMisalignment) {
-  // 1100-byte rows: row r starts (r * 1100) % 64 bytes past a boundary, 16 different offsets.
-  for (std::int64_t cols : {1100, 1024, 200, 0}) {
+  // 1100-byte rows: row r starts (r * 1100) % 64 bytes past a boundary, 16 different offsets; rows of 1023 bytes
+  // and less run the original loop's copy (200: one vector trip and a scalar remainder; 256: two trips).
+  for (std::int64_t cols : {1100, 1024, 1023, 256, 200, 0}) {
     const std::int64_t rows = 37;
     auto matrixU = bytes<std::uint8_t>(rows * cols + 64, 5);
     auto matrixS = bytes<std::int8_t>(rows * cols + 64, 6);
@@ -196,21 +228,61 @@ TEST_F(DotLoopAlignment, LoopsWithSideEffectsKeepEveryIteration) {
   }
 }
 
+TEST_F(DotLoopAlignment, InductionsUsedAfterTheLoopHaveTheirLastValue) {
+  auto dot = compiled->get<std::int32_t(U8*, S8*, I32*)>("dot_counting");
+  auto a = bytes<std::uint8_t>(2000 + 128, 11);
+  auto b = bytes<std::int8_t>(2000 + 128, 12);
+  for (std::size_t offset : {0, 1, 33, 63})
+    for (std::int64_t n : {0, 1, 255, 256, 1023, 1024, 1025, 2000}) {
+      std::uint8_t* pa = at(a, offset);
+      std::int8_t* pb = at(b, 5);
+      std::int64_t want = 0;
+      for (std::int64_t i = 0; i < n; ++i) want += std::int64_t{pa[i]} * pb[i];
+      std::int32_t counter = -1;
+      U8 va{pa, pa, 0, {n}, {1}};
+      S8 vb{pb, pb, 0, {n}, {1}};
+      I32 vc{&counter, &counter, 0, {1}, {1}};
+      ASSERT_EQ(dot(&va, &vb, &vc), wrap(want)) << "offset " << offset << " n " << n;
+      ASSERT_EQ(counter, 5 + 3 * n) << "offset " << offset << " n " << n;
+    }
+}
+
+TEST_F(DotLoopAlignment, ASecondSumStartsFromTheFirst) {
+  auto dot = compiled->get<std::int32_t(U8*, S8*, std::int32_t)>("dot_twice");
+  auto a = bytes<std::uint8_t>(2000 + 128, 13);
+  auto b = bytes<std::int8_t>(2000 + 128, 14);
+  for (std::size_t offset : {0, 7, 63})
+    for (std::int64_t n : {0, 1, 200, 1023, 1024, 1500, 2000}) {
+      std::uint8_t* pa = at(a, offset);
+      std::int8_t* pb = at(b, 40);
+      std::int64_t once = 0;
+      for (std::int64_t i = 0; i < n; ++i) once += std::int64_t{pa[i]} * pb[i];
+      U8 va{pa, pa, 0, {n}, {1}};
+      S8 vb{pb, pb, 0, {n}, {1}};
+      ASSERT_EQ(dot(&va, &vb, INT32_MAX), wrap(std::int64_t{INT32_MAX} + 2 * once)) << "offset " << offset << " n " << n;
+    }
+}
+
 std::size_t count(const std::string& text, const std::regex& pattern) {
   return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), {}));
 }
 
-// Head (one masked vpdpbusd), body (two, unmasked loads) and tail (two masked): five vpdpbusd and six masked
-// byte loads in the dot and the GEMVs; none where iterations store.
+// Head (one masked vpdpbusd), body (two, unmasked loads) and tail (two masked), and the short loops' copy (two,
+// unmasked): seven vpdpbusd and six masked byte loads in the dot and the GEMVs; none where iterations store. An
+// unrolled copy would have no vpdpbusd of its own (the products stay widened) or more than two.
 TEST_F(DotLoopAlignment, HeadAndTailAreMaskedVpdpbusd) {
   if (!hostHas("avx512vnni") || !hostHas("avx512bw")) GTEST_SKIP() << "needs AVX512-VNNI and AVX512-BW";
   const std::regex maskedBytes(R"(vmovdqu8[^\n]*\{%k[1-7]\} ?\{z\})"), dot("vpdpbusd");
-  for (const char* name : {"dot", "gemv", "gemv_signed_rows"}) {
+  for (const char* name : {"dot", "gemv", "gemv_signed_rows", "dot_counting"}) {
     auto text = compiled->mod->assembly(name);
     ASSERT_TRUE(text) << text.error().str();
     EXPECT_EQ(count(*text, maskedBytes), 6u) << name << "\n" << *text;  // 2 in the head, 4 in the tail
-    EXPECT_EQ(count(*text, dot), 5u) << name << "\n" << *text;
+    EXPECT_EQ(count(*text, dot), 7u) << name << "\n" << *text;
   }
+  auto twice = compiled->mod->assembly("dot_twice");  // both sums split and copied
+  ASSERT_TRUE(twice) << twice.error().str();
+  EXPECT_EQ(count(*twice, maskedBytes), 12u) << *twice;
+  EXPECT_EQ(count(*twice, dot), 14u) << *twice;
   auto stores = compiled->mod->assembly("dot_stores");
   ASSERT_TRUE(stores) << stores.error().str();
   EXPECT_EQ(count(*stores, maskedBytes), 0u) << *stores;
