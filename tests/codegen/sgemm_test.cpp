@@ -337,12 +337,12 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
       }
 }
 
-// Either side of the default directBytes (512 KiB of B) and of a chosen one.
+// Either side of the default directBytes (1 MiB of B) and of a chosen one.
 TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
   Gemm<float> byDefault(SgemmOptions{.kc = 192});
   ASSERT_NE(byDefault.fn().address(), nullptr);
   for (std::int64_t n : {511, 512, 513})
-    checkBits(byDefault.fn(), {15, n, 256}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
+    checkBits(byDefault.fn(), {15, n, 512}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
   SgemmOptions o{.kc = 192, .b = MatrixLayout::ColumnMajor, .directBytes = 33 * 40 * 4};
   Gemm<float> chosen(o);
   ASSERT_NE(chosen.fn().address(), nullptr);
