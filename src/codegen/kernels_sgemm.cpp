@@ -165,11 +165,13 @@ class SgemmKernel {
   // packed; 1024x64x1024 1.25x). Both read B through one view (selected at
   // run time: one copy of the tile code). A column-major B (no unit stride
   // along N) is always packed. A column-major A is copied, MR rows at a
-  // time, into a K x MR strip when N spans several tiles (the strip is reused): in place,
-  // its columns lie a column stride apart, and where that stride is B's row
-  // stride (256 x 256: 1 KiB) the two streams share 4 of L1's 64 sets
-  // (0.83x OpenBLAS; with the strip, 1.03-1.07x). With one tile (N <= NR)
-  // the copy would only add a pass over A.
+  // time, into a K x MR strip when N spans several tiles and B is read in
+  // place (the strip is reused): in place, A's columns lie a column stride
+  // apart, and where that stride is B's row stride (256 x 256: 1 KiB) the
+  // two streams share 4 of L1's 64 sets (0.83x OpenBLAS; with the strip,
+  // 1.03-1.07x). With one tile (N <= NR) the copy would only add a pass
+  // over A, and beside a packed B (contiguous) it bought nothing (256 A^T
+  // 0.98-1.01x with it, 1.01-1.02x without).
   void unpacked() {
     const bool packA = o_.a == MatrixLayout::ColumnMajor, columnMajorB = o_.b == MatrixLayout::ColumnMajor;
     const Value stripSize = K_ * b_.index(k_.directMr);
@@ -233,8 +235,9 @@ class SgemmKernel {
       };
       auto inPlace = [&](unsigned r, const Value& k) { return b_.load(A_, {rows[r], k}); };
       if (!packA) return tiles(inPlace);
-      b_.ifThen(N_ <= b_.index(dnr), [&] { tiles(inPlace); });
-      b_.ifThen(N_ > b_.index(dnr), [&] {
+      Value useStrip = (N_ > b_.index(dnr)) & ~packB;
+      b_.ifThen(~useStrip, [&] { tiles(inPlace); });
+      b_.ifThen(useStrip, [&] {
         Value strip = o_.parallel ? b_.alloc(packed_, {stripSize}, 64) : sharedStrip;
         b_.forLoop(i0_, K_, b_.index(1), [&](Value p) {  // rows past M read zero
           b_.vectorStore(b_.transferRead(At_, {p, ir}, k_.directMr, zero_), strip, {p * b_.index(k_.directMr)});
