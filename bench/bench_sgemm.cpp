@@ -85,7 +85,10 @@ Kernels& kernels() {
     if (Error e = codegen::addSgemm(m, "sgemm_par", par)) std::abort();
     if (Error e = codegen::addSgemm(m, "sgemm_At", {.a = codegen::MatrixLayout::ColumnMajor})) std::abort();
     if (Error e = codegen::addSgemm(m, "sgemm_Bt", {.b = codegen::MatrixLayout::ColumnMajor})) std::abort();
-    auto j = jit::Jit::create();
+    // MEMJIT_BENCH_DUMP=<dir> leaves the IR and the object there to disassemble.
+    jit::JitOptions jo;
+    if (const char* dir = std::getenv("MEMJIT_BENCH_DUMP")) jo.dumpDirectory = dir;
+    auto j = jit::Jit::create(jo);
     if (!j) std::abort();
     r.jit = std::make_unique<jit::Jit>(std::move(*j));
     auto mod = r.jit->add(std::move(m));

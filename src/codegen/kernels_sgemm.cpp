@@ -18,7 +18,7 @@
 // the product there):
 //
 //   for ir in [0, M) step MR                      MR rows of A in place
-//     for jr in [0, N) step NR                    B in place (L2), or packed once
+//     for jr in [0, N) step NR                    B in place (L1), or packed once
 //       for pc in [0, K) step kc: the micro-kernel, then C += (C = on the first)
 //
 // with the same kc blocks, so both paths sum in the same order (kernels.h).
@@ -61,11 +61,17 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': a " + std::to_string(b.mr) + " x " +
                                                  std::to_string(b.nv) + "-vector micro-kernel is too large");
   b.nr = static_cast<std::int64_t>(b.nv) * b.lanes;
-  // Unpacked, each row of A is its own pointer: 6 rows (6 address registers
-  // of 16) times 4 vectors where 32 vector registers hold them (10 loads per
-  // 24 FMAs), 6 x 2 with 16.
+  // Unpacked, each row of A is its own pointer: at most 6 rows (6 address
+  // registers of 16) times 4 vectors where 32 vector registers hold them, 6
+  // x 2 with 16. LLVM issues a step's broadcasts of A all ahead of its FMAs,
+  // so the registers must hold mr broadcasts besides the accumulators and
+  // B's vectors: 6 x 4 needs 34 of 32, and spilled, its k loop ran 40 copies
+  // per 24 FMAs (256^3 at 0.75x OpenBLAS); 5 x 4 needs 29. (16 registers
+  // keep 6 x 2, not measured on an AVX2 machine.)
   b.directNv = o.vectors ? b.nv : (o.target.registers >= 32 ? 4 : 2);
-  b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, (o.target.registers - b.directNv - 2) / b.directNv));
+  const unsigned directRows = o.target.registers >= 32 ? (o.target.registers - b.directNv) / (b.directNv + 1)
+                                                       : (o.target.registers - b.directNv - 2) / b.directNv;
+  b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, directRows));
   const std::int64_t bytes = static_cast<std::int64_t>(storageSize(o.element));
   // kc: a B micro-panel (kc x NR) of 32 KiB, at most 384 deep: 256 for
   // AVX-512 (NR 32 f32 / 16 f64) and 384 for AVX2; the A micro-panel (14 x
@@ -82,7 +88,10 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   auto roundTo = [](std::int64_t v, std::int64_t m) { return std::max<std::int64_t>(m, v / m * m); };
   b.mc = roundTo(o.mc ? o.mc : 3 * 1024 * 1024 / (b.kc * bytes), b.mr);
   b.nc = roundTo(o.nc ? o.nc : 1024 * 1024 / (b.kc * bytes), b.nr);
-  b.directBytes = o.directBytes >= 0 ? o.directBytes : 512 * 1024;
+  // Unpacked up to a 1 MiB B (packed once, half of a 2 MiB L2): 512^3 ran
+  // unpacked at 1.03x OpenBLAS, packed at 0.99x; 1024^3 (4 MiB) unpacked at
+  // half the speed (B streams from L3 for every 5 rows of A).
+  b.directBytes = o.directBytes >= 0 ? o.directBytes : 1024 * 1024;
   if (b.kc <= 0)
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': kc must be positive");
   return b;
@@ -148,23 +157,50 @@ class SgemmKernel {
     b_.dealloc(aPack_);
   }
 
-  // Small B: the micro-kernel on A and B in place, MR rows at a time. A
-  // column-major B (no unit stride along N) is packed once, whole, into
-  // K x NR panels. A column-major A is copied, MR rows at a time, into a
-  // K x MR strip when N spans several tiles (the strip is reused): in place,
-  // its columns lie a column stride apart, and where that stride is B's row
-  // stride (256 x 256: 1 KiB) the two streams share 4 of L1's 64 sets
-  // (0.83x OpenBLAS; with the strip, 1.03-1.07x). With one tile (N <= NR)
-  // the copy would only add a pass over A.
+  // Small B: the micro-kernel on A in place, MR rows at a time, and on B
+  // in place while it fits L1 (kInPlaceBBytes), else packed once, whole,
+  // into K x NR panels: in place, a tile's columns of a larger B lie a row
+  // stride apart (256 x 256: 1 KiB, 16 of L1's 64 sets) and stream from L2
+  // with the rows of every A block (256^3 at 0.84x OpenBLAS in place, 1.05x
+  // packed; 1024x64x1024 1.25x). Both read B through one view (selected at
+  // run time: one copy of the tile code). A column-major B (no unit stride
+  // along N) is always packed. A column-major A is copied, MR rows at a
+  // time, into a K x MR strip when N spans several tiles and B is read in
+  // place (the strip is reused): in place, A's columns lie a column stride
+  // apart, and where that stride is B's row stride (256 x 256: 1 KiB) the
+  // two streams share 4 of L1's 64 sets (0.83x OpenBLAS; with the strip,
+  // 1.03-1.07x). With one tile (N <= NR) the copy would only add a pass
+  // over A, and beside a packed B (contiguous) it bought nothing (256 A^T
+  // 0.98-1.01x with it, 1.01-1.02x without).
   void unpacked() {
-    const bool packB = o_.b == MatrixLayout::ColumnMajor, packA = o_.a == MatrixLayout::ColumnMajor;
+    const bool packA = o_.a == MatrixLayout::ColumnMajor, columnMajorB = o_.b == MatrixLayout::ColumnMajor;
     const Value stripSize = K_ * b_.index(k_.directMr);
     const std::int64_t dnr = static_cast<std::int64_t>(k_.directNv) * L_;
-    if (packB) {
-      Value panels = b_.ceildivsi(N_, b_.index(dnr));
-      bPack_ = b_.alloc(packed_, {panels * b_.index(dnr) * K_}, 64);
+    const Value bBytes = K_ * N_ * b_.index(static_cast<std::int64_t>(storageSize(t_)));
+    const Value packB = columnMajorB ? b_.constant(ElementType::I1, 1) : bBytes > b_.index(kInPlaceBBytes);
+    const Value panels = b_.ceildivsi(N_, b_.index(dnr));
+    bPack_ = b_.alloc(packed_, {b_.select(packB, panels * b_.index(dnr) * K_, i0_)}, 64);
+    b_.ifThen(packB, [&] {
       b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) { packBPanel(i0_, i0_, K_, jr, k_.directNv); });
-    }
+    });
+    // B's columns [jr, N) as a row-major K x (N - jr) view: packed, panel jr
+    // (rows dnr apart, zero past N); else B itself.
+    const MemRefType rowMajor(t_, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, 1}});
+    auto tileOfB = [&](const Value& jr) {
+      if (columnMajorB)
+        return b_.reinterpretCast(bPack_, rowMajor, jr * K_, {K_, N_ - jr}, {b_.index(dnr), b_.index(1)});
+      Value inPlace = b_.reinterpretCast(B_, rowMajor, field(b_, B_, {2}) + jr, {K_, N_ - jr},
+                                         {field(b_, B_, {4, 0}), b_.index(1)});
+      // The packed view as the in-place one's descriptor with the panel's
+      // buffer, offset and row stride: a checked reinterpret_cast of the
+      // (then empty) pack would fail where B is read in place.
+      llvm::IRBuilderBase& ir = b_.ir();
+      llvm::Value* packed = inPlace.llvm();
+      for (unsigned f : {0u, 1u}) packed = ir.CreateInsertValue(packed, ir.CreateExtractValue(bPack_.llvm(), {f}), {f});
+      packed = ir.CreateInsertValue(packed, (jr * K_).llvm(), {2});
+      packed = ir.CreateInsertValue(packed, b_.index(dnr).llvm(), {4, 0});
+      return b_.select(packB, b_.wrap(packed, inPlace.type()), inPlace);
+    };
     Value sharedStrip;
     if (packA) {
       viewATransposed();
@@ -177,20 +213,15 @@ class SgemmKernel {
       for (unsigned r = 0; r < k_.directMr; ++r) rows.push_back(b_.min(ir + b_.index(r), last));
       auto tilesOf = [&](unsigned mr, const std::function<Value(unsigned, const Value&)>& aAt) {
         b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) {
-          if (packB) {
-            unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
-              return b_.vectorLoad(bPack_, {jr * K_ + k * b_.index(dnr) + b_.index(v * L_)}, L_, aligned_);
-            });
-            return;
-          }
+          Value tileB = tileOfB(jr);
           b_.ifThen(jr + b_.index(dnr) <= N_, [&] {
             unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
-              return b_.vectorLoad(B_, {k, jr + b_.index(v * L_)}, L_);
+              return b_.vectorLoad(tileB, {k, b_.index(v * L_)}, L_);
             });
           });
           b_.ifThen(jr + b_.index(dnr) > N_, [&] {  // lanes past N read zero
             unpackedTile(mr, ir, jr, aAt, [&](unsigned v, const Value& k) {
-              return b_.transferRead(B_, {k, jr + b_.index(v * L_)}, L_, zero_);
+              return b_.transferRead(tileB, {k, b_.index(v * L_)}, L_, zero_);
             });
           });
         });
@@ -204,8 +235,9 @@ class SgemmKernel {
       };
       auto inPlace = [&](unsigned r, const Value& k) { return b_.load(A_, {rows[r], k}); };
       if (!packA) return tiles(inPlace);
-      b_.ifThen(N_ <= b_.index(dnr), [&] { tiles(inPlace); });
-      b_.ifThen(N_ > b_.index(dnr), [&] {
+      Value useStrip = (N_ > b_.index(dnr)) & ~packB;
+      b_.ifThen(~useStrip, [&] { tiles(inPlace); });
+      b_.ifThen(useStrip, [&] {
         Value strip = o_.parallel ? b_.alloc(packed_, {stripSize}, 64) : sharedStrip;
         b_.forLoop(i0_, K_, b_.index(1), [&](Value p) {  // rows past M read zero
           b_.vectorStore(b_.transferRead(At_, {p, ir}, k_.directMr, zero_), strip, {p * b_.index(k_.directMr)});
@@ -219,7 +251,7 @@ class SgemmKernel {
     else
       b_.forLoop(i0_, M_, b_.index(k_.directMr), rowBlock);
     if (packA && !o_.parallel) b_.dealloc(sharedStrip);
-    if (packB) b_.dealloc(bPack_);
+    b_.dealloc(bPack_);
   }
 
   // C[row0:row0+MR, col0:col0+NR] over K in kc blocks; aAt(r, k) is A's
@@ -451,6 +483,8 @@ class SgemmKernel {
   // 64 (about 900 cycles of FMAs at MR 14) covers an L2 or L3 hit; 2048 from
   // 0.96-0.98x to 0.97-1.01x OpenBLAS (noisy, loaded machine).
   static constexpr std::int64_t kTailDepth = 64;
+  // The largest B the unpacked path reads in place: two thirds of a 48 KiB L1.
+  static constexpr std::int64_t kInPlaceBBytes = 32 * 1024;
 
   FunctionBuilder& b_;
   const Blocking& k_;

@@ -317,7 +317,7 @@ constexpr MatrixLayout kLayouts[] = {MatrixLayout::RowMajor, MatrixLayout::Colum
 constexpr std::int64_t kAlwaysUnpacked = std::int64_t{1} << 50;
 
 // Both paths, every layout pair, M around MR (packed 14, and 22 = 14 + the
-// 8-row edge kernel; unpacked 6 on AVX-512), N around NR (32, unpacked 64),
+// 8-row edge kernel; unpacked 5 on AVX-512), N around NR (32, unpacked 64),
 // K around kc (192), and the empty dims.
 TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
   for (MatrixLayout la : kLayouts)
@@ -337,17 +337,33 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
       }
 }
 
-// Either side of the default directBytes (512 KiB of B) and of a chosen one.
+// Either side of the default directBytes (1 MiB of B) and of a chosen one.
 TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
   Gemm<float> byDefault(SgemmOptions{.kc = 192});
   ASSERT_NE(byDefault.fn().address(), nullptr);
   for (std::int64_t n : {511, 512, 513})
-    checkBits(byDefault.fn(), {15, n, 256}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
+    checkBits(byDefault.fn(), {15, n, 512}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
   SgemmOptions o{.kc = 192, .b = MatrixLayout::ColumnMajor, .directBytes = 33 * 40 * 4};
   Gemm<float> chosen(o);
   ASSERT_NE(chosen.fn().address(), nullptr);
   for (std::int64_t n : {32, 33, 34})
     checkBits(chosen.fn(), {20, n, 40}, MatrixLayout::RowMajor, MatrixLayout::ColumnMajor, 192, 4);
+}
+
+// The unpacked path reads a B of at most 32 KiB in place and packs a larger
+// one whole: both sides, at M around the unpacked kernel's 5 rows (and its
+// 3-row edge kernel) and N around its 64 columns, a row-major A in place and
+// a column-major one through its strip, on padded (strided) operands.
+TEST(Sgemm, BothSidesOfTheInPlaceBLimit) {
+  for (MatrixLayout la : kLayouts) {
+    Gemm<float> g(SgemmOptions{.kc = 192, .a = la});
+    ASSERT_NE(g.fn().address(), nullptr);
+    unsigned seed = 60;
+    for (std::int64_t m : {1, 3, 4, 5, 6, 13, 14, 15, 63, 64, 65})
+      for (const auto& [n, k] : {std::pair<std::int64_t, std::int64_t>{64, 128}, {64, 129}, {65, 126}, {65, 127},
+                                 {13, 630}, {13, 631}, {1, 8192}, {1, 8193}})
+        checkBits(g.fn(), {m, n, k}, la, MatrixLayout::RowMajor, 192, seed++);
+  }
 }
 
 // NaN and inf reach exactly the elements whose sums they enter, also from
@@ -363,7 +379,8 @@ TEST(Sgemm, NanInfAndNegativeZeroPropagateAsInTheContract) {
         SgemmOptions o{.kc = 192, .a = la, .b = lb, .directBytes = direct};
         Gemm<float> g(o);
         ASSERT_NE(g.fn().address(), nullptr);
-        // N 70: a column-major A is copied into zero-padded strips (N > NR).
+        // N 70: a column-major A is copied into zero-padded strips (N > NR),
+        // and unpacked, a row-major B of 56 KB is packed (33 columns: 26 KB, in place).
         for (const Shape s : {Shape{29, 33, 200}, Shape{29, 70, 200}})
           checkBits(g.fn(), s, la, lb, 192, 5, [&](Operand& a, Operand& b) {
             a.at(s.m - 1, 3) = inf;  // row M - 1: also what the rows past M re-read

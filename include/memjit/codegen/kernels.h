@@ -88,8 +88,9 @@ struct SgemmOptions {
   /// Layouts of A and B (C is row-major).
   MatrixLayout a = MatrixLayout::RowMajor, b = MatrixLayout::RowMajor;
   /// Problems whose B (K x N) takes at most this many bytes run unpacked:
-  /// the micro-kernel reads A and B where they are (a column-major B is
-  /// packed once, whole). -1 picks the default (512 KiB, B resident in L2);
+  /// the micro-kernel reads A where it is, and B too up to 32 KiB (a larger
+  /// or column-major B is packed once, whole). -1 picks the default (1
+  /// MiB, B resident in a 2 MiB L2);
   /// 0 always packs.
   std::int64_t directBytes = -1;
   /// Spread the column panels (packing B) and the row blocks over the
