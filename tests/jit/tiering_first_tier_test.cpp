@@ -49,6 +49,29 @@ std::string firstTierIR(const std::filesystem::path& dumps) {
   return {};
 }
 
+// IR text added to a Jit that keeps it at the first tier, and that tier's IR.
+struct FirstTier {
+  Jit jit;
+  LoadedModule mod;
+  std::string ir;
+};
+
+FirstTier addAtFirstTier(const char* irText, const std::string& name) {
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/" + name);
+  Jit jit = test::makeJit(firstTierOnly(dumps));
+  LoadedModule mod = valueOrFail(jit.addIR(irText, name));
+  EXPECT_EQ(currentTier(mod), Tier::First);
+  std::string ir = firstTierIR(dumps);
+  return {std::move(jit), std::move(mod), std::move(ir)};
+}
+
+// Compiles and swaps in the requested level now.
+void tierUpNow(const LoadedModule& mod) {
+  requestTierUp(mod);
+  EXPECT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(currentTier(mod), Tier::Optimised);
+}
+
 // Lane masks `splat(first) + <0..15> ult splat(bound)` on a load with a NaN
 // passthrough, a load with a zero one, stores of both; a mask of every other
 // index, which is no lane mask and stays as it is; the scalar min/max
@@ -134,11 +157,8 @@ LaneResults callLanes(LanesFn fn, std::uint64_t first, std::uint64_t bound) {
 }  // namespace
 
 TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLanes) {
-  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/lanes");
-  Jit jit = test::makeJit(firstTierOnly(dumps));
-  LoadedModule mod = valueOrFail(jit.addIR(kLaneMaskIR, "lanes"));
+  auto [jit, mod, ir] = addAtFirstTier(kLaneMaskIR, "lanes");
   ASSERT_EQ(currentTier(mod), Tier::First);
-  const std::string ir = firstTierIR(dumps);
   EXPECT_NE(ir.find("@memjit.first_tier.copy_lanes.4"), std::string::npos) << ir;
   auto count = [&](const std::string& text) {
     std::size_t n = 0;
@@ -158,9 +178,7 @@ TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLane
                                     {17, 1u << 31}};
   std::vector<LaneResults> first;
   for (const auto& c : cases) first.push_back(callLanes(fn, c[0], c[1]));
-  requestTierUp(mod);
-  ASSERT_FALSE(waitForTierUp(mod));
-  ASSERT_EQ(currentTier(mod), Tier::Optimised);
+  tierUpNow(mod);
   for (std::size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(callLanes(fn, cases[i][0], cases[i][1]), first[i]);
 }
 
@@ -210,8 +228,7 @@ TEST(FirstTier, SgemmGivesTheSameBitsInBothTiersAsADirectCompile) {
   ASSERT_EQ(currentTier(mod), Tier::First);
   EXPECT_NE(firstTierIR(dumps).find("@memjit.first_tier.copy_lanes.4"), std::string::npos);
   EXPECT_EQ(runSgemm(mod), expected);
-  requestTierUp(mod);
-  ASSERT_FALSE(waitForTierUp(mod));
+  tierUpNow(mod);
   EXPECT_EQ(runSgemm(mod), expected);
 }
 
@@ -267,11 +284,8 @@ std::vector<std::int64_t> callFields(void* address) {
 }  // namespace
 
 TEST(FirstTier, AggregateLoadsWhoseFieldsAreExtractedBecomeFieldLoadsInPlace) {
-  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/aggregates");
-  Jit jit = test::makeJit(firstTierOnly(dumps));
-  LoadedModule mod = valueOrFail(jit.addIR(kAggregateIR, "aggregates"));
+  auto [jit, mod, ir] = addAtFirstTier(kAggregateIR, "aggregates");
   ASSERT_EQ(currentTier(mod), Tier::First);
-  const std::string ir = firstTierIR(dumps);
   EXPECT_EQ(ir.find("load { ptr, i32"), std::string::npos) << ir;
   EXPECT_NE(ir.find("load { i64, i64 }"), std::string::npos) << ir;           // stored whole
   EXPECT_NE(ir.find("load volatile { i64, i64 }"), std::string::npos) << ir;  // volatile
@@ -285,8 +299,6 @@ TEST(FirstTier, AggregateLoadsWhoseFieldsAreExtractedBecomeFieldLoadsInPlace) {
                                            std::numeric_limits<std::int64_t>::min(),
                                            -1};
   EXPECT_EQ(callFields(fn), expected);
-  requestTierUp(mod);
-  ASSERT_FALSE(waitForTierUp(mod));
-  ASSERT_EQ(currentTier(mod), Tier::Optimised);
+  tierUpNow(mod);
   EXPECT_EQ(callFields(fn), expected);
 }
