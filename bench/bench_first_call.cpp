@@ -7,6 +7,9 @@
 //                                         background compile competing for the cores
 //   FirstCall/<kernel>/memjit_tiered_O1   the same with an O1 first tier (the minimal pipeline)
 //   FirstCall/<kernel>/memjit_O0          the same compiled directly at O0 (tiering's own cost)
+//   FirstCall/<kernel>/memjit_O0_afterO2  memjit_O0 with an O2 compile of the same kernel (in a
+//                                         second Jit) in each pause, as memjit_tiered has its
+//                                         tier-up there: the same cold caches
 //   FirstCall/<kernel>/memjit_O2          the same compiled directly at O2
 //   FirstCall/<kernel>/mlir               MLIR's ExecutionEngine at O2 on the peer kernel
 //                                         (bench/mlir/<peer>.mlir, parsed untimed): lowering
@@ -121,13 +124,13 @@ std::int64_t firstCallSize(Kernel kernel) {
   return kernel == Kernel::Add || kernel == Kernel::Saxpy ? 1024 : 64;
 }
 
-enum class Mode { Tiered, TieredLater, TieredO1, Direct, DirectO0 };
+enum class Mode { Tiered, TieredLater, TieredO1, Direct, DirectO0, DirectO0AfterO2 };
 
 std::optional<Jit> makeJit(benchmark::State& state, Mode mode) {
   memjit::jit::JitOptions options;
   options.tiering.enabled = mode == Mode::Tiered || mode == Mode::TieredLater || mode == Mode::TieredO1;
   if (mode == Mode::TieredLater) options.tiering.delay = std::chrono::milliseconds(20);
-  if (mode == Mode::DirectO0) options.optLevel = OptLevel::O0;
+  if (mode == Mode::DirectO0 || mode == Mode::DirectO0AfterO2) options.optLevel = OptLevel::O0;
   options.tiering.firstTier = mode == Mode::TieredO1 ? OptLevel::O1 : OptLevel::O0;
   auto jit = Jit::create(options);
   if (!jit) {
@@ -143,8 +146,23 @@ void memjitFirstCall(benchmark::State& state, Case c, Mode mode) {
   Jit& jit = *made;
   Data data(firstCallSize(c.kernel));
   memjit::jit::CompileStats phases;
+  std::optional<Jit> optimising;  // DirectO0AfterO2's second Jit
+  if (mode == Mode::DirectO0AfterO2 && !(optimising = makeJit(state, Mode::Direct))) return;
   for (auto _ : state) {
     state.PauseTiming();
+    if (optimising) {
+      memjit::codegen::Module twin("first_call_O2");
+      if (auto e = build(twin, c.kernel)) {
+        state.SkipWithError(e.str().c_str());
+        return;
+      }
+      auto compiled = optimising->add(std::move(twin));
+      if (!compiled) {
+        state.SkipWithError(compiled.error().str().c_str());
+        return;
+      }
+      (void)optimising->remove(*compiled);
+    }
     memjit::codegen::Module module("first_call");
     if (auto e = build(module, c.kernel)) {
       state.SkipWithError(e.str().c_str());
@@ -263,6 +281,9 @@ int registerAll() {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark((prefix + "memjit_O0").c_str(), memjitFirstCall, c, Mode::DirectO0)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((prefix + "memjit_O0_afterO2").c_str(), memjitFirstCall, c, Mode::DirectO0AfterO2)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark((prefix + "memjit_O2").c_str(), memjitFirstCall, c, Mode::Direct)

@@ -7,9 +7,11 @@
 //   valgrind --tool=callgrind --toggle-collect='memjit::jit::Jit::add(memjit::codegen::Module*'
 //            build/bench/memjit_compile_instructions matmul O2 3
 //
-// <kernel>: add, saxpy, matmul, or a scaling kernel as <body|loops|nest>:<ops> (scaling_kernels.h,
-// bench_compile_scaling's, whose binary callgrind cannot run: it is built for the host's AVX-512); <level>: O0, O2, tiered (the O0 first tier
-// only: the tier-up is delayed past the run). The warm-up goes through
+// <kernel>: add, saxpy, softmax, conv3x3, matmul, sgemm (bench_first_call's
+// kernels), or a scaling kernel as <body|loops|nest>:<ops> (scaling_kernels.h:
+// bench_compile_scaling's, whose binary callgrind cannot run, built as it is
+// for the host's AVX-512); <level>: O0, O2, tiered (the O0 first tier only:
+// the tier-up is delayed past the run). The warm-up goes through
 // Jit::addAll, outside the collected function.
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "conv3x3_kernel.h"
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
@@ -29,6 +32,9 @@ memjit::Error build(memjit::codegen::Module& module, const std::string& kernel) 
   if (kernel == "add") return cg::addElementwiseAdd(module, "kernel");
   if (kernel == "saxpy") return cg::addSaxpy(module, "kernel");
   if (kernel == "matmul") return cg::addMatmul(module, "kernel");
+  if (kernel == "softmax") return cg::addSoftmax(module, "kernel");
+  if (kernel == "conv3x3") return memjit::bench::addConv3x3(module, "kernel", {}, false);
+  if (kernel == "sgemm") return cg::addSgemm(module, "kernel");
   using memjit::bench::ScalingShape;
   for (ScalingShape shape : {ScalingShape::Body, ScalingShape::Loops, ScalingShape::Nest}) {
     const std::string prefix = std::string(memjit::bench::scalingShapeName(shape)) + ":";
@@ -47,7 +53,8 @@ int fail(const memjit::Error& error) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <add|saxpy|matmul|body:N|loops:N|nest:N> <O0|O2|tiered> [count]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <add|saxpy|softmax|conv3x3|matmul|sgemm|body:N|loops:N|nest:N> <O0|O2|tiered> [count]\n",
+                 argv[0]);
     return 2;
   }
   const std::string kernel = argv[1], level = argv[2];

@@ -209,10 +209,19 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
     firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }
   if (!object.bytes) {
-    MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, tiered && *tiered ? firstTier : options, levels,
-                                                            dumps, stats, object.remarks));
-    if (core.options.cache && !(tiered && *tiered)) core.options.cache->put(object.cacheKey, code);
-    object.bytes = std::make_shared<const std::string>(std::move(code));
+    const bool firstTierOnly = tiered && *tiered;
+    auto code = compileObject(core, ir, firstTierOnly ? firstTier : options, levels, dumps, stats, object.remarks);
+    if (firstTierOnly && !ir.context) (*tiered)->leakModule();  // LLVM crashed on the context: both leaked
+    if (!code) return code.error();
+    if (firstTierOnly) {
+      // The first tier's module goes now, on this thread; the copy and the
+      // context are the tier-up's alone from here.
+      ir.module.reset();
+      (*tiered)->adoptContext(std::move(ir.context));
+    } else if (core.options.cache) {
+      core.options.cache->put(object.cacheKey, *code);
+    }
+    object.bytes = std::make_shared<const std::string>(std::move(*code));
   }
   if (!dumps.empty()) writeDump(dumps + ".o", *object.bytes);
   return object;
@@ -228,16 +237,15 @@ struct detail::PrefetchedObject {
   CompileStats::Duration lookupTime{0};    ///< its share of the batch's digests and lookup
 };
 
-Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& core, const TieredModule& tiered,
+Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& core, TieredModule& tiered,
                                                                       const std::string& moduleName,
                                                                       CompileStats& stats) {
-  // Under the key the add computed: bitcode read back need not write back to the same bytes.
+  // The copy is compiled once, or not at all on a hit: freed either way when this returns.
+  ModuleIR ir{std::move(tiered.context), std::move(tiered.module)};
   if (core.options.cache && !tiered.cacheKey.empty())
     if (auto hit = core.options.cache->get(tiered.cacheKey)) return *hit;
-  ModuleIR ir{std::make_unique<llvm::LLVMContext>(), nullptr};
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(tiered.bitcode.data(), tiered.bitcode.size()),
-                                                 moduleName, false);
-  MEMJIT_ASSIGN_OR_RETURN(ir.module, detail::parseIR(buffer->getMemBufferRef(), *ir.context, "the tier-up's bitcode"));
+  if (!ir.module || !ir.context)
+    return Error(ErrorCode::Internal, "the tier-up of module '" + moduleName + "' has no module to compile");
   ir.module->setModuleIdentifier(moduleName);
   const std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
   std::vector<Remark> remarks;  // none: a tiered module was added without AddOptions::remarks

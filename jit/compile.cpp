@@ -7,6 +7,7 @@
 #include "large_functions.h"
 #include "minmax_reductions.h"
 #include "narrow_type_width.h"
+#include "serial_recurrences.h"
 #include "remark_collector.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
@@ -308,6 +309,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
       fpm.addPass(AccumulatorJamPass());
       fpm.addPass(DotLoopWidthPass(machine));
       fpm.addPass(NarrowTypeWidthPass());
+      // Serial float chains are not runtime-unrolled (serial_recurrences.h).
+      fpm.addPass(SerialRecurrencesPass());
       // Loops calling libmvec get its widest variant's width (vector_math_width.h).
       fpm.addPass(VectorMathWidthPass());
       if constexpr (llvm_compat::kVectorizerMixesMinMaxReductionTypes) fpm.addPass(MixedMinMaxReductionsPass());

@@ -107,10 +107,44 @@ class Rewriter {
     bool changed = false;
     for (llvm::WeakVH& handle : calls)
       if (auto* call = llvm::dyn_cast_or_null<llvm::IntrinsicInst>(handle)) changed |= rewrite(*call);
+    std::vector<llvm::LoadInst*> aggregates;
+    for (llvm::BasicBlock& block : function_)
+      for (llvm::Instruction& inst : block)
+        if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst); load && load->getType()->isAggregateType())
+          aggregates.push_back(load);
+    for (llvm::LoadInst* load : aggregates) changed |= splitAggregateLoad(*load);
     return changed;
   }
 
  private:
+  // A load of a whole descriptor struct whose fields are only extracted (every
+  // C interface starts so) becomes one load per extracted field, in the same
+  // place: FastISel selects no aggregate load, and the C interface's entry
+  // block went to SelectionDAG whole (a third of a small kernel's first tier).
+  bool splitAggregateLoad(llvm::LoadInst& load) {
+    if (!load.isSimple() || load.getPointerAddressSpace() != 0 || load.use_empty()) return false;
+    std::vector<llvm::ExtractValueInst*> fields;
+    for (llvm::User* user : load.users()) {
+      auto* field = llvm::dyn_cast<llvm::ExtractValueInst>(user);
+      if (!field || field->getType()->isAggregateType()) return false;
+      fields.push_back(field);
+    }
+    const llvm::DataLayout& layout = module_.getDataLayout();
+    llvm::Type* aggregate = load.getType();
+    llvm::IRBuilder<> b(&load);
+    for (llvm::ExtractValueInst* field : fields) {
+      std::vector<llvm::Value*> path{b.getInt32(0)};
+      for (unsigned index : field->indices()) path.push_back(b.getInt32(index));
+      const auto offset = static_cast<std::uint64_t>(layout.getIndexedOffsetInType(aggregate, path));
+      llvm::Value* address = b.CreateInBoundsGEP(aggregate, load.getPointerOperand(), path);
+      field->replaceAllUsesWith(
+          b.CreateAlignedLoad(field->getType(), address, llvm::commonAlignment(load.getAlign(), offset)));
+      field->eraseFromParent();
+    }
+    load.eraseFromParent();
+    return true;
+  }
+
   bool rewrite(llvm::IntrinsicInst& call) {
     switch (call.getIntrinsicID()) {
       case llvm::Intrinsic::prefetch: call.eraseFromParent(); return true;

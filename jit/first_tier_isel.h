@@ -11,7 +11,9 @@
 //   in the mask's own wrapping arithmetic, so every mask value, including
 //   wrapped ones, selects the same lanes;
 // - `llvm.prefetch` is dropped: it is a hint;
-// - scalar `llvm.smin/smax/umin/umax` become a compare and a select.
+// - scalar `llvm.smin/smax/umin/umax` become a compare and a select;
+// - a simple load of an aggregate (a memref descriptor) whose users all
+//   extract scalar fields becomes one load per field, before the original.
 // Internal to jit/.
 #pragma once
 

@@ -16,6 +16,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "compile.h"
 #include "engine.h"
@@ -249,7 +250,7 @@ bool tieringApplies(const JitCore& core, const llvm::Module& module, const AddOp
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Module& module,
                                                         const AddOptions& options, const std::string& cacheKey) {
   auto tiered = std::make_shared<TieredModule>();
-  tiered->bitcode = writeBitcode(module);
+  tiered->module = llvm::CloneModule(module);
   tiered->cacheKey = cacheKey;
   tiered->options.optLevel = options.optLevel.value_or(core.options.optLevel);
   tiered->options.codegenLevel = options.codegenLevel;
@@ -265,7 +266,12 @@ Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Mo
   }
   // The first tier is selected by FastISel at O0: what it cannot select would
   // send whole blocks to SelectionDAG (first_tier_isel.h).
-  if (firstTierLevel(core) == OptLevel::O0) makeSelectableByFastISel(module);
+  // The rewrites read field offsets and alignments: the layout the code
+  // generator will set (prepareModule), not a builder module's default one.
+  if (firstTierLevel(core) == OptLevel::O0) {
+    module.setDataLayout(core.lljit->getDataLayout());
+    makeSelectableByFastISel(module);
+  }
   return tiered;
 }
 

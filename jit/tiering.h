@@ -3,8 +3,8 @@
 // functions are renamed `<name>.memjit.tier0` and compiled at the fast tier;
 // the module's namespace defines `<name>` as an ORC indirect stub
 // (`jmp *slot`) to them, so every handle, invoker and linking module holds
-// the stub. The background worker compiles the bitcode taken before the
-// renaming at the requested level (through the object cache, under the key a
+// the stub. The background worker compiles a copy of the module taken before
+// the renaming (in the same LLVMContext, which the tier-up then owns) at the requested level (through the object cache, under the key a
 // direct add would use), links it into a namespace of its own and points the
 // slots at it. Both tiers and the stubs are freed with the module's state,
 // which every handle keeps alive: no call can run freed code.
@@ -62,9 +62,15 @@ class TieredModule {
 
   /// The module's exported functions, each reached through a stub.
   std::vector<std::string> exported;
-  /// The module before the first tier's changes, and its object cache key
-  /// (empty without a cache).
-  std::string bitcode;
+  /// The module before the first tier's changes, in the context the first
+  /// tier was compiled in. The add hands the context over once the first
+  /// tier's module is gone (adoptContext); from then on only the tier-up
+  /// touches either, and frees them once compiled. A copy, not bitcode:
+  /// writing bitcode on the first call's path cost more than the first tier's
+  /// whole IR pipeline (docs/benchmarks.md, "First call and tiered compilation").
+  std::unique_ptr<llvm::LLVMContext> context;  // declared first: outlives `module`
+  std::unique_ptr<llvm::Module> module;
+  /// Its object cache key (empty without a cache).
   std::string cacheKey;
   /// The levels and pipeline flags of the requested compile.
   AddOptions options;
@@ -75,6 +81,12 @@ class TieredModule {
   std::weak_ptr<ModuleState> owner;
   /// Calls of the first tier's C interfaces (incremented by its code).
   std::atomic<std::uint32_t> calls{0};
+
+  /// Takes over the context of `module` once nothing else uses it.
+  void adoptContext(std::unique_ptr<llvm::LLVMContext> owner) { context = std::move(owner); }
+  /// After LLVM crashed on the context (crash_recovery.h): its state is
+  /// unknown, so the copy is leaked rather than destroyed.
+  void leakModule() noexcept { (void)module.release(); }
 
   /// Posts the tier-up to the Jit's worker, once.
   void request();
@@ -101,8 +113,8 @@ bool tieringApplies(const JitCore& core, const llvm::Module& module, const AddOp
 /// The first tier's levels.
 OptLevel firstTierLevel(const JitCore& core);
 
-/// On a cache miss, before compiling the first tier: keeps the module's
-/// bitcode, renames its exported functions and makes each C interface count
+/// On a cache miss, before compiling the first tier: keeps a copy of the
+/// module, renames its exported functions and makes each C interface count
 /// its calls when a call threshold is set.
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Module& module,
                                                         const AddOptions& options, const std::string& cacheKey);
@@ -121,7 +133,8 @@ TierUpWorker& tierUpWorker(JitCore& core);
 
 /// The optimised object of `tiered` (add_module.cpp): from the object cache,
 /// else compiled at the requested level and put there, as a direct add would.
-Expected<std::shared_ptr<const std::string>> compileFinalTier(JitCore& core, const TieredModule& tiered,
+/// Consumes (frees) the module copy and its context.
+Expected<std::shared_ptr<const std::string>> compileFinalTier(JitCore& core, TieredModule& tiered,
                                                               const std::string& moduleName, CompileStats& stats);
 
 }  // namespace memjit::jit::detail

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "float_formats.h"
@@ -16,6 +17,7 @@
 #include "memjit/codegen/module.h"
 #include "memjit/jit/aot.h"
 #include "memjit/jit/loaded_module.h"
+#include "memjit/jit/tiering.h"
 #include "memjit/runtime/half.h"
 #include "memjit/runtime/memref.h"
 #include "memjit/runtime/parallel.h"
@@ -139,13 +141,15 @@ std::vector<Oracle> standardOracles() {
       {"aot-O2", OptLevel::O2, typed, false, false, true},
       {"O2-1-thread", OptLevel::O2, typed, false, false, false, 1},
       {"O3-dynamic-invoker", OptLevel::O3, {Invoker::Dynamic}, false, false, false},
+      {"tiered-first-O2", OptLevel::O2, {Invoker::Typed, Invoker::Raw}, false, false, false, 4, true},
   };
 }
 
 std::vector<Oracle> oraclesForBatch(std::uint64_t k) {
   const auto all = standardOracles();
-  const std::size_t others = all.size() - 2, turn = static_cast<std::size_t>(k % (others / 2));
-  return {all[0], all[1], all[2 + 2 * turn], all[3 + 2 * turn]};
+  // Two of the others per batch, in turn; with an odd count the last turn wraps to the first.
+  const std::size_t others = all.size() - 2, turns = (others + 1) / 2, turn = static_cast<std::size_t>(k % turns);
+  return {all[0], all[1], all[2 + (2 * turn) % others], all[2 + (2 * turn + 1) % others]};
 }
 
 void compare(const Program& p, const Outcome& expected, const Observed& got, std::vector<std::string>& out,
@@ -176,6 +180,18 @@ void compare(const Program& p, const Outcome& expected, const Observed& got, std
     if (!matches(ElementType::I32, expected.im[i], got.im[i], stats))
       report("i32 buffer element " + std::to_string(i) + ": expected " + describe(ElementType::I32, expected.im[i]) +
              ", got " + hex(got.im[i]));
+}
+
+Expected<jit::Jit*> Runner::firstTierJit() {
+  if (!firstTierJit_) {
+    jit::JitOptions o;
+    o.tiering.enabled = true;
+    o.tiering.callThreshold = std::numeric_limits<std::uint32_t>::max();
+    auto j = jit::Jit::create(o);
+    if (!j) return j.error();
+    firstTierJit_ = std::make_unique<jit::Jit>(std::move(*j));
+  }
+  return firstTierJit_.get();
 }
 
 Expected<Runner> Runner::create() {
@@ -254,9 +270,24 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
       members.push_back(i);
     }
     if (members.empty()) continue;
-    auto loaded = compile(*jit_, std::move(module), o);
+    jit::Jit* compiler = jit_.get();
+    if (o.firstTier) {
+      auto tiering = firstTierJit();
+      if (!tiering) {
+        mismatches.push_back({members.front(), o.name, "no tiering Jit: " + tiering.error().message()});
+        continue;
+      }
+      compiler = *tiering;
+    }
+    auto loaded = compile(*compiler, std::move(module), o);
     if (!loaded) {
       mismatches.push_back({members.front(), o.name, "the module did not compile: " + loaded.error().message()});
+      continue;
+    }
+    if (o.firstTier && jit::currentTier(*loaded) != jit::Tier::First) {
+      mismatches.push_back({members.front(), o.name,
+                            std::string("the module runs no first tier: ") + jit::tierName(jit::currentTier(*loaded))});
+      (void)compiler->remove(*loaded);
       continue;
     }
     for (std::size_t i : members) {
@@ -286,7 +317,7 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
         for (auto& d : diffs) mismatches.push_back({i, o.name + via, std::move(d)});
       }
     }
-    (void)jit_->remove(*loaded);
+    (void)compiler->remove(*loaded);
   }
 }
 

@@ -27,11 +27,16 @@ struct Oracle {
   bool aot = false;
   /// Threads of parallel loops (runtime::setNumThreads); the other oracles use 4.
   int threads = 4;
+  /// Compiled in tiers at `level` and called before the tier-up: the first
+  /// tier's code (tiering.h), which a direct O0 compile does not run (no IR
+  /// pipeline, FastISel rewrites, stubs). The module must be tiered.
+  bool firstTier = false;
 };
 
 /// Every oracle: O0..O3 (the typed invoker; the dynamic invoker at O1, the
 /// raw C interface at O3), checked mode at O2 and with debug info at O0,
-/// debug info at O3, and an AOT object at O2 loaded back.
+/// debug info at O3, an AOT object at O2 loaded back, and the tiered
+/// first tier of an O2 module (typed and raw C interface, through the stubs).
 std::vector<Oracle> standardOracles();
 /// The oracles of batch `k`: O0 and O3 always, and two of the others in
 /// turn, so a run spreads every oracle over its programs at a third of the cost.
@@ -66,7 +71,11 @@ class Runner {
 
  private:
   explicit Runner(jit::Jit jit) : jit_(std::make_unique<jit::Jit>(std::move(jit))) {}
+  /// The Jit of the first-tier oracles (made on first use): tiering on, its
+  /// call threshold never reached.
+  Expected<jit::Jit*> firstTierJit();
   std::unique_ptr<jit::Jit> jit_;
+  std::unique_ptr<jit::Jit> firstTierJit_;
 };
 
 /// Compares one call's results with the interpreter's; appends the differences (at most a few per call).

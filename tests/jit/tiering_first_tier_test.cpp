@@ -1,5 +1,6 @@
 // The O0 first tier's rewrites for FastISel (jit/first_tier_isel.h): lane
-// masks as per-lane copies, prefetches dropped, scalar min/max as selects.
+// masks as per-lane copies, prefetches dropped, scalar min/max as selects,
+// descriptor loads split into field loads.
 // Every result is compared with the tier-up's and with what the mask means,
 // including masks whose lane indices wrap around 2^64.
 #include <gtest/gtest.h>
@@ -46,6 +47,29 @@ std::string firstTierIR(const std::filesystem::path& dumps) {
     if (ir.find(".memjit.tier0(") != std::string::npos) return ir;
   }
   return {};
+}
+
+// IR text added to a Jit that keeps it at the first tier, and that tier's IR.
+struct FirstTier {
+  Jit jit;
+  LoadedModule mod;
+  std::string ir;
+};
+
+FirstTier addAtFirstTier(const char* irText, const std::string& name) {
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/" + name);
+  Jit jit = test::makeJit(firstTierOnly(dumps));
+  LoadedModule mod = valueOrFail(jit.addIR(irText, name));
+  EXPECT_EQ(currentTier(mod), Tier::First);
+  std::string ir = firstTierIR(dumps);
+  return {std::move(jit), std::move(mod), std::move(ir)};
+}
+
+// Compiles and swaps in the requested level now.
+void tierUpNow(const LoadedModule& mod) {
+  requestTierUp(mod);
+  EXPECT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(currentTier(mod), Tier::Optimised);
 }
 
 // Lane masks `splat(first) + <0..15> ult splat(bound)` on a load with a NaN
@@ -133,11 +157,8 @@ LaneResults callLanes(LanesFn fn, std::uint64_t first, std::uint64_t bound) {
 }  // namespace
 
 TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLanes) {
-  const std::filesystem::path dumps = test::freshDir("tiering_first_tier/lanes");
-  Jit jit = test::makeJit(firstTierOnly(dumps));
-  LoadedModule mod = valueOrFail(jit.addIR(kLaneMaskIR, "lanes"));
+  auto [jit, mod, ir] = addAtFirstTier(kLaneMaskIR, "lanes");
   ASSERT_EQ(currentTier(mod), Tier::First);
-  const std::string ir = firstTierIR(dumps);
   EXPECT_NE(ir.find("@memjit.first_tier.copy_lanes.4"), std::string::npos) << ir;
   auto count = [&](const std::string& text) {
     std::size_t n = 0;
@@ -157,9 +178,7 @@ TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLane
                                     {17, 1u << 31}};
   std::vector<LaneResults> first;
   for (const auto& c : cases) first.push_back(callLanes(fn, c[0], c[1]));
-  requestTierUp(mod);
-  ASSERT_FALSE(waitForTierUp(mod));
-  ASSERT_EQ(currentTier(mod), Tier::Optimised);
+  tierUpNow(mod);
   for (std::size_t i = 0; i < std::size(cases); ++i) EXPECT_EQ(callLanes(fn, cases[i][0], cases[i][1]), first[i]);
 }
 
@@ -209,7 +228,77 @@ TEST(FirstTier, SgemmGivesTheSameBitsInBothTiersAsADirectCompile) {
   ASSERT_EQ(currentTier(mod), Tier::First);
   EXPECT_NE(firstTierIR(dumps).find("@memjit.first_tier.copy_lanes.4"), std::string::npos);
   EXPECT_EQ(runSgemm(mod), expected);
-  requestTierUp(mod);
-  ASSERT_FALSE(waitForTierUp(mod));
+  tierUpNow(mod);
   EXPECT_EQ(runSgemm(mod), expected);
+}
+
+namespace {
+
+// Descriptor-like struct loads: one whose fields are only extracted (split),
+// read before a store that clobbers it; one that is stored whole and one
+// volatile (both kept). An i32 field before an i64 one tests the layout.
+constexpr const char* kAggregateIR = R"(
+define void @fields(ptr %desc, ptr %out, ptr %copy) {
+  %d = load { ptr, i32, i64, [2 x i64] }, ptr %desc, align 8
+  store i64 -1, ptr %desc, align 8
+  %p = extractvalue { ptr, i32, i64, [2 x i64] } %d, 0
+  %i = extractvalue { ptr, i32, i64, [2 x i64] } %d, 1
+  %j = extractvalue { ptr, i32, i64, [2 x i64] } %d, 2
+  %s = extractvalue { ptr, i32, i64, [2 x i64] } %d, 3, 1
+  store ptr %p, ptr %out, align 8
+  %o1 = getelementptr i8, ptr %out, i64 8
+  %wide = sext i32 %i to i64
+  store i64 %wide, ptr %o1, align 8
+  %o2 = getelementptr i8, ptr %out, i64 16
+  store i64 %j, ptr %o2, align 8
+  %o3 = getelementptr i8, ptr %out, i64 24
+  store i64 %s, ptr %o3, align 8
+  %t = getelementptr i8, ptr %desc, i64 16
+  %w = load { i64, i64 }, ptr %t, align 8
+  store { i64, i64 } %w, ptr %copy, align 8
+  %v = load volatile { i64, i64 }, ptr %t, align 8
+  %v1 = extractvalue { i64, i64 } %v, 1
+  %o4 = getelementptr i8, ptr %out, i64 32
+  store i64 %v1, ptr %o4, align 8
+  ret void
+}
+)";
+
+struct Descriptor {
+  void* pointer;
+  std::int32_t narrow;
+  std::int64_t wide;
+  std::int64_t sizes[2];
+};
+
+std::vector<std::int64_t> callFields(void* address) {
+  Descriptor d{reinterpret_cast<void*>(std::uintptr_t{0x123456789abc}), std::numeric_limits<std::int32_t>::min(),
+               (std::int64_t{1} << 53) + 1, {std::numeric_limits<std::int64_t>::min(), -1}};
+  std::vector<std::int64_t> out(5, 0), copy(2, 0);
+  reinterpret_cast<void (*)(Descriptor*, std::int64_t*, std::int64_t*)>(address)(&d, out.data(), copy.data());
+  out.insert(out.end(), copy.begin(), copy.end());
+  out.push_back(reinterpret_cast<std::intptr_t>(d.pointer));  // clobbered after the load
+  return out;
+}
+
+}  // namespace
+
+TEST(FirstTier, AggregateLoadsWhoseFieldsAreExtractedBecomeFieldLoadsInPlace) {
+  auto [jit, mod, ir] = addAtFirstTier(kAggregateIR, "aggregates");
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  EXPECT_EQ(ir.find("load { ptr, i32"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("load { i64, i64 }"), std::string::npos) << ir;           // stored whole
+  EXPECT_NE(ir.find("load volatile { i64, i64 }"), std::string::npos) << ir;  // volatile
+  void* fn = valueOrFail(jit.lookupSymbol("fields"));
+  const std::vector<std::int64_t> expected{0x123456789abc,
+                                           std::numeric_limits<std::int32_t>::min(),
+                                           (std::int64_t{1} << 53) + 1,
+                                           -1,
+                                           std::numeric_limits<std::int64_t>::min(),
+                                           (std::int64_t{1} << 53) + 1,
+                                           std::numeric_limits<std::int64_t>::min(),
+                                           -1};
+  EXPECT_EQ(callFields(fn), expected);
+  tierUpNow(mod);
+  EXPECT_EQ(callFields(fn), expected);
 }
