@@ -187,6 +187,7 @@ Expected<jit::Jit*> Runner::firstTierJit() {
     jit::JitOptions o;
     o.tiering.enabled = true;
     o.tiering.callThreshold = std::numeric_limits<std::uint32_t>::max();
+    if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
     auto j = jit::Jit::create(o);
     if (!j) return j.error();
     firstTierJit_ = std::make_unique<jit::Jit>(std::move(*j));
