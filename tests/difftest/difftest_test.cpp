@@ -221,6 +221,28 @@ TEST(DifftestInterpreter, MovesLanesAsVectorsMdSays) {
             (std::vector<std::uint64_t>{0xa0, 0xa2, 0xb1, 0xa1, 0xb0, 0xb2}));
 }
 
+// atomicCompareExchange compares the element type's bits: a buffer's initial elements carry bits above them
+// (seed 4600000002490: an i32 element 0x00964b38'67484d27 expected as 0x67484d27 was reported not exchanged).
+TEST(DifftestInterpreter, ComparesExchangesOnTheElementsBits) {
+  Program p = binary(Op::Add, ElementType::I32, 0x67484d27, 7);  // constants: expected, desired
+  Stmt& sum = p.body.stmts[2];
+  Stmt zero;
+  zero.type = ElementType::Index;
+  p.values.push_back(scalarType(ElementType::Index));
+  zero.results = {static_cast<int>(p.values.size()) - 1};
+  sum.kind = StmtKind::CompareExchange;
+  sum.args = {sum.args[0], sum.args[1], kIm, zero.results[0], zero.results[0]};
+  p.values.push_back(scalarType(ElementType::I1));
+  sum.results.push_back(static_cast<int>(p.values.size()) - 1);
+  p.body.stmts[3].args = {sum.results[1]};  // output the "stored" flag
+  p.body.stmts.insert(p.body.stmts.begin() + 2, zero);
+  p.im.data.assign(p.im.data.size(), 0);
+  p.im.data.at(static_cast<std::size_t>(p.im.offset)) = 0x00964b3867484d27ULL;
+  const Outcome o = interpret(p);
+  EXPECT_EQ(o.outputs.at(0).bits, 1u);
+  EXPECT_EQ(o.im.at(static_cast<std::size_t>(p.im.offset)).bits & 0xffffffff, 7u);
+}
+
 TEST(DifftestInterpreter, FollowsReadmeFloatSemantics) {
   // pow(x, +-0) = 1 and pow(1, y) = 1 for signalling NaNs too (glibc's pow says NaN; seed 3800000015384).
   EXPECT_EQ(result(binary(Op::Pow, ElementType::F64, 0x7ff60eb413618097ULL, 0)), 0x3ff0000000000000ULL);

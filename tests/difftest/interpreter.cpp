@@ -188,10 +188,12 @@ class Interpreter {
         locate(s, 3, linear, flags);
         Val& element = memory_[views_[s.args[2]].buffer][static_cast<std::size_t>(linear)];
         const Val old = element, expected = vals_[s.args[0]];
-        // The comparison is of bits (kernel-language.md), so it is determined only when both are.
+        // The comparison is of bits (kernel-language.md), so it is determined only when both are; of the type's
+        // bits only: a buffer's initial elements carry more (seed 4600000002490 compared them and missed a match).
         Val stored{0, 0, kLoose};
         if (old.flags == kExact && expected.flags == kExact) {
-          stored = Val{old.bits == expected.bits ? 1u : 0u, 0, kExact};
+          const std::uint64_t width = maskOf(widthOf(p_.values[s.args[0]].elem));
+          stored = Val{((old.bits ^ expected.bits) & width) == 0 ? 1u : 0u, 0, kExact};
           if (stored.bits) element = vals_[s.args[1]];
         } else {
           element = Val{0, 0, kLoose};
