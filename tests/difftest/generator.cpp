@@ -822,11 +822,19 @@ class Gen {
   }
   // atomicCompareExchange on an element of an f32 or i32 memref, expecting half the time the value just loaded
   // from it (so that some exchanges happen: a NaN expected from the NaN stored there, -0 against +0 sometimes).
-  void compareExchange() {
+  // A visible memref, its element type and in-bounds indices of one of its elements.
+  struct Element {
+    int m;
+    ET elem;
+    std::vector<int> idx;
+  };
+  Element anElement() {
     const auto ms = visibleMemrefs();
     const int m = ms[r_.below(ms.size())];
-    const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
-    const auto idx = inBoundsIndices(m);
+    return {m, p_.values[static_cast<std::size_t>(m)].elem, inBoundsIndices(m)};
+  }
+  void compareExchange() {
+    const auto [m, elem, idx] = anElement();
     Stmt s;
     s.kind = StmtKind::CompareExchange;
     s.args = {r_.chance(50) ? load(m, idx) : pick(elem), pick(elem), m};
@@ -838,10 +846,7 @@ class Gen {
   // genericAtomicRMW on an element of an f32 or i32 memref: a body of one to four pure operations on the current
   // value and whatever else is in scope (no statement with an effect: the body may run more than once).
   void genericAtomic() {
-    const auto ms = visibleMemrefs();
-    const int m = ms[r_.below(ms.size())];
-    const ET elem = p_.values[static_cast<std::size_t>(m)].elem;
-    const auto idx = inBoundsIndices(m);
+    const auto [m, elem, idx] = anElement();
     Stmt s;
     s.kind = StmtKind::GenericAtomic;
     s.args = {m};
