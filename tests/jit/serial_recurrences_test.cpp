@@ -124,9 +124,9 @@ TEST(SerialRecurrences, AnExactChainLoopAndTheLoopAroundItAreNotRuntimeUnrolled)
   o0Options.optLevel = OptLevel::O0;
   Jit direct = test::makeJit(o0Options);
   LoadedModule o0 = valueOrFail(direct.addIR(kIR, "dot"));
-  using Dot = float (*)(const float*, const float*, std::int64_t, std::int64_t);
-  auto fast = reinterpret_cast<Dot>(valueOrFail(optimised.lookupSymbol("dot")));
-  auto slow = reinterpret_cast<Dot>(valueOrFail(direct.lookupSymbol("dot")));
+  using Dot = test::JitFunction<float(const float*, const float*, std::int64_t, std::int64_t)>;
+  const Dot fast(valueOrFail(optimised.lookupSymbol("dot")));
+  const Dot slow(valueOrFail(direct.lookupSymbol("dot")));
   for (const std::int64_t n : {0, 1, 3, 7, 8, 9, 100, 1001})
     for (const bool withNaN : {false, true}) {
       const std::vector<float> a = inputs(static_cast<std::size_t>(n), withNaN);
@@ -145,8 +145,7 @@ TEST(SerialRecurrences, TwoChainsInOneLoopAreLeftToLLVM) {
   LoadedModule mod = valueOrFail(jit.addIR(kTwoChainsIR, "two"));
   const std::string ir = optimisedIR(dumps);
   EXPECT_EQ(ir.find("llvm.loop.unroll.runtime.disable"), std::string::npos) << ir;
-  using Two = float (*)(const float*, const float*, std::int64_t);
-  auto two = reinterpret_cast<Two>(valueOrFail(jit.lookupSymbol("two")));
+  const test::JitFunction<float(const float*, const float*, std::int64_t)> two(valueOrFail(jit.lookupSymbol("two")));
   const std::vector<float> a = inputs(37, false), b = inputs(37, true);
   EXPECT_TRUE(std::isnan(two(a.data(), b.data(), 37)));
   const std::vector<float> c = inputs(37, false);

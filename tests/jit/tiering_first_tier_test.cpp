@@ -118,7 +118,7 @@ declare i64 @llvm.umin.i64(i64, i64)
 declare i64 @llvm.umax.i64(i64, i64)
 )";
 
-using LanesFn = void (*)(float*, float*, const float*, std::int64_t*, std::uint64_t, std::uint64_t);
+using LanesFn = test::JitFunction<void(float*, float*, const float*, std::int64_t*, std::uint64_t, std::uint64_t)>;
 
 struct LaneResults {
   std::vector<std::uint32_t> bits;
@@ -170,7 +170,7 @@ TEST(FirstTier, LaneMasksPrefetchesAndMinMaxKeepTheirMeaningIncludingWrappedLane
   EXPECT_EQ(ir.find("call void @llvm.masked.store"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("call void @llvm.prefetch"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("@llvm.smin.i64(i64 %"), std::string::npos) << ir;
-  auto fn = reinterpret_cast<LanesFn>(valueOrFail(jit.lookupSymbol("lanes")));
+  const LanesFn fn(valueOrFail(jit.lookupSymbol("lanes")));
 
   const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t cases[][2] = {{0, 16},       {0, 5},       {3, 5},         {10, 5},         {0, 0},
@@ -275,7 +275,7 @@ std::vector<std::int64_t> callFields(void* address) {
   Descriptor d{reinterpret_cast<void*>(std::uintptr_t{0x123456789abc}), std::numeric_limits<std::int32_t>::min(),
                (std::int64_t{1} << 53) + 1, {std::numeric_limits<std::int64_t>::min(), -1}};
   std::vector<std::int64_t> out(5, 0), copy(2, 0);
-  reinterpret_cast<void (*)(Descriptor*, std::int64_t*, std::int64_t*)>(address)(&d, out.data(), copy.data());
+  test::callJit<void(Descriptor*, std::int64_t*, std::int64_t*)>(address, &d, out.data(), copy.data());
   out.insert(out.end(), copy.begin(), copy.end());
   out.push_back(reinterpret_cast<std::intptr_t>(d.pointer));  // clobbered after the load
   return out;
