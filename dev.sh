@@ -4,7 +4,7 @@
 #   ./dev.sh test [--fast]   install, build, run every test (LLVM 19 + MLIR 19); the suite
 #                            again against LLVM 22 (build-llvm22, tests needing MLIR skip);
 #                            then under AddressSanitizer+UndefinedBehaviorSanitizer, and
-#                            each fuzzer briefly, five codegen mutants the difftest must
+#                            each fuzzer briefly, eight codegen mutants the difftest must
 #                            catch (--fast skips the sanitizers, fuzzers and mutants)
 #   ./dev.sh test --llvm 22  swap the machine's MLIR 19 for MLIR 22, run the whole suite,
 #                            conformance included, against LLVM+MLIR 22; swap MLIR 19 back
@@ -342,7 +342,7 @@ case "$cmd" in
     if [ $fast -eq 0 ]; then
       sanitizer_pass
       thread_sanitizer_pass
-      log "mutation score, briefly: five mutants, each caught within 60 s (./dev.sh mutants: all)"
+      log "mutation score, briefly: eight mutants, each caught within 60 s (./dev.sh mutants: all)"
       build_mutants
       run_ctest build-mutants -R difftest_mutants
       run_fuzzers "${MEMJIT_FUZZ_SECONDS:-20}"
