@@ -3600,3 +3600,71 @@ TEST(DifftestRegression, Seed3800000014622Bf16SignallingNaNFromACheckedHelpersPh
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
 }
+
+// memjit-difftest seed 5000000008719: `memjit-difftest --seed 5000000008719 --count 1`
+TEST(DifftestRegression, Seed5000000008719Bf16MinimumSignAtO3) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 6;
+  s.outputs = 22;
+  s.io = {0x7fffffffffffffffULL, 0x0ULL, 0x1ULL, 0xa122a71419e655a2ULL, 0xfffffffffffffffeULL, 0x42aaa35e152eff80ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {1, 2};
+  s.fm.strides = {2, 1};
+  s.fm.offset = 1;
+  s.fm.data = {0x7f7fffffULL, 0xff8178f7ULL, 0x800000ULL};
+  s.im.sizes = {3, 4};
+  s.im.strides = {-8, -2};
+  s.im.offset = 22;
+  s.im.data = {0x7ULL, 0xfffffffffffffffaULL, 0x97fbb79f81c855ecULL, 0xffffffffULL, 0x4f1c93195a4541a0ULL, 0x80000000ULL, 0xffffffffULL, 0x7fffffffULL, 0x1ULL, 0xffffffffULL, 0x1ULL, 0x7fffffffULL, 0xffffffffULL, 0x2ULL, 0x1749b9b44f917aa6ULL, 0x8ULL, 0x59d396af65450b97ULL, 0x80000000ULL, 0x80000000ULL, 0xfffffffffffffffcULL, 0x0ULL, 0x1ULL, 0x0ULL, 0xfe354a306a941f43ULL, 0x400ULL};
+  s.h = 0x5a28ULL, s.g = 0x3fddULL, s.c = 0x7fULL, s.d = 0x3fd754e9088e95f0ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0xffffffffffffff80ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.hasRet = true, e.ret = 0x7fffffffffffffffULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v16 = b.constant(ElementType::Index, 3LL);
+    Value v17 = b.load(io, {v16});
+    Value v18 = b.cast(v17, ElementType::I16);
+    Value v19 = b.bitcast(v18, ElementType::BF16);
+    Value v26 = b.constant(ElementType::BF16, -INFINITY);
+    Value v33 = b.constant(ElementType::Index, 0LL);
+    Value v40 = b.constant(ElementType::Index, 1LL);
+    Value v44 = b.genericAtomicRMW(fm, {v33, v40}, [&](Value v41) {
+      Value v42 = b.expm1(v41);
+      Value v43 = b.max(v42, v41);
+      return v43;
+    });
+    Value v129 = b.minimumf(v19, v26);
+    Value v141 = b.constant(ElementType::I64, 9223372036854775807LL);
+    Value v145 = b.copysign(v26, v129);
+    Value v152 = b.constant(ElementType::Index, 0LL);
+    Value v155 = b.constant(ElementType::Index, 0LL);
+    Value v156 = b.atomicRMW(AtomicKind::Addf, v44, fm, {v152, v155});
+    b.store(b.cast(b.bitcast(v145, ElementType::I16), ElementType::I64), io, {b.index(21)});
+    b.ret({v141});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
