@@ -361,6 +361,50 @@ TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
   EXPECT_GE(jammed, kWantJammed) << "of " << compiled << " programs with the nest";
 }
 
+namespace {
+struct MemoryStatements {
+  int deallocs = 0, unrankedCasts = 0, dims = 0;
+  bool deallocsLast = true;  // each Dealloc releases an Alloc of its own block, and nothing after it uses that
+};
+bool uses(const Stmt& s, int id) {
+  for (int a : s.args) if (a == id) return true;
+  for (const Block& inner : s.blocks) {
+    for (int y : inner.yields) if (y == id) return true;
+    for (const Stmt& t : inner.stmts) if (uses(t, id)) return true;
+  }
+  return false;
+}
+void countMemoryStatements(const Block& b, MemoryStatements& n) {
+  for (std::size_t i = 0; i < b.stmts.size(); ++i) {
+    const Stmt& s = b.stmts[i];
+    n.unrankedCasts += s.kind == StmtKind::MemrefCast && (s.imm & 2);
+    n.dims += s.kind == StmtKind::Assign && s.op == Op::Dim;
+    if (s.kind == StmtKind::Dealloc) {
+      ++n.deallocs;
+      bool allocatedHere = false;
+      for (std::size_t j = 0; j < i; ++j)
+        allocatedHere |= b.stmts[j].kind == StmtKind::Alloc && b.stmts[j].results[0] == s.args[0];
+      bool usedAfter = false;
+      for (std::size_t j = i + 1; j < b.stmts.size(); ++j) usedAfter |= uses(b.stmts[j], s.args[0]);
+      for (int y : b.yields) usedAfter |= y == s.args[0];
+      n.deallocsLast &= allocatedHere && !usedAfter;
+    }
+    for (const Block& inner : s.blocks) countMemoryStatements(inner, n);
+  }
+}
+}  // namespace
+
+// The programs difftest_fixed_seeds runs (seeds 1-300) release temporaries with dealloc and cast through unranked
+// memrefs, so every build's tests compare them with the interpreter.
+TEST(DifftestGenerator, WritesDeallocsAndUnrankedCasts) {
+  MemoryStatements n;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) countMemoryStatements(generate(seed).body, n);
+  EXPECT_TRUE(n.deallocsLast);
+  EXPECT_GE(n.deallocs, 10);
+  EXPECT_GE(n.unrankedCasts, 10);
+  EXPECT_GE(n.dims, 10);  // every third through castToUnranked (the lowering's choice)
+}
+
 TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
   Program p = generate(7);
   const std::size_t before = countStatements(p.body);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "float_formats.h"
 
@@ -923,6 +925,8 @@ class Gen {
     s.results = {id};
     cur_->stmts.push_back(std::move(s));
     scopes_.back().push_back(id);
+    // Half of them released by dealloc at the end of their body (the rest when the function returns).
+    if (!releases_.empty() && releases_.back().first == cur_ && temps_.chance(50)) releases_.back().second.push_back(id);
     // Used at once, so the value read depends on the buffer: a store somewhere, then a load somewhere.
     Stmt store;
     store.kind = StmtKind::Store;
@@ -956,6 +960,8 @@ class Gen {
       }
       s.offsets.push_back(r_.chance(50) ? src.offset : kAnyStride);
     }
+    // A quarter through the unranked form and back, decided on a side stream (programs stay as they were).
+    if (SplitMix{r_.state ^ 0x756e72616e6b6564ULL}.chance(25)) s.imm |= 2;
     const int id = fresh(src);
     viewOf_[id] = bufferOf(m);
     s.results = {id};
@@ -1323,8 +1329,17 @@ class Gen {
     cur_->stmts.push_back(std::move(s));
   }
   void body(int depth) {
+    releases_.push_back({cur_, {}});
     const int n = 1 + static_cast<int>(r_.below(6));
     for (int i = 0; i < n; ++i) statement(depth + 1);
+    // The temporaries this body chose to release, at its end: nothing after it sees them.
+    for (int m : releases_.back().second) {
+      Stmt s;
+      s.kind = StmtKind::Dealloc;
+      s.args = {m};
+      cur_->stmts.push_back(std::move(s));
+    }
+    releases_.pop_back();
   }
 
   SplitMix r_;
@@ -1334,6 +1349,8 @@ class Gen {
   Program p_;
   Block* cur_ = nullptr;
   std::vector<std::vector<int>> scopes_;
+  // Per body being generated: its block and the temporaries made in it that it deallocs at its end.
+  std::vector<std::pair<Block*, std::vector<int>>> releases_;
   int depth_ = 0;
   bool inParallel_ = false;
   std::uint8_t parallelAtomic_ = Stmt::AtomicKinds;  // the parallel loop's atomic kind (AtomicKinds: none)

@@ -244,8 +244,11 @@ class Interpreter {
         views_[s.results[0]] = {static_cast<int>(memory_.size()) - 1, 0, {rows, cols}, {cols, 1}};
         return;
       }
-      case StmtKind::MemrefCast:  // the same view (kernel-language.md, "Casting memrefs")
+      case StmtKind::MemrefCast:  // the same view (kernel-language.md, "Casting memrefs"), unranked on the way or not
         views_[s.results[0]] = views_[s.args[0]];
+        return;
+      case StmtKind::Dealloc:  // its buffer's elements are gone: an access after it would index an empty buffer
+        memory_[static_cast<std::size_t>(views_[s.args[0]].buffer)] = {};
         return;
       case StmtKind::Subview: {
         const View& src = views_[s.args[0]];

@@ -156,7 +156,9 @@ class Lowering {
       case Op::Trunc: return b_.trunc(a(0));
       case Op::CopySign: return b_.copysign(a(0), a(1));
       case Op::Fma: return b_.fma(a(0), a(1), a(2));
-      case Op::Dim: return b_.dim(a(0), static_cast<std::size_t>(s.imm));
+      // Every third through the memref's unranked form (dim reads its rank-generic descriptor).
+      case Op::Dim:
+        return b_.dim(s.results[0] % 3 == 0 ? b_.castToUnranked(a(0)) : a(0), static_cast<std::size_t>(s.imm));
       case Op::Load: {
         std::vector<Value> idx;
         for (std::size_t i = 1; i < s.args.size(); ++i) idx.push_back(a(i));
@@ -353,8 +355,14 @@ class Lowering {
         v(s.results[0]) = m;
         return;
       }
-      case StmtKind::MemrefCast:
-        v(s.results[0]) = b_.memrefCast(v(s.args[0]), castType(s, p_.values[static_cast<std::size_t>(s.args[0])].elem));
+      case StmtKind::MemrefCast: {
+        const MemRefType type = castType(s, p_.values[static_cast<std::size_t>(s.args[0])].elem);
+        v(s.results[0]) = (s.imm & 2) ? b_.castToRanked(b_.castToUnranked(v(s.args[0])), type)
+                                      : b_.memrefCast(v(s.args[0]), type);
+        return;
+      }
+      case StmtKind::Dealloc:
+        b_.dealloc(v(s.args[0]));
         return;
       case StmtKind::Subview: {
         std::vector<codegen::IndexOperand> o, n, st;
@@ -376,7 +384,7 @@ class Lowering {
   static MemRefType castType(const Stmt& s, ElementType elem) {
     std::vector<std::int64_t> shape;
     for (std::int64_t n : s.sizes) shape.push_back(n < 0 ? kDynamic : n);
-    if (s.imm == 1) return MemRefType(elem, shape);
+    if (s.imm & 1) return MemRefType(elem, shape);
     StridedLayout layout{s.offsets[0] == kAnyStride ? kDynamic : s.offsets[0], {}};
     for (std::int64_t st : s.strides) layout.strides.push_back(st == kAnyStride ? kDynamic : st);
     return MemRefType(elem, shape, layout);

@@ -50,7 +50,8 @@ enum class StmtKind : std::uint8_t {
   Store,    // args: value, memref, indices...
   Subview,  // args: memref; results[0] the view; offsets/sizes/strides static
   MemrefCast,  // args: memref; results[0] the same view under another type (memref.cast): sizes[d] its static
-               // size or -1 (dynamic), strides[d] and offsets[0] static or kAnyStride; imm 1: the identity layout
+               // size or -1 (dynamic), strides[d] and offsets[0] static or kAnyStride; imm bit 0: the identity
+               // layout; bit 1: through an unranked memref (castToUnranked, then castToRanked to the type)
   Output,   // args: value; imm: the io slot
   ParallelReduce,  // args: lb, ub, step, inits...; blocks[0] params: iv; yields: contributions; results: reduced
                    // reductions: the kinds; imm: chunk | schedule << 32 | deterministic << 33 (no stores inside:
@@ -74,6 +75,7 @@ enum class StmtKind : std::uint8_t {
                     // a NaN equals the same NaN, -0 is not +0 (serial code only: its result depends on the order)
   GenericAtomic,  // args: memref, indices...; blocks[0] params: the element's current value; yields: its new value
                   // (pure: the body may run more than once); results: the old value (serial code only)
+  Dealloc,  // args: an Alloc's memref, released (the last statement of the Alloc's block: nothing after it uses it)
 };
 
 /// The operation of a Lanes statement (n = sizes[0]; "n x" = n consecutive args, one per lane).

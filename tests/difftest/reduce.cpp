@@ -21,7 +21,7 @@ bool hasSideEffects(const Program& p, const Stmt& s) {
   }
   if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Return || storesLanes(s) ||
       s.kind == StmtKind::Atomic || s.kind == StmtKind::CompareExchange || s.kind == StmtKind::GenericAtomic ||
-      s.kind == StmtKind::ArrayReduce)
+      s.kind == StmtKind::ArrayReduce || s.kind == StmtKind::Dealloc)
     return true;
   // A trapping program keeps its vector memory accesses too.
   if (keepTraps && s.kind == StmtKind::Lanes && accessesMemory(s.lane)) return true;
@@ -103,7 +103,7 @@ bool toConstants(Program& p, std::size_t i, const Outcome& values) {
 bool removeNthEffect(Block& b, int& nth) {
   for (std::size_t i = 0; i < b.stmts.size(); ++i) {
     Stmt& s = b.stmts[i];
-    if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || storesLanes(s)) {
+    if (s.kind == StmtKind::Store || s.kind == StmtKind::Output || s.kind == StmtKind::Dealloc || storesLanes(s)) {
       if (nth-- == 0) {
         b.stmts.erase(b.stmts.begin() + static_cast<std::ptrdiff_t>(i));
         return true;

@@ -127,7 +127,8 @@ class Printer {
       }
       case Op::Cast: return "b.cast(" + a(0) + ", " + et(s.type) + ")";
       case Op::Bitcast: return "b.bitcast(" + a(0) + ", " + et(s.type) + ")";
-      case Op::Dim: return "b.dim(" + a(0) + ", " + std::to_string(s.imm) + ")";
+      case Op::Dim:  // as the lowering does it: every third through the unranked form
+        return "b.dim(" + (s.results[0] % 3 == 0 ? "b.castToUnranked(" + a(0) + ")" : a(0)) + ", " + std::to_string(s.imm) + ")";
       case Op::Load: {
         std::vector<int> idx(s.args.begin() + 1, s.args.end());
         return "b.load(" + a(0) + ", " + list(idx) + ")";
@@ -308,14 +309,20 @@ class Printer {
         };
         std::string type =
             "memjit::MemRefType(" + et(p_.values[static_cast<std::size_t>(s.args[0])].elem) + ", " + dims(s.sizes, -1);
-        if (s.imm != 1) {
+        if (!(s.imm & 1)) {
           const std::string offset = dims(s.offsets, kAnyStride);
           type += ", memjit::StridedLayout{" + offset.substr(1, offset.size() - 2) + ", " + dims(s.strides, kAnyStride) + "}";
         }
         type += ")";
-        line(indent, "Value " + v(s.results[0]) + " = b.memrefCast(" + v(s.args[0]) + ", " + type + ");");
+        if (s.imm & 2)
+          line(indent, "Value " + v(s.results[0]) + " = b.castToRanked(b.castToUnranked(" + v(s.args[0]) + "), " + type + ");");
+        else
+          line(indent, "Value " + v(s.results[0]) + " = b.memrefCast(" + v(s.args[0]) + ", " + type + ");");
         return;
       }
+      case StmtKind::Dealloc:
+        line(indent, "b.dealloc(" + v(s.args[0]) + ");");
+        return;
       case StmtKind::Subview: {
         auto ints = [](const std::vector<std::int64_t>& xs) {
           std::string r = "{";
