@@ -401,7 +401,22 @@ Value FunctionBuilder::callC(std::string_view name, std::optional<ElementType> r
                       "operation '" + op + "': '" + std::string(name) + "' is already declared with another type"));
     return {};
   }
-  llvm::CallInst* c = I.ir.CreateCall(m.getOrInsertFunction(name, ft), raw);
+  llvm::FunctionCallee callee = m.getOrInsertFunction(name, ft);
+  llvm::CallInst* c = I.ir.CreateCall(callee, raw);
+  // C's bool, char and short arguments arrive extended to 32 bits: x86-64 clang's callees read the whole
+  // register (`signext`/`zeroext` on their side), so without the extension here a char whose register held 0x1ff
+  // arrived as 511 at O2. Extending is harmless where the callee extends (gcc, AArch64). Signless i8/i16 are C's
+  // signed types (as the AOT headers declare them), i1 is bool. Results get no attribute: a C callee need not
+  // extend its result (neither gcc nor clang does on x86-64), so LLVM extends it here.
+  auto* declared = llvm::cast<llvm::Function>(callee.getCallee());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    llvm::Type* type = raw[i]->getType();
+    if (!type->isIntegerTy() || type->getIntegerBitWidth() >= 32) continue;
+    const ElementType t = std::get<ElementType>(args[i].type());
+    const auto extension = t == ElementType::I1 || isUnsignedInteger(t) ? llvm::Attribute::ZExt : llvm::Attribute::SExt;
+    declared->addParamAttr(static_cast<unsigned>(i), extension);
+    c->addParamAttr(static_cast<unsigned>(i), extension);
+  }
   if (!result) return {};
   return Value(this, c, *result);
 }
