@@ -203,6 +203,12 @@ static Expected<LoweredFunction> createWithInterface(Module& module, std::string
     }
     lf.cInterface = *ciface;
   }
+  // An i1 result reaches C as a bool, whose bits 1-7 the x86-64 ABI says are zero; LLVM returns an i1 as the byte
+  // the computation left (`trunc i32 2 to i1` returned 2) unless the result is zeroext. MLIR's lowering does not
+  // say so (the attribute changes no signature); an external function's result is its C definition's business.
+  if (!external)
+    for (llvm::Function* f : {lf.function, lf.cInterface})
+      if (f && f->getReturnType()->isIntegerTy(1)) f->addRetAttr(llvm::Attribute::ZExt);
   return lf;
 }
 

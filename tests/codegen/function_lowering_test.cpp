@@ -166,5 +166,38 @@ TEST(FunctionLowering, ZeroBodiesReturnZeros) {
   (*nothing)();
 }
 
+
+// A C caller reads an i1 result as a bool, whose bits 1-7 the x86-64 ABI says are zero: memjit's functions and C
+// interfaces return it zero-extended (`trunc i32 2 to i1` returned the byte 2 before), optimised or not; each is
+// called as returning its byte.
+TEST(FunctionLowering, BoolResultsReachCAsZeroOrOne) {
+  for (bool optimize : {false, true}) {
+    Module m(optimize ? "bools_O3" : "bools");
+    {
+      FunctionBuilder b(m, "low_bit", functionType("(i32) -> i1"));
+      b.ret({b.cast(b.arg(0), ElementType::I1)});
+      ASSERT_FALSE(b.finish());
+    }
+    {
+      FunctionBuilder b(m, "differ", functionType("(i32, i32) -> i1"));
+      b.ret({b.cast(b.xori(b.arg(0), b.arg(1)), ElementType::I1)});
+      ASSERT_FALSE(b.finish());
+    }
+    EXPECT_TRUE(m.llvm().getFunction("_mlir_ciface_low_bit")->hasRetAttribute(llvm::Attribute::ZExt));
+    EXPECT_TRUE(m.llvm().getFunction("low_bit")->hasRetAttribute(llvm::Attribute::ZExt));
+    test::TestJit jit;
+    ASSERT_FALSE(jit.add(std::move(m), optimize));
+    for (const char* name : {"low_bit", "_mlir_ciface_low_bit"}) {
+      auto f = jit.function<std::uint8_t(std::int32_t)>(name);
+      ASSERT_TRUE(f.ok()) << f.error().message();
+      for (std::int32_t x : {0, 1, 2, 3, 0xfe, -1, std::numeric_limits<std::int32_t>::min()})
+        EXPECT_EQ((*f)(x), x & 1) << name << "(" << x << ")" << (optimize ? " at O3" : "");
+    }
+    auto differ = jit.function<std::uint8_t(std::int32_t, std::int32_t)>("_mlir_ciface_differ");
+    ASSERT_TRUE(differ.ok()) << differ.error().message();
+    EXPECT_EQ((*differ)(6, 4), 0);  // 6 ^ 4 = 2
+    EXPECT_EQ((*differ)(7, 4), 1);
+  }
+}
 }  // namespace
 }  // namespace memjit::codegen

@@ -64,3 +64,10 @@ func.func @rank_of(%x: memref<*xf32>) -> index attributes {llvm.emit_c_interface
   %r = memref.rank %x : memref<*xf32>
   return %r : index
 }
+
+// An i1 result made by truncation: MLIR returns the byte the computation left
+// (bits 1-7 included), which a C bool must not have.
+func.func @low_bit(%x: i32) -> i1 attributes {llvm.emit_c_interface} {
+  %t = arith.trunci %x : i32 to i1
+  return %t : i1
+}

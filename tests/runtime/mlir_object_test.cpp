@@ -3,6 +3,9 @@
 // typed invoker, from nothing but their MLIR type text.
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
+
 #include "memjit/runtime/callable.h"
 #include "memjit/runtime/print.h"
 #include "support/mlir.h"
@@ -17,6 +20,7 @@ void _mlir_ciface_iota(void*, std::int64_t);
 void _mlir_ciface_sum_and_pass(void*, void*, std::int32_t);
 void _mlir_ciface_transpose_copy(void*, void*);
 std::int64_t _mlir_ciface_rank_of(void*);
+std::uint8_t _mlir_ciface_low_bit(std::int32_t);  // an i1 result: its byte as returned
 }
 
 namespace {
@@ -90,6 +94,21 @@ TEST(MlirObject, UnrankedArgument) {
   auto r = f.invoke({makeView(v, std::array<std::int64_t, 3>{2, 3, 4})});
   ASSERT_TRUE(r) << r.error().str();
   EXPECT_EQ(r->toInt(), 3);
+}
+// MLIR's C interface returns an i1 in a byte whose bits 1-7 are what the truncation left (2 -> 0x02, not the
+// false a C bool must be); both invokers take the low bit.
+TEST(MlirObject, BoolResultIsItsLowBit) {
+  ASSERT_EQ(_mlir_ciface_low_bit(2), 2) << "MLIR now zero-extends i1 results: this test's premise is gone";
+  Callable f = load(reinterpret_cast<void*>(&_mlir_ciface_low_bit), "low_bit", "(i32) -> i1");
+  auto typed = f.as<bool(std::int32_t)>();
+  ASSERT_TRUE(typed);
+  for (std::int32_t x : {0, 1, 2, 3, 0xfe, -1, INT32_MIN}) {
+    const bool want = (x & 1) != 0;
+    EXPECT_EQ(static_cast<int>((*typed)(x)), static_cast<int>(want)) << x;
+    auto r = f.invoke({x});
+    ASSERT_TRUE(r) << r.error().str();
+    EXPECT_EQ(r->toInt(), want ? 1 : 0) << x;
+  }
 }
 #else
 TEST(MlirObject, Skipped) {

@@ -67,6 +67,17 @@ struct HalfScalarAbi {
   static C toC(H v) noexcept { return v.toAbi(); }
   static H fromC(C c) noexcept { return H::fromAbi(c); }
 };
+// A bool result is read as its byte's low bit: an i1 returned by a C interface
+// that MLIR lowered has garbage in bits 1-7 (`trunc` leaves them; only
+// memjit's own interfaces declare the result zeroext), and a C++ bool of 2 is
+// undefined behaviour (`int(b)` gave 2).
+template <>
+struct ScalarAbi<bool> {
+  static constexpr bool supported = true;
+  using C = std::uint8_t;
+  static C toC(bool v) noexcept { return v; }
+  static bool fromC(C c) noexcept { return (c & 1) != 0; }
+};
 template <>
 struct ScalarAbi<f16> : HalfScalarAbi<f16> {};
 template <>
