@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
@@ -222,14 +224,38 @@ constexpr const char* kSkippedInOutlinedLoops[] = {
     "VectorCombinePass",
 };
 
+// InstCombine and SimplifyCFG run eight and seven times in a function's O2
+// pipeline. An outlined function gets each once before the loop vectoriser
+// (the first: it canonicalises the builder's code for the loop passes) and
+// once after it (cleaning up the vector code). The other runs cost 9% of
+// these loops' compile (loops:1000 under callgrind: 1,322 -> 1,205 M
+// instructions) and changed nothing that reaches the object: without them
+// 166 loops leave 2.5% more IR instructions and 12% more blocks (empty
+// forwarding blocks, which code generation folds), and the same object, byte
+// for byte.
+bool runsOnceBeforeAndOnceAfterTheVectorizer(llvm::StringRef pass) {
+  return pass == "InstCombinePass" || pass == "SimplifyCFGPass";
+}
+
 void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks) {
-  callbacks.registerShouldRunOptionalPassCallback([](llvm::StringRef pass, llvm::Any ir) {
+  // Per outlined function: whether the vectoriser has been reached, and how
+  // many times each pass above has been asked for before and after it.
+  struct Progress {
+    bool vectorizerReached = false;
+    llvm::StringMap<unsigned> runsBefore, runsAfter;
+  };
+  auto progress = std::make_shared<llvm::DenseMap<const llvm::Function*, Progress>>();
+  callbacks.registerShouldRunOptionalPassCallback([progress](llvm::StringRef pass, llvm::Any ir) {
     const llvm::Function* function = nullptr;
     if (const auto* const* f = llvm::any_cast<const llvm::Function*>(&ir))
       function = *f;
     else if (const auto* const* loop = llvm::any_cast<const llvm::Loop*>(&ir))
       function = (*loop)->getHeader()->getParent();
     if (!function || !function->hasFnAttribute(kOutlinedLoopsAttribute)) return true;
+    Progress& seen = (*progress)[function];
+    if (pass == "LoopVectorizePass") seen.vectorizerReached = true;
+    if (runsOnceBeforeAndOnceAfterTheVectorizer(pass))
+      return (seen.vectorizerReached ? seen.runsAfter : seen.runsBefore)[pass]++ == 0;
     return std::find(std::begin(kSkippedInOutlinedLoops), std::end(kSkippedInOutlinedLoops), pass) ==
            std::end(kSkippedInOutlinedLoops);
   });

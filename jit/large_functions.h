@@ -59,8 +59,10 @@ std::size_t outlineLoopsOfLargeFunctions(llvm::Module& module, std::size_t thres
 inline constexpr const char* kOutlinedLoopsAttribute = "memjit-outlined-loops";
 
 /// Registers a callback that skips, in the functions outlined from large
-/// functions, the optional passes listed in large_functions.cpp: passes
-/// that cost those loops' compile and change nothing in their code.
+/// functions, the optional passes listed in large_functions.cpp, and all but
+/// one run of InstCombine and of SimplifyCFG before the loop vectoriser and
+/// one after it: passes that cost those loops' compile and change nothing in
+/// their code. Keeps per-function state: one callback per pipeline run.
 void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks);
 
 /// While it lives, code generation skips, in the functions outlined from

@@ -24,6 +24,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/GVN.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include "memjit/jit/jit.h"
@@ -435,6 +436,46 @@ TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
     EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f));
   }
   EXPECT_GT(outlined, 1u);
+}
+
+// InstCombine and SimplifyCFG run once before the vectoriser and once after
+// it in each outlined function, every time elsewhere; the count is per function.
+TEST(TrimPipelineForOutlinedLoops, RunsInstCombineAndSimplifyCfgOnceBeforeAndOnceAfterTheVectoriser) {
+  codegen::Module module = kernel(ScalingShape::Loops, 600);
+  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 1u);
+  llvm::PassInstrumentationCallbacks callbacks;
+  jit::detail::trimPipelineForOutlinedLoops(callbacks);
+  llvm::PassInstrumentation instrumentation(&callbacks);
+  std::vector<const llvm::Function*> outlined;
+  for (const llvm::Function& f : module.llvm())
+    if (f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) outlined.push_back(&f);
+  ASSERT_GE(outlined.size(), 2u);
+  const llvm::Function& kernelFunction = *module.llvm().getFunction("kernel");
+  const llvm::Function &first = *outlined[0], &second = *outlined[1];
+  auto instCombine = [&](const llvm::Function& f) {
+    return instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f);
+  };
+  auto simplifyCfg = [&](const llvm::Function& f) {
+    return instrumentation.runBeforePass<llvm::Function>(llvm::SimplifyCFGPass(), f);
+  };
+  auto vectorize = [&](const llvm::Function& f) {
+    return instrumentation.runBeforePass<llvm::Function>(llvm::LoopVectorizePass(), f);
+  };
+  EXPECT_TRUE(instCombine(first));
+  EXPECT_FALSE(instCombine(first));
+  EXPECT_TRUE(simplifyCfg(first));
+  EXPECT_FALSE(simplifyCfg(first));
+  EXPECT_TRUE(instCombine(second));  // its own count
+  EXPECT_TRUE(vectorize(first));
+  EXPECT_TRUE(instCombine(first));
+  EXPECT_TRUE(simplifyCfg(first));
+  EXPECT_FALSE(instCombine(first));
+  EXPECT_FALSE(simplifyCfg(first));
+  EXPECT_FALSE(instCombine(second));  // still before its vectoriser
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(instCombine(kernelFunction));
+    EXPECT_TRUE(simplifyCfg(kernelFunction));
+  }
 }
 
 namespace {
