@@ -1,5 +1,7 @@
 #include "large_functions.h"
 
+#include "half_registers.h"
+
 #include <algorithm>
 #include <iterator>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/ADT/Any.h>
 #include <llvm/Transforms/Utils/CodeExtractor.h>
@@ -261,14 +264,28 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
   });
 }
 
+// FastISel gives the bits SelectionDAG gives for the same IR, except where
+// the IR leaves a choice (fast-math flags: contraction into FMA, for one) and
+// for half values, which it keeps in f32 registers (code_emitter.cpp).
+bool leavesTheBackEndNoChoice(const llvm::Function& function) {
+  for (const llvm::BasicBlock& block : function)
+    for (const llvm::Instruction& inst : block)
+      if (llvm::isa<llvm::FPMathOperator>(inst) && inst.getFastMathFlags().any()) return false;
+  return true;
+}
+
 OutlinedLoopsCodegenGate::OutlinedLoopsCodegenGate(llvm::Module& module)
     : context_(module.getContext()), previous_(module.getContext().getOptPassGate()) {
+  const bool halves = hasHalfValues(module);
   for (const llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
     positionOf_[function.getName()] = outlined_.size();
-    outlined_.push_back(function.hasFnAttribute(kOutlinedLoopsAttribute));
+    const bool outlined = function.hasFnAttribute(kOutlinedLoopsAttribute);
+    outlined_.push_back(outlined);
+    fastSelectable_.push_back(outlined && !halves && leavesTheBackEndNoChoice(function));
   }
   skippedIn_.assign(outlined_.size(), false);
+  fastSelectedIn_.assign(outlined_.size(), false);
   context_.setOptPassGate(*this);
 }
 
@@ -295,6 +312,12 @@ bool OutlinedLoopsCodegenGate::allows(llvm::StringRef pass, llvm::StringRef desc
   const auto found = positionOf_.find(name);
   if (found == positionOf_.end()) return true;
   loopOwner_ = found->second + 1;
+  if (pass == "X86 DAG->DAG Instruction Selection" || pass == "x86-isel") {
+    // Skipped, the selector runs at O0 for this function: FastISel.
+    if (!fastSelectable_[found->second]) return true;
+    fastSelectedIn_[found->second] = true;
+    return false;
+  }
   if (pass != "X86 Domain Reassignment Pass" && pass != "x86-domain-reassignment") return true;
   if (!outlined_[found->second]) return true;
   skippedIn_[found->second] = true;
@@ -303,6 +326,10 @@ bool OutlinedLoopsCodegenGate::allows(llvm::StringRef pass, llvm::StringRef desc
 
 std::size_t OutlinedLoopsCodegenGate::functionsSkippedIn() const noexcept {
   return static_cast<std::size_t>(std::count(skippedIn_.begin(), skippedIn_.end(), true));
+}
+
+std::size_t OutlinedLoopsCodegenGate::functionsFastSelected() const noexcept {
+  return static_cast<std::size_t>(std::count(fastSelectedIn_.begin(), fastSelectedIn_.end(), true));
 }
 
 std::size_t keepHugeLoopsScalar(llvm::Module& module, std::size_t threshold) {

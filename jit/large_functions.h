@@ -70,7 +70,14 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
 /// change nothing in their code: LoopStrengthReduce (28% of generating a
 /// function of 1,666 outlined 6-op loops: 2.10 -> 1.45 s of llc, the same
 /// instructions but for the order of one cmp's operands per loop) and
-/// X86DomainReassignment (7% more, not one instruction changed). Every other
+/// X86DomainReassignment (7% more, not one instruction changed). And their
+/// instructions are selected by FastISel, as at O0 (the rest of code
+/// generation stays at O2): SelectionDAG was 27% of compiling loops:1000, and
+/// FastISel cut the whole compile by 19% (callgrind, 1,205 -> 979 M
+/// instructions) for the same vector and scalar loop bodies and the same
+/// run time. Not where FastISel could give other bits than SelectionDAG:
+/// functions with fast-math flags (which let SelectionDAG contract into FMA)
+/// and modules with half values (code_emitter.cpp). Every other
 /// function, and every module without outlined functions, sees every pass;
 /// a pass gate already installed (-opt-bisect-limit) is still asked first.
 ///
@@ -97,15 +104,19 @@ class OutlinedLoopsCodegenGate : public llvm_compat::PassGate {
   /// function pass was skipped.
   std::size_t skippedLoopPasses() const noexcept { return skippedLoopPasses_; }
   std::size_t functionsSkippedIn() const noexcept;
+  /// For tests: in how many functions instructions were selected by FastISel.
+  std::size_t functionsFastSelected() const noexcept;
 
  private:
   llvm::LLVMContext& context_;
   llvm::OptPassGate& previous_;
   std::vector<bool> outlined_;                 // per defined function, in module order
+  std::vector<bool> fastSelectable_;           // per defined function
   llvm::StringMap<std::size_t> positionOf_;    // name -> index in outlined_
   mutable std::size_t loopOwner_ = 0;          // the function the next "loop" belongs to
   mutable std::size_t skippedLoopPasses_ = 0;
   mutable std::vector<bool> skippedIn_;        // per defined function
+  mutable std::vector<bool> fastSelectedIn_;   // per defined function
 };
 
 /// Innermost loops with more IR instructions than this are not vectorised.

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <vector>
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -515,9 +517,10 @@ TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFuncti
   EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // a's
   EXPECT_TRUE(installed.shouldRunPass("Canonicalize Freeze Instructions in Loops", "loop"));
   EXPECT_FALSE(installed.shouldRunPass(domains, "function (a)"));
-  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));
+  EXPECT_FALSE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));  // FastISel
   EXPECT_TRUE(installed.shouldRunPass(lsr, "loop"));  // b's
   EXPECT_TRUE(installed.shouldRunPass(domains, "function (b)"));
+  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (b)"));
   EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // c's
   EXPECT_FALSE(installed.shouldRunPass(domains, "function (c)"));
   EXPECT_TRUE(installed.shouldRunPass(lsr, "module"));
@@ -562,6 +565,7 @@ TEST(OutlinedLoopsCodegenGate, FollowsTheCodeGeneratorsOrder) {
   test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
   EXPECT_EQ(gate.skippedLoopPasses(), outlinedLoops);
   EXPECT_EQ(gate.functionsSkippedIn(), outlinedFunctions);
+  EXPECT_EQ(gate.functionsFastSelected(), outlinedFunctions);
 }
 
 // With the gate, the outlined loops give O0's bits at O2.
@@ -570,4 +574,108 @@ TEST(OutlinedLoopsCodegenGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
   const std::vector<float> o2 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops, jit::OptLevel::O2, true);
   EXPECT_TRUE(sameBits(o0, o2));
   EXPECT_NE(o0[0], 1.5f);
+}
+
+namespace {
+
+// The loops kernel compiled at `level` (with the IR passes), run on `in` and
+// a copy of `out` made from it, both viewed with `stride`: `out` after.
+std::vector<float> runLoops(const jit::Function& fn, const std::vector<float>& in, std::int64_t stride) {
+  const std::int64_t n = static_cast<std::int64_t>(in.size()) / stride;
+  std::vector<float> inCopy = in, out(in.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = in[(i * 5 + 3) % in.size()] * -0.5f;
+  auto inView = runtime::makeView<float, 1>(inCopy.data(), {n}, {stride});
+  auto outView = runtime::makeView<float, 1>(out.data(), {n}, {stride});
+  using Fn = void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*);
+  fn.cInterfaceAs<Fn>()(&inView, &outView);
+  return out;
+}
+
+// Edge values, `count` of them (cycled): signed zeros, denormals, infinities,
+// NaN, the largest floats and integers past 2^24 and 2^53.
+std::vector<float> edgeValues(std::size_t count) {
+  const float pattern[] = {-0.0f, 0.0f, 1e-40f, -1e-45f, 1.17549435e-38f, std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(), std::nanf(""), 3.4028235e38f, -3.4028235e38f,
+                           16777217.0f, 9.007199e15f, 1.5f, -2.25f, 0.1f, -7.0f, 3.0f};
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = pattern[i % std::size(pattern)];
+  return values;
+}
+
+}  // namespace
+
+// FastISel selects the outlined loops' instructions at O2: the same bits as
+// O0 for edge values, any length (none, shorter than a vector, a vector and a
+// remainder) and strided views (the vectoriser versions on the stride).
+TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
+  jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
+  jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
+  jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(kernel(ScalingShape::Loops, 3000)), "O0");
+  jit::LoadedModule o2Module = test::valueOrFail(o2Jit.add(kernel(ScalingShape::Loops, 3000)), "O2");
+  const jit::Function o0 = test::valueOrFail(o0Module.function("kernel"), "kernel");
+  const jit::Function o2 = test::valueOrFail(o2Module.function("kernel"), "kernel");
+  for (std::size_t count : {0u, 1u, 15u, 16u, 37u, 133u})
+    for (std::int64_t stride : {1, 3}) {
+      const std::vector<float> in = edgeValues(count * static_cast<std::size_t>(stride));
+      EXPECT_TRUE(sameBits(runLoops(o0, in, stride), runLoops(o2, in, stride)))
+          << count << " values, stride " << stride;
+    }
+}
+
+// The vector loops survive FastISel: each of the 400 outlined loops keeps
+// its vector multiply in the assembly.
+TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
+  codegen::Module module = kernel(ScalingShape::Loops, 2400);
+  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
+                                   "target machine");
+  jit::detail::prepareModule(module.llvm(), *machine);
+  jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  std::size_t outlined = 0;
+  for (const llvm::Function& f : module.llvm()) outlined += f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
+  ASSERT_GT(outlined, 1u);
+  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  const std::string assembly =
+      test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Assembly), "assembly");
+  EXPECT_EQ(gate.functionsFastSelected(), outlined);
+  std::size_t vectorMultiplies = 0;
+  for (std::size_t at = assembly.find("vmulps"); at != std::string::npos; at = assembly.find("vmulps", at + 1))
+    ++vectorMultiplies;
+  EXPECT_GE(vectorMultiplies, 400u);
+}
+
+// Functions with fast-math flags (SelectionDAG may contract them into FMA)
+// and modules with half values keep SelectionDAG.
+TEST(OutlinedLoopsCodegenGate, KeepsSelectionDagWhereFastIselCouldGiveOtherBits) {
+  const char* isel = "X86 DAG->DAG Instruction Selection";
+  llvm::LLVMContext context;
+  llvm::Module module("flags", context);
+  addFunction(module, "caller", false);
+  auto* type = llvm::FunctionType::get(llvm::Type::getFloatTy(context), {llvm::Type::getFloatTy(context)}, false);
+  for (const char* name : {"exact", "contracted"}) {
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module);
+    f->addFnAttr(jit::detail::kOutlinedLoopsAttribute);
+    auto* entry = llvm::BasicBlock::Create(context, "entry", f);
+    auto* product = llvm::BinaryOperator::CreateFMul(f->getArg(0), f->getArg(0), "p", entry);
+    auto* sum = llvm::BinaryOperator::CreateFAdd(product, f->getArg(0), "s", entry);
+    if (f->getName() == "contracted") {
+      product->setHasAllowContract(true);
+      sum->setHasAllowContract(true);
+    }
+    llvm::ReturnInst::Create(context, sum, entry);
+  }
+  {
+    jit::detail::OutlinedLoopsCodegenGate gate(module);
+    llvm::OptPassGate& installed = context.getOptPassGate();
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (caller)"));
+    EXPECT_FALSE(installed.shouldRunPass(isel, "function (exact)"));
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (contracted)"));
+    EXPECT_EQ(gate.functionsFastSelected(), 1u);
+  }
+  llvm::Function* half = llvm::Function::Create(type, llvm::Function::InternalLinkage, "half", module);
+  auto* entry = llvm::BasicBlock::Create(context, "entry", half);
+  auto* narrowed = new llvm::FPTruncInst(half->getArg(0), llvm::Type::getHalfTy(context), "h", entry);
+  llvm::ReturnInst::Create(context, new llvm::FPExtInst(narrowed, llvm::Type::getFloatTy(context), "f", entry), entry);
+  jit::detail::OutlinedLoopsCodegenGate gate(module);
+  EXPECT_TRUE(context.getOptPassGate().shouldRunPass(isel, "function (exact)"));
+  EXPECT_EQ(gate.functionsFastSelected(), 0u);
 }
