@@ -13,6 +13,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 class PassInstrumentationCallbacks;
 }
 
@@ -70,15 +71,17 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
 /// change nothing in their code: LoopStrengthReduce (28% of generating a
 /// function of 1,666 outlined 6-op loops: 2.10 -> 1.45 s of llc, the same
 /// instructions but for the order of one cmp's operands per loop) and
-/// X86DomainReassignment (7% more, not one instruction changed). And their
-/// instructions are selected by FastISel, as at O0 (the rest of code
-/// generation stays at O2): SelectionDAG was 27% of compiling loops:1000, and
-/// FastISel cut the whole compile by 19% (callgrind, 1,205 -> 979 M
-/// instructions) for the same vector and scalar loop bodies and the same
-/// run time. Not where FastISel could give other bits than SelectionDAG:
-/// functions with fast-math flags (which let SelectionDAG contract into FMA)
-/// and modules with half values (code_emitter.cpp). Every other
-/// function, and every module without outlined functions, sees every pass;
+/// X86DomainReassignment (7% more, not one instruction changed). And, given
+/// the machine, their instructions are selected by FastISel (switched on
+/// `machine` for those functions' selection only; the rest of code
+/// generation stays at O2): SelectionDAG was 27% of compiling loops:1000,
+/// which took 19% fewer instructions with FastISel (callgrind, 1,205 -> 977
+/// M) for 9% less code (the same vector and scalar loop bodies; a remainder
+/// loop reloads its constant per iteration) and the same run time. Not where
+/// FastISel could give other bits than SelectionDAG: functions with
+/// fast-math flags (which let SelectionDAG contract into FMA) and modules
+/// with half values (code_emitter.cpp). Every other function, and every
+/// module without outlined functions, sees every pass;
 /// a pass gate already installed (-opt-bisect-limit) is still asked first.
 ///
 /// Installed as the module context's OptPassGate. The legacy code generator
@@ -90,7 +93,9 @@ void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks)
 /// faster code generation, never different results.
 class OutlinedLoopsCodegenGate : public llvm_compat::PassGate {
  public:
-  explicit OutlinedLoopsCodegenGate(llvm::Module& module);
+  /// `machine`: the one generating `module`'s code (nullptr: no FastISel),
+  /// whose FastISel switch is restored when the gate goes.
+  explicit OutlinedLoopsCodegenGate(llvm::Module& module, llvm::TargetMachine* machine = nullptr);
   ~OutlinedLoopsCodegenGate() override;
   OutlinedLoopsCodegenGate(const OutlinedLoopsCodegenGate&) = delete;
   OutlinedLoopsCodegenGate& operator=(const OutlinedLoopsCodegenGate&) = delete;
@@ -110,6 +115,8 @@ class OutlinedLoopsCodegenGate : public llvm_compat::PassGate {
  private:
   llvm::LLVMContext& context_;
   llvm::OptPassGate& previous_;
+  llvm::TargetMachine* machine_;
+  bool fastISelBefore_;
   std::vector<bool> outlined_;                 // per defined function, in module order
   std::vector<bool> fastSelectable_;           // per defined function
   llvm::StringMap<std::size_t> positionOf_;    // name -> index in outlined_

@@ -517,7 +517,7 @@ TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFuncti
   EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // a's
   EXPECT_TRUE(installed.shouldRunPass("Canonicalize Freeze Instructions in Loops", "loop"));
   EXPECT_FALSE(installed.shouldRunPass(domains, "function (a)"));
-  EXPECT_FALSE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));  // FastISel
+  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));  // with FastISel
   EXPECT_TRUE(installed.shouldRunPass(lsr, "loop"));  // b's
   EXPECT_TRUE(installed.shouldRunPass(domains, "function (b)"));
   EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (b)"));
@@ -643,10 +643,15 @@ TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
   EXPECT_GE(vectorMultiplies, 400u);
 }
 
-// Functions with fast-math flags (SelectionDAG may contract them into FMA)
-// and modules with half values keep SelectionDAG.
-TEST(OutlinedLoopsCodegenGate, KeepsSelectionDagWhereFastIselCouldGiveOtherBits) {
+// The gate switches the machine's FastISel on for the outlined functions'
+// instruction selection only, and back when it goes; functions with fast-math
+// flags (SelectionDAG may contract them into FMA) and modules with half values
+// keep SelectionDAG.
+TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
   const char* isel = "X86 DAG->DAG Instruction Selection";
+  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
+                                   "target machine");
+  machine->setFastISel(false);
   llvm::LLVMContext context;
   llvm::Module module("flags", context);
   addFunction(module, "caller", false);
@@ -664,18 +669,26 @@ TEST(OutlinedLoopsCodegenGate, KeepsSelectionDagWhereFastIselCouldGiveOtherBits)
     llvm::ReturnInst::Create(context, sum, entry);
   }
   {
-    jit::detail::OutlinedLoopsCodegenGate gate(module);
+    jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
     llvm::OptPassGate& installed = context.getOptPassGate();
     EXPECT_TRUE(installed.shouldRunPass(isel, "function (caller)"));
-    EXPECT_FALSE(installed.shouldRunPass(isel, "function (exact)"));
+    EXPECT_FALSE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (exact)"));
+    EXPECT_TRUE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass("Machine Instruction Scheduler", "function (exact)"));
+    EXPECT_TRUE(machine->Options.EnableFastISel);  // only instruction selection switches it
     EXPECT_TRUE(installed.shouldRunPass(isel, "function (contracted)"));
+    EXPECT_FALSE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (exact)"));
     EXPECT_EQ(gate.functionsFastSelected(), 1u);
   }
+  EXPECT_FALSE(machine->Options.EnableFastISel);  // restored
   llvm::Function* half = llvm::Function::Create(type, llvm::Function::InternalLinkage, "half", module);
   auto* entry = llvm::BasicBlock::Create(context, "entry", half);
   auto* narrowed = new llvm::FPTruncInst(half->getArg(0), llvm::Type::getHalfTy(context), "h", entry);
   llvm::ReturnInst::Create(context, new llvm::FPExtInst(narrowed, llvm::Type::getFloatTy(context), "f", entry), entry);
-  jit::detail::OutlinedLoopsCodegenGate gate(module);
+  jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
   EXPECT_TRUE(context.getOptPassGate().shouldRunPass(isel, "function (exact)"));
+  EXPECT_FALSE(machine->Options.EnableFastISel);
   EXPECT_EQ(gate.functionsFastSelected(), 0u);
 }
