@@ -420,63 +420,71 @@ TEST(TrimPipelineForOutlinedLoops, OutlinedLoopsStayVectorised) {
   EXPECT_EQ(vectorMultiplies, 400u);
 }
 
-TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
-  codegen::Module module = kernel(ScalingShape::Loops, 600);
-  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 0u);
-  llvm::PassInstrumentationCallbacks callbacks;
-  jit::detail::trimPipelineForOutlinedLoops(callbacks);
-  llvm::PassInstrumentation instrumentation(&callbacks);
-  const llvm::Function* kernelFunction = module.llvm().getFunction("kernel");
-  ASSERT_NE(kernelFunction, nullptr);
-  EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), *kernelFunction));
-  std::size_t outlined = 0;
-  for (const llvm::Function& f : module.llvm()) {
-    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
-    ++outlined;
-    EXPECT_FALSE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), f));
-    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::LoopVectorizePass(), f));
-    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f));
+namespace {
+
+// The loops kernel of `ops` operations with its loops outlined in groups, and
+// the pass instrumentation optimize() trims the pipeline with.
+struct TrimmedLoops {
+  explicit TrimmedLoops(std::size_t ops) : module(kernel(ScalingShape::Loops, ops)) {
+    EXPECT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 1u);
+    jit::detail::trimPipelineForOutlinedLoops(callbacks);
   }
-  EXPECT_GT(outlined, 1u);
+  template <typename Pass>
+  bool runs(const Pass& pass, const llvm::Function& f) {
+    return instrumentation.runBeforePass<llvm::Function>(pass, f);
+  }
+  std::vector<const llvm::Function*> outlined() const {
+    std::vector<const llvm::Function*> found;
+    for (const llvm::Function& f : module.llvm())
+      if (f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) found.push_back(&f);
+    return found;
+  }
+
+  codegen::Module module;
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::PassInstrumentation instrumentation{&callbacks};
+};
+
+}  // namespace
+
+TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
+  TrimmedLoops loops(600);
+  const llvm::Function* kernelFunction = loops.module.llvm().getFunction("kernel");
+  ASSERT_NE(kernelFunction, nullptr);
+  EXPECT_TRUE(loops.runs(llvm::GVNPass(), *kernelFunction));
+  const auto outlined = loops.outlined();
+  for (const llvm::Function* f : outlined) {
+    EXPECT_FALSE(loops.runs(llvm::GVNPass(), *f));
+    EXPECT_TRUE(loops.runs(llvm::LoopVectorizePass(), *f));
+    EXPECT_TRUE(loops.runs(llvm::InstCombinePass(), *f));
+  }
+  EXPECT_GT(outlined.size(), 1u);
 }
 
 // InstCombine and SimplifyCFG run once before the vectoriser and once after
 // it in each outlined function, every time elsewhere; the count is per function.
 TEST(TrimPipelineForOutlinedLoops, RunsInstCombineAndSimplifyCfgOnceBeforeAndOnceAfterTheVectoriser) {
-  codegen::Module module = kernel(ScalingShape::Loops, 600);
-  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 1u);
-  llvm::PassInstrumentationCallbacks callbacks;
-  jit::detail::trimPipelineForOutlinedLoops(callbacks);
-  llvm::PassInstrumentation instrumentation(&callbacks);
-  std::vector<const llvm::Function*> outlined;
-  for (const llvm::Function& f : module.llvm())
-    if (f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) outlined.push_back(&f);
+  TrimmedLoops loops(600);
+  const auto outlined = loops.outlined();
   ASSERT_GE(outlined.size(), 2u);
-  const llvm::Function& kernelFunction = *module.llvm().getFunction("kernel");
+  const llvm::Function& kernelFunction = *loops.module.llvm().getFunction("kernel");
   const llvm::Function &first = *outlined[0], &second = *outlined[1];
-  auto instCombine = [&](const llvm::Function& f) {
-    return instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f);
-  };
-  auto simplifyCfg = [&](const llvm::Function& f) {
-    return instrumentation.runBeforePass<llvm::Function>(llvm::SimplifyCFGPass(), f);
-  };
-  auto vectorize = [&](const llvm::Function& f) {
-    return instrumentation.runBeforePass<llvm::Function>(llvm::LoopVectorizePass(), f);
-  };
-  EXPECT_TRUE(instCombine(first));
-  EXPECT_FALSE(instCombine(first));
-  EXPECT_TRUE(simplifyCfg(first));
-  EXPECT_FALSE(simplifyCfg(first));
-  EXPECT_TRUE(instCombine(second));  // its own count
-  EXPECT_TRUE(vectorize(first));
-  EXPECT_TRUE(instCombine(first));
-  EXPECT_TRUE(simplifyCfg(first));
-  EXPECT_FALSE(instCombine(first));
-  EXPECT_FALSE(simplifyCfg(first));
-  EXPECT_FALSE(instCombine(second));  // still before its vectoriser
+  const llvm::InstCombinePass instCombine;
+  const llvm::SimplifyCFGPass simplifyCfg;
+  EXPECT_TRUE(loops.runs(instCombine, first));
+  EXPECT_FALSE(loops.runs(instCombine, first));
+  EXPECT_TRUE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(simplifyCfg, first));
+  EXPECT_TRUE(loops.runs(instCombine, second));  // its own count
+  EXPECT_TRUE(loops.runs(llvm::LoopVectorizePass(), first));
+  EXPECT_TRUE(loops.runs(instCombine, first));
+  EXPECT_TRUE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(instCombine, first));
+  EXPECT_FALSE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(instCombine, second));  // still before its vectoriser
   for (int i = 0; i < 3; ++i) {
-    EXPECT_TRUE(instCombine(kernelFunction));
-    EXPECT_TRUE(simplifyCfg(kernelFunction));
+    EXPECT_TRUE(loops.runs(instCombine, kernelFunction));
+    EXPECT_TRUE(loops.runs(simplifyCfg, kernelFunction));
   }
 }
 
