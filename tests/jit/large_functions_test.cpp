@@ -13,9 +13,13 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <memory>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
@@ -392,12 +396,18 @@ TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
 
 namespace {
 
-// Per outlined function: its IR instructions and vector multiplies.
-std::pair<std::size_t, std::size_t> optimizedOutlinedCode(codegen::Module& module) {
+// Runs O2's IR passes on `module` as the Jit does; returns the machine they targeted.
+std::unique_ptr<llvm::TargetMachine> optimizeAtO2(codegen::Module& module) {
   auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
                                    "target machine");
   jit::detail::prepareModule(module.llvm(), *machine);
   jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  return machine;
+}
+
+// Per outlined function: its IR instructions and vector multiplies.
+std::pair<std::size_t, std::size_t> optimizedOutlinedCode(codegen::Module& module) {
+  auto machine = optimizeAtO2(module);
   std::size_t instructions = 0, vectorMultiplies = 0;
   for (const llvm::Function& f : module.llvm()) {
     if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
@@ -634,10 +644,7 @@ TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
 // its vector multiply in the assembly.
 TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
   codegen::Module module = kernel(ScalingShape::Loops, 2400);
-  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
-                                   "target machine");
-  jit::detail::prepareModule(module.llvm(), *machine);
-  jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  auto machine = optimizeAtO2(module);
   std::size_t outlined = 0;
   for (const llvm::Function& f : module.llvm()) outlined += f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
   ASSERT_GT(outlined, 1u);
@@ -699,4 +706,109 @@ TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
   EXPECT_TRUE(context.getOptPassGate().shouldRunPass(isel, "function (exact)"));
   EXPECT_FALSE(machine->Options.EnableFastISel);
   EXPECT_EQ(gate.functionsFastSelected(), 0u);
+}
+
+namespace {
+
+// Integer and double loops, `groups` times over, with what the vectoriser
+// makes of them for FastISel at O2: wrapping i32 multiplies and shifts,
+// division and remainder by constants, min/max and selects, i32 -> f64
+// conversions, fma, sqrt, minimum/maximum (defined on -0 and NaN).
+// (memref<?xi32> ints[n], memref<?xf64> reals[n]) -> ().
+codegen::Module typedLoops(std::size_t groups) {
+  using codegen::Value;
+  codegen::Module module("typed");
+  codegen::FunctionBuilder b(module, "kernel", *parseFunctionType("(memref<?xi32>, memref<?xf64>) -> ()"));
+  Value ints = b.arg(0), reals = b.arg(1), zero = b.index(0), one = b.index(1);
+  Value n = b.dim(ints, 0);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::int32_t k = 3 + static_cast<std::int32_t>(g % 5);
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value x = b.load(ints, {i});
+      b.store(((x * k) ^ (x << 3)) + b.div(x, b.i32(3)) - b.rem(x, b.i32(5)) + b.shrsi(x, b.i32(2)) +
+                  b.shrui(x, b.i32(7)),
+              ints, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value x = b.load(ints, {i});
+      b.store(b.select(x < 0, b.max(x, b.i32(-k * 1000)), b.min(x - k, b.i32(1 << 30))), ints, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value d = b.load(reals, {i});
+      b.store(b.fma(d, b.f64(0.5 + 0.125 * static_cast<double>(k)), b.cast(b.load(ints, {i}), ElementType::F64)),
+              reals, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value d = b.load(reals, {i});
+      b.store(b.maximumf(b.sqrt(b.abs(d)), d / 3.0) + b.minimumf(d, b.f64(-0.0)), reals, {i});
+    });
+  }
+  b.ret();
+  Error e = b.finish();
+  EXPECT_FALSE(e) << e.str();
+  return module;
+}
+
+}  // namespace
+
+// FastISel meets the vectoriser's integer and double code only at O2 (O0
+// vectorises nothing): O2 gives O0's bits on edge values of both types.
+TEST(OutlinedLoopsCodegenGate, FastSelectedIntegerAndDoubleLoopsGiveTheBitsOfO0) {
+  jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
+  jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
+  jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(typedLoops(40)), "O0");
+  jit::LoadedModule o2Module = test::valueOrFail(o2Jit.add(typedLoops(40)), "O2");
+  const jit::Function o0 = test::valueOrFail(o0Module.function("kernel"), "kernel");
+  const jit::Function o2 = test::valueOrFail(o2Module.function("kernel"), "kernel");
+  const std::int32_t intPattern[] = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
+                                     -1, 0, 1, 7, -123456789, 1 << 30, -5, 65537};
+  const double realPattern[] = {-0.0, 0.0, 5e-324, -2.2250738585072014e-308, 1e308, -1e308,
+                                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                                std::nan(""), 9007199254740993.0, 0.1, -2.5, 3.0};
+  using Fn = void(runtime::StridedMemRef<std::int32_t, 1>*, runtime::StridedMemRef<double, 1>*);
+  for (std::size_t count : {0u, 1u, 15u, 16u, 37u, 133u}) {
+    std::vector<std::int32_t> ints(count);
+    std::vector<double> reals(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      ints[i] = intPattern[i % std::size(intPattern)];
+      reals[i] = realPattern[(i * 3) % std::size(realPattern)];
+    }
+    auto results = [&](const jit::Function& fn) {
+      std::vector<std::int32_t> i = ints;
+      std::vector<double> r = reals;
+      auto iView = runtime::makeView(std::span(i));
+      auto rView = runtime::makeView(std::span(r));
+      fn.cInterfaceAs<Fn>()(&iView, &rView);
+      return std::pair(i, r);
+    };
+    const auto [o0Ints, o0Reals] = results(o0);
+    const auto [o2Ints, o2Reals] = results(o2);
+    EXPECT_EQ(o0Ints, o2Ints) << count << " values";
+    EXPECT_EQ(std::memcmp(o0Reals.data(), o2Reals.data(), count * sizeof(double)), 0) << count << " values";
+  }
+}
+
+// The typed loops are outlined, vectorised in both types, and selected by
+// FastISel at O2.
+TEST(OutlinedLoopsCodegenGate, TypedLoopsAreOutlinedVectorisedAndFastSelected) {
+  codegen::Module module = typedLoops(40);
+  auto machine = optimizeAtO2(module);
+  std::size_t outlined = 0, intVectors = 0, doubleVectors = 0;
+  for (const llvm::Function& f : module.llvm()) {
+    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
+    ++outlined;
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block) {
+        auto* vector = llvm::dyn_cast<llvm::VectorType>(inst.getType());
+        if (!vector) continue;
+        intVectors += vector->getElementType()->isIntegerTy(32);
+        doubleVectors += vector->getElementType()->isDoubleTy();
+      }
+  }
+  ASSERT_GT(outlined, 1u);
+  EXPECT_GT(intVectors, 40u);
+  EXPECT_GT(doubleVectors, 40u);
+  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
+  EXPECT_EQ(gate.functionsFastSelected(), outlined);
 }
