@@ -80,7 +80,7 @@ Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   {
     DiagnosticCapture diagnostics(module.getContext());
     std::optional<OutlinedLoopsCodegenGate> gate;
-    if (level_ != llvm::CodeGenOptLevel::None && OutlinedLoopsCodegenGate::applies(module)) gate.emplace(module);
+    if (level_ != llvm::CodeGenOptLevel::None && OutlinedLoopsCodegenGate::applies(module)) gate.emplace(module, &machine_);
     passes_.run(module);
     if (!diagnostics.errors().empty()) {
       buffer_.clear();

@@ -11,9 +11,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
@@ -24,6 +30,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/GVN.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
 #include "memjit/jit/jit.h"
@@ -389,12 +396,18 @@ TEST(BoundSchedulingRegions, SplitsOnlyLongBlocksAndKeepsTheBits) {
 
 namespace {
 
-// Per outlined function: its IR instructions and vector multiplies.
-std::pair<std::size_t, std::size_t> optimizedOutlinedCode(codegen::Module& module) {
+// Runs O2's IR passes on `module` as the Jit does; returns the machine they targeted.
+std::unique_ptr<llvm::TargetMachine> optimizeAtO2(codegen::Module& module) {
   auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
                                    "target machine");
   jit::detail::prepareModule(module.llvm(), *machine);
   jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  return machine;
+}
+
+// Per outlined function: its IR instructions and vector multiplies.
+std::pair<std::size_t, std::size_t> optimizedOutlinedCode(codegen::Module& module) {
+  auto machine = optimizeAtO2(module);
   std::size_t instructions = 0, vectorMultiplies = 0;
   for (const llvm::Function& f : module.llvm()) {
     if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
@@ -417,24 +430,72 @@ TEST(TrimPipelineForOutlinedLoops, OutlinedLoopsStayVectorised) {
   EXPECT_EQ(vectorMultiplies, 400u);
 }
 
-TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
-  codegen::Module module = kernel(ScalingShape::Loops, 600);
-  ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 0u);
-  llvm::PassInstrumentationCallbacks callbacks;
-  jit::detail::trimPipelineForOutlinedLoops(callbacks);
-  llvm::PassInstrumentation instrumentation(&callbacks);
-  const llvm::Function* kernelFunction = module.llvm().getFunction("kernel");
-  ASSERT_NE(kernelFunction, nullptr);
-  EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), *kernelFunction));
-  std::size_t outlined = 0;
-  for (const llvm::Function& f : module.llvm()) {
-    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
-    ++outlined;
-    EXPECT_FALSE(instrumentation.runBeforePass<llvm::Function>(llvm::GVNPass(), f));
-    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::LoopVectorizePass(), f));
-    EXPECT_TRUE(instrumentation.runBeforePass<llvm::Function>(llvm::InstCombinePass(), f));
+namespace {
+
+// The loops kernel of `ops` operations with its loops outlined in groups, and
+// the pass instrumentation optimize() trims the pipeline with.
+struct TrimmedLoops {
+  explicit TrimmedLoops(std::size_t ops) : module(kernel(ScalingShape::Loops, ops)) {
+    EXPECT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 300), 1u);
+    jit::detail::trimPipelineForOutlinedLoops(callbacks);
   }
-  EXPECT_GT(outlined, 1u);
+  template <typename Pass>
+  bool runs(const Pass& pass, const llvm::Function& f) {
+    return instrumentation.runBeforePass<llvm::Function>(pass, f);
+  }
+  std::vector<const llvm::Function*> outlined() const {
+    std::vector<const llvm::Function*> found;
+    for (const llvm::Function& f : module.llvm())
+      if (f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) found.push_back(&f);
+    return found;
+  }
+
+  codegen::Module module;
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::PassInstrumentation instrumentation{&callbacks};
+};
+
+}  // namespace
+
+TEST(TrimPipelineForOutlinedLoops, SkipsListedPassesOnlyInOutlinedFunctions) {
+  TrimmedLoops loops(600);
+  const llvm::Function* kernelFunction = loops.module.llvm().getFunction("kernel");
+  ASSERT_NE(kernelFunction, nullptr);
+  EXPECT_TRUE(loops.runs(llvm::GVNPass(), *kernelFunction));
+  const auto outlined = loops.outlined();
+  for (const llvm::Function* f : outlined) {
+    EXPECT_FALSE(loops.runs(llvm::GVNPass(), *f));
+    EXPECT_TRUE(loops.runs(llvm::LoopVectorizePass(), *f));
+    EXPECT_TRUE(loops.runs(llvm::InstCombinePass(), *f));
+  }
+  EXPECT_GT(outlined.size(), 1u);
+}
+
+// InstCombine and SimplifyCFG run once before the vectoriser and once after
+// it in each outlined function, every time elsewhere; the count is per function.
+TEST(TrimPipelineForOutlinedLoops, RunsInstCombineAndSimplifyCfgOnceBeforeAndOnceAfterTheVectoriser) {
+  TrimmedLoops loops(600);
+  const auto outlined = loops.outlined();
+  ASSERT_GE(outlined.size(), 2u);
+  const llvm::Function& kernelFunction = *loops.module.llvm().getFunction("kernel");
+  const llvm::Function &first = *outlined[0], &second = *outlined[1];
+  const llvm::InstCombinePass instCombine;
+  const llvm::SimplifyCFGPass simplifyCfg;
+  EXPECT_TRUE(loops.runs(instCombine, first));
+  EXPECT_FALSE(loops.runs(instCombine, first));
+  EXPECT_TRUE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(simplifyCfg, first));
+  EXPECT_TRUE(loops.runs(instCombine, second));  // its own count
+  EXPECT_TRUE(loops.runs(llvm::LoopVectorizePass(), first));
+  EXPECT_TRUE(loops.runs(instCombine, first));
+  EXPECT_TRUE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(instCombine, first));
+  EXPECT_FALSE(loops.runs(simplifyCfg, first));
+  EXPECT_FALSE(loops.runs(instCombine, second));  // still before its vectoriser
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(loops.runs(instCombine, kernelFunction));
+    EXPECT_TRUE(loops.runs(simplifyCfg, kernelFunction));
+  }
 }
 
 namespace {
@@ -474,9 +535,10 @@ TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFuncti
   EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // a's
   EXPECT_TRUE(installed.shouldRunPass("Canonicalize Freeze Instructions in Loops", "loop"));
   EXPECT_FALSE(installed.shouldRunPass(domains, "function (a)"));
-  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));
+  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (a)"));  // with FastISel
   EXPECT_TRUE(installed.shouldRunPass(lsr, "loop"));  // b's
   EXPECT_TRUE(installed.shouldRunPass(domains, "function (b)"));
+  EXPECT_TRUE(installed.shouldRunPass("X86 DAG->DAG Instruction Selection", "function (b)"));
   EXPECT_FALSE(installed.shouldRunPass(lsr, "loop"));  // c's
   EXPECT_FALSE(installed.shouldRunPass(domains, "function (c)"));
   EXPECT_TRUE(installed.shouldRunPass(lsr, "module"));
@@ -521,6 +583,7 @@ TEST(OutlinedLoopsCodegenGate, FollowsTheCodeGeneratorsOrder) {
   test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
   EXPECT_EQ(gate.skippedLoopPasses(), outlinedLoops);
   EXPECT_EQ(gate.functionsSkippedIn(), outlinedFunctions);
+  EXPECT_EQ(gate.functionsFastSelected(), outlinedFunctions);
 }
 
 // With the gate, the outlined loops give O0's bits at O2.
@@ -529,4 +592,223 @@ TEST(OutlinedLoopsCodegenGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
   const std::vector<float> o2 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops, jit::OptLevel::O2, true);
   EXPECT_TRUE(sameBits(o0, o2));
   EXPECT_NE(o0[0], 1.5f);
+}
+
+namespace {
+
+// The loops kernel compiled at `level` (with the IR passes), run on `in` and
+// a copy of `out` made from it, both viewed with `stride`: `out` after.
+std::vector<float> runLoops(const jit::Function& fn, const std::vector<float>& in, std::int64_t stride) {
+  const std::int64_t n = static_cast<std::int64_t>(in.size()) / stride;
+  std::vector<float> inCopy = in, out(in.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = in[(i * 5 + 3) % in.size()] * -0.5f;
+  auto inView = runtime::makeView<float, 1>(inCopy.data(), {n}, {stride});
+  auto outView = runtime::makeView<float, 1>(out.data(), {n}, {stride});
+  using Fn = void(runtime::StridedMemRef<float, 1>*, runtime::StridedMemRef<float, 1>*);
+  fn.cInterfaceAs<Fn>()(&inView, &outView);
+  return out;
+}
+
+// Edge values, `count` of them (cycled): signed zeros, denormals, infinities,
+// NaN, the largest floats and integers past 2^24 and 2^53.
+std::vector<float> edgeValues(std::size_t count) {
+  const float pattern[] = {-0.0f, 0.0f, 1e-40f, -1e-45f, 1.17549435e-38f, std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(), std::nanf(""), 3.4028235e38f, -3.4028235e38f,
+                           16777217.0f, 9.007199e15f, 1.5f, -2.25f, 0.1f, -7.0f, 3.0f};
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = pattern[i % std::size(pattern)];
+  return values;
+}
+
+}  // namespace
+
+// FastISel selects the outlined loops' instructions at O2: the same bits as
+// O0 for edge values, any length (none, shorter than a vector, a vector and a
+// remainder) and strided views (the vectoriser versions on the stride).
+TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
+  jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
+  jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
+  jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(kernel(ScalingShape::Loops, 3000)), "O0");
+  jit::LoadedModule o2Module = test::valueOrFail(o2Jit.add(kernel(ScalingShape::Loops, 3000)), "O2");
+  const jit::Function o0 = test::valueOrFail(o0Module.function("kernel"), "kernel");
+  const jit::Function o2 = test::valueOrFail(o2Module.function("kernel"), "kernel");
+  for (std::size_t count : {0u, 1u, 15u, 16u, 37u, 133u})
+    for (std::int64_t stride : {1, 3}) {
+      const std::vector<float> in = edgeValues(count * static_cast<std::size_t>(stride));
+      EXPECT_TRUE(sameBits(runLoops(o0, in, stride), runLoops(o2, in, stride)))
+          << count << " values, stride " << stride;
+    }
+}
+
+// The vector loops survive FastISel: each of the 400 outlined loops keeps
+// its vector multiply in the assembly.
+TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
+  codegen::Module module = kernel(ScalingShape::Loops, 2400);
+  auto machine = optimizeAtO2(module);
+  std::size_t outlined = 0;
+  for (const llvm::Function& f : module.llvm()) outlined += f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
+  ASSERT_GT(outlined, 1u);
+  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  const std::string assembly =
+      test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Assembly), "assembly");
+  EXPECT_EQ(gate.functionsFastSelected(), outlined);
+  std::size_t vectorMultiplies = 0;
+  for (std::size_t at = assembly.find("vmulps"); at != std::string::npos; at = assembly.find("vmulps", at + 1))
+    ++vectorMultiplies;
+  EXPECT_GE(vectorMultiplies, 400u);
+}
+
+// The gate switches the machine's FastISel on for the outlined functions'
+// instruction selection only, and back when it goes; functions with fast-math
+// flags (SelectionDAG may contract them into FMA) and modules with half values
+// keep SelectionDAG.
+TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
+  const char* isel = "X86 DAG->DAG Instruction Selection";
+  auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
+                                   "target machine");
+  machine->setFastISel(false);
+  llvm::LLVMContext context;
+  llvm::Module module("flags", context);
+  addFunction(module, "caller", false);
+  auto* type = llvm::FunctionType::get(llvm::Type::getFloatTy(context), {llvm::Type::getFloatTy(context)}, false);
+  for (const char* name : {"exact", "contracted"}) {
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module);
+    f->addFnAttr(jit::detail::kOutlinedLoopsAttribute);
+    auto* entry = llvm::BasicBlock::Create(context, "entry", f);
+    auto* product = llvm::BinaryOperator::CreateFMul(f->getArg(0), f->getArg(0), "p", entry);
+    auto* sum = llvm::BinaryOperator::CreateFAdd(product, f->getArg(0), "s", entry);
+    if (f->getName() == "contracted") {
+      product->setHasAllowContract(true);
+      sum->setHasAllowContract(true);
+    }
+    llvm::ReturnInst::Create(context, sum, entry);
+  }
+  {
+    jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
+    llvm::OptPassGate& installed = context.getOptPassGate();
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (caller)"));
+    EXPECT_FALSE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (exact)"));
+    EXPECT_TRUE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass("Machine Instruction Scheduler", "function (exact)"));
+    EXPECT_TRUE(machine->Options.EnableFastISel);  // only instruction selection switches it
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (contracted)"));
+    EXPECT_FALSE(machine->Options.EnableFastISel);
+    EXPECT_TRUE(installed.shouldRunPass(isel, "function (exact)"));
+    EXPECT_EQ(gate.functionsFastSelected(), 1u);
+  }
+  EXPECT_FALSE(machine->Options.EnableFastISel);  // restored
+  llvm::Function* half = llvm::Function::Create(type, llvm::Function::InternalLinkage, "half", module);
+  auto* entry = llvm::BasicBlock::Create(context, "entry", half);
+  auto* narrowed = new llvm::FPTruncInst(half->getArg(0), llvm::Type::getHalfTy(context), "h", entry);
+  llvm::ReturnInst::Create(context, new llvm::FPExtInst(narrowed, llvm::Type::getFloatTy(context), "f", entry), entry);
+  jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
+  EXPECT_TRUE(context.getOptPassGate().shouldRunPass(isel, "function (exact)"));
+  EXPECT_FALSE(machine->Options.EnableFastISel);
+  EXPECT_EQ(gate.functionsFastSelected(), 0u);
+}
+
+namespace {
+
+// Integer and double loops, `groups` times over, with what the vectoriser
+// makes of them for FastISel at O2: wrapping i32 multiplies and shifts,
+// division and remainder by constants, min/max and selects, i32 -> f64
+// conversions, fma, sqrt, minimum/maximum (defined on -0 and NaN).
+// (memref<?xi32> ints[n], memref<?xf64> reals[n]) -> ().
+codegen::Module typedLoops(std::size_t groups) {
+  using codegen::Value;
+  codegen::Module module("typed");
+  codegen::FunctionBuilder b(module, "kernel", *parseFunctionType("(memref<?xi32>, memref<?xf64>) -> ()"));
+  Value ints = b.arg(0), reals = b.arg(1), zero = b.index(0), one = b.index(1);
+  Value n = b.dim(ints, 0);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::int32_t k = 3 + static_cast<std::int32_t>(g % 5);
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value x = b.load(ints, {i});
+      b.store(((x * k) ^ (x << 3)) + b.div(x, b.i32(3)) - b.rem(x, b.i32(5)) + b.shrsi(x, b.i32(2)) +
+                  b.shrui(x, b.i32(7)),
+              ints, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value x = b.load(ints, {i});
+      b.store(b.select(x < 0, b.max(x, b.i32(-k * 1000)), b.min(x - k, b.i32(1 << 30))), ints, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value d = b.load(reals, {i});
+      b.store(b.fma(d, b.f64(0.5 + 0.125 * static_cast<double>(k)), b.cast(b.load(ints, {i}), ElementType::F64)),
+              reals, {i});
+    });
+    b.forLoop(zero, n, one, [&](Value i) {
+      Value d = b.load(reals, {i});
+      b.store(b.maximumf(b.sqrt(b.abs(d)), d / 3.0) + b.minimumf(d, b.f64(-0.0)), reals, {i});
+    });
+  }
+  b.ret();
+  Error e = b.finish();
+  EXPECT_FALSE(e) << e.str();
+  return module;
+}
+
+}  // namespace
+
+// FastISel meets the vectoriser's integer and double code only at O2 (O0
+// vectorises nothing): O2 gives O0's bits on edge values of both types.
+TEST(OutlinedLoopsCodegenGate, FastSelectedIntegerAndDoubleLoopsGiveTheBitsOfO0) {
+  jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
+  jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
+  jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(typedLoops(40)), "O0");
+  jit::LoadedModule o2Module = test::valueOrFail(o2Jit.add(typedLoops(40)), "O2");
+  const jit::Function o0 = test::valueOrFail(o0Module.function("kernel"), "kernel");
+  const jit::Function o2 = test::valueOrFail(o2Module.function("kernel"), "kernel");
+  const std::int32_t intPattern[] = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
+                                     -1, 0, 1, 7, -123456789, 1 << 30, -5, 65537};
+  const double realPattern[] = {-0.0, 0.0, 5e-324, -2.2250738585072014e-308, 1e308, -1e308,
+                                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                                std::nan(""), 9007199254740993.0, 0.1, -2.5, 3.0};
+  using Fn = void(runtime::StridedMemRef<std::int32_t, 1>*, runtime::StridedMemRef<double, 1>*);
+  for (std::size_t count : {0u, 1u, 15u, 16u, 37u, 133u}) {
+    std::vector<std::int32_t> ints(count);
+    std::vector<double> reals(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      ints[i] = intPattern[i % std::size(intPattern)];
+      reals[i] = realPattern[(i * 3) % std::size(realPattern)];
+    }
+    auto results = [&](const jit::Function& fn) {
+      std::vector<std::int32_t> i = ints;
+      std::vector<double> r = reals;
+      auto iView = runtime::makeView(std::span(i));
+      auto rView = runtime::makeView(std::span(r));
+      fn.cInterfaceAs<Fn>()(&iView, &rView);
+      return std::pair(i, r);
+    };
+    const auto [o0Ints, o0Reals] = results(o0);
+    const auto [o2Ints, o2Reals] = results(o2);
+    EXPECT_EQ(o0Ints, o2Ints) << count << " values";
+    EXPECT_EQ(std::memcmp(o0Reals.data(), o2Reals.data(), count * sizeof(double)), 0) << count << " values";
+  }
+}
+
+// The typed loops are outlined, vectorised in both types, and selected by
+// FastISel at O2.
+TEST(OutlinedLoopsCodegenGate, TypedLoopsAreOutlinedVectorisedAndFastSelected) {
+  codegen::Module module = typedLoops(40);
+  auto machine = optimizeAtO2(module);
+  std::size_t outlined = 0, intVectors = 0, doubleVectors = 0;
+  for (const llvm::Function& f : module.llvm()) {
+    if (!f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) continue;
+    ++outlined;
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block) {
+        auto* vector = llvm::dyn_cast<llvm::VectorType>(inst.getType());
+        if (!vector) continue;
+        intVectors += vector->getElementType()->isIntegerTy(32);
+        doubleVectors += vector->getElementType()->isDoubleTy();
+      }
+  }
+  ASSERT_GT(outlined, 1u);
+  EXPECT_GT(intVectors, 40u);
+  EXPECT_GT(doubleVectors, 40u);
+  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
+  EXPECT_EQ(gate.functionsFastSelected(), outlined);
 }
