@@ -309,22 +309,10 @@ class SgemmKernel {
           b_.ifThen(firstColumns, [&] { packAPanel(ic, ir, pc, kc); });
           auto sweep = [&](unsigned mr) {
             b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
-              // Micro-kernel t = jr / NR of a panel's sweep fetches row t of the
-              // next panel: from A in the first column block, else packed.
+              // Micro-kernel t = jr / NR of a panel's sweep fetches part t of the next panel.
               Value t = b_.divsi(jr, b_.index(NR_));
-              Value nextA = (t < b_.index(MR_)) & (ir + b_.index(MR_) < mc);
-              Value nextRow = b_.min(ic + ir + b_.index(MR_) + t, M_ - b_.index(1));
               microKernel(mr, ir * (rowPanels_ ? b_.index(aStride_) : kc), jr * kc, kc, ic + ir, jc + jr, first,
-                          [&](const Value& q) {
-                            if (!rowPanels_) return;
-                            Value col = q * b_.index(L_);
-                            b_.ifThen(nextA & (col < kc), [&] {
-                              b_.ifThen(firstColumns, [&] { prefetch(A_, nextRow, pc + col, false); });
-                              b_.ifThen(~firstColumns, [&] {
-                                prefetch(aPack_, i0_, (ir + b_.index(MR_) + t) * b_.index(aStride_) + col, false);
-                              });
-                            });
-                          });
+                          [&](const Value& q) { prefetchNextAPanel(ic, ir, mc, pc, kc, t, q, firstColumns); });
             });
           };
           const unsigned edge = edgeRows(k_.mr);
@@ -332,6 +320,33 @@ class SgemmKernel {
           b_.ifThen(mc - ir > b_.index(edge), [&] { sweep(k_.mr); });
           b_.ifThen(mc - ir <= b_.index(edge), [&] { sweep(edge); });
         });
+      });
+    });
+  }
+
+  // Segment q of micro-kernel t of panel ir's sweep fetches a line of the
+  // next panel into L2: from A in the first column block, else from its
+  // pack. A row-major A: line q of row t (of 14 rows x 16 lines at kc 256);
+  // a column-major A: the next panel's part of A^T's row t * 16 + q (its kc
+  // rows are 56 bytes each), or line t * 16 + q of its pack.
+  void prefetchNextAPanel(const Value& ic, const Value& ir, const Value& mc, const Value& pc, const Value& kc,
+                          const Value& t, const Value& q, const Value& firstColumns) {
+    const Value next = ir + b_.index(MR_), line = t * b_.index(kSegment) + q;
+    Value wanted = next < mc;
+    if (rowPanels_)
+      wanted = wanted & (t < b_.index(MR_)) & (q * b_.index(L_) < kc);
+    else
+      wanted = wanted & (line < kc);
+    b_.ifThen(wanted, [&] {
+      b_.ifThen(firstColumns, [&] {
+        if (rowPanels_) return prefetch(A_, b_.min(ic + next + t, M_ - b_.index(1)), pc + q * b_.index(L_), false);
+        Value last = b_.min(ic + next + b_.index(MR_ - 1), M_ - b_.index(1));
+        prefetch(At_, pc + line, ic + next, false);
+        prefetch(At_, pc + line, last, false);
+      });
+      b_.ifThen(~firstColumns, [&] {
+        Value at = rowPanels_ ? (next + t) * b_.index(aStride_) + q * b_.index(L_) : next * kc + line * b_.index(L_);
+        prefetch(aPack_, i0_, at, false);
       });
     });
   }
