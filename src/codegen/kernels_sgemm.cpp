@@ -4,14 +4,18 @@
 //
 //   for ic in [0, M) step mc                      A block: mc x kc (L3)
 //     for pc in [0, K) step kc
-//       pack A[ic:ic+mc, pc:pc+kc] into MR-row panels (rows past M repeat M - 1)
 //       for jc in [0, N) step nc                  B block: kc x nc (L2)
 //         pack B[pc:pc+kc, jc:jc+nc] into NR-column panels (zero past N)
-//         for ir: for jr: the MR x NR micro-kernel  A micro-panel: MR x kc (L1)
+//         for ir:                                 A micro-panel: MR x kc (L1)
+//           (first jc) pack A[ic+ir:ic+ir+MR, pc:pc+kc] (rows past M repeat M - 1)
+//           for jr: the MR x NR micro-kernel
 //
-// so each A element is packed once (its strided reads cost the most per
-// element), each B row once per A block (contiguous copies), and the B
-// micro-panels stream from L2 past an A micro-panel that stays in L1.
+// so each A element is packed once, each B row once per A block, and the B
+// micro-panels stream from L2 past an A micro-panel that stays in L1. The
+// micro-kernel's k loop spreads prefetches over its steps: B's panel a few
+// steps ahead, the next tile of C and the next A micro-panel's rows (from A
+// or its pack) a few lines per 16 steps, so that no packing or C update
+// waits on memory in one burst.
 //
 // Problems whose B fits SgemmOptions::directBytes skip the packing (as
 // OpenBLAS's small-matrix kernels and libxsmm do: packing costs as much as
@@ -108,7 +112,8 @@ class SgemmKernel {
   SgemmKernel(FunctionBuilder& b, const Blocking& k, const SgemmOptions& o)
       : b_(b), k_(k), o_(o), t_(o.element), L_(k.lanes), MR_(k.mr), NR_(k.nr), packed_(o.element, {kDynamic}),
         // Every packed offset is a multiple of L elements from a 64-byte aligned base.
-        aligned_{static_cast<unsigned>(std::min<std::size_t>(64, L_ * storageSize(t_))), false} {}
+        aligned_{static_cast<unsigned>(std::min<std::size_t>(64, L_ * storageSize(t_))), false},
+        rowPanels_(o.a == MatrixLayout::RowMajor), aStride_((k.kc + L_ - 1) / L_ * L_) {}
 
   void build() {
     readOperands();
@@ -150,7 +155,7 @@ class SgemmKernel {
     viewATransposed();
     // The A block's rows: mc, or M rounded up to MR when smaller.
     Value aRows = b_.min(b_.index(k_.mc), b_.ceildivsi(M_, b_.index(MR_)) * b_.index(MR_));
-    aPack_ = b_.alloc(packed_, {aRows * b_.index(k_.kc)}, 64);
+    aPack_ = b_.alloc(packed_, {aRows * b_.index(rowPanels_ ? aStride_ : k_.kc)}, 64);
     bPack_ = b_.alloc(packed_, {b_.index(k_.kc * k_.nc)}, 64);
     b_.forLoop(i0_, M_, b_.index(k_.mc), [&](Value ic) { rowBlock(ic); });
     b_.dealloc(bPack_);
@@ -293,23 +298,21 @@ class SgemmKernel {
   // and each row of micro-kernels is split over the pool (MR rows a task).
   void rowBlock(const Value& ic) {
     Value mc = b_.min(b_.index(k_.mc), M_ - ic);
-    auto split = [&](const Value& end, std::int64_t step, const std::function<void(Value)>& body) {
-      if (o_.parallel)
-        b_.parallelFor(i0_, end, b_.index(step), {}, body);
-      else
-        b_.forLoop(i0_, end, b_.index(step), body);
-    };
     b_.forLoop(i0_, K_, b_.index(k_.kc), [&](Value pc) {
       Value kc = b_.min(b_.index(k_.kc), K_ - pc);
       Value first = pc == b_.index(0);
-      split(mc, MR_, [&](Value ir) { packAPanel(ic, ir, pc, kc); });
       b_.forLoop(i0_, N_, b_.index(k_.nc), [&](Value jc) {
         Value nc = b_.min(b_.index(k_.nc), N_ - jc);
-        split(nc, NR_, [&](Value jr) { packBPanel(jc, pc, kc, jr, k_.nv); });
+        Value firstColumns = jc == b_.index(0);
+        packB(jc, pc, kc, nc, k_.nv);
         split(mc, MR_, [&](Value ir) {
+          b_.ifThen(firstColumns, [&] { packAPanel(ic, ir, pc, kc); });
           auto sweep = [&](unsigned mr) {
             b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
-              microKernel(mr, ir * kc, jr * kc, kc, ic + ir, jc + jr, first);
+              // Micro-kernel t = jr / NR of a panel's sweep fetches part t of the next panel.
+              Value t = b_.divsi(jr, b_.index(NR_));
+              microKernel(mr, ir * (rowPanels_ ? b_.index(aStride_) : kc), jr * kc, kc, ic + ir, jc + jr, first,
+                          [&](const Value& q) { prefetchNextAPanel(ic, ir, mc, pc, kc, t, q, firstColumns); });
             });
           };
           const unsigned edge = edgeRows(k_.mr);
@@ -319,6 +322,69 @@ class SgemmKernel {
         });
       });
     });
+  }
+
+  // Segment q of micro-kernel t of panel ir's sweep fetches a line of the
+  // next panel into L2: from A in the first column block, else from its
+  // pack. A row-major A: line q of row t (of 14 rows x 16 lines at kc 256);
+  // a column-major A: the next panel's part of A^T's row t * 16 + q (its kc
+  // rows are 56 bytes each), or line t * 16 + q of its pack.
+  void prefetchNextAPanel(const Value& ic, const Value& ir, const Value& mc, const Value& pc, const Value& kc,
+                          const Value& t, const Value& q, const Value& firstColumns) {
+    const Value next = ir + b_.index(MR_), line = t * b_.index(kSegment) + q;
+    Value wanted = next < mc;
+    if (rowPanels_)
+      wanted = wanted & (t < b_.index(MR_)) & (q * b_.index(L_) < kc);
+    else
+      wanted = wanted & (line < kc);
+    b_.ifThen(wanted, [&] {
+      b_.ifThen(firstColumns, [&] {
+        if (rowPanels_) return prefetch(A_, b_.min(ic + next + t, M_ - b_.index(1)), pc + q * b_.index(L_), false);
+        Value last = b_.min(ic + next + b_.index(MR_ - 1), M_ - b_.index(1));
+        prefetch(At_, pc + line, ic + next, false);
+        prefetch(At_, pc + line, last, false);
+      });
+      b_.ifThen(~firstColumns, [&] {
+        Value at = rowPanels_ ? (next + t) * b_.index(aStride_) + q * b_.index(L_) : next * kc + line * b_.index(L_);
+        prefetch(aPack_, i0_, at, false);
+      });
+    });
+  }
+
+  // [0, end) in steps: over the pool in the parallel build.
+  void split(const Value& end, std::int64_t step, const std::function<void(Value)>& body) {
+    if (o_.parallel)
+      b_.parallelFor(i0_, end, b_.index(step), {}, body);
+    else
+      b_.forLoop(i0_, end, b_.index(step), body);
+  }
+
+  // B[pc:pc+kc, jc:jc+nc] into nv-vector panels (panel jr at jr * kc, rows
+  // nv * lanes apart, zero past N). A row-major B is read a row at a time
+  // across all panels: panel by panel, each step down a panel's columns
+  // jumps a row stride (1024 columns: 4 KiB, a new page), which no hardware
+  // prefetcher follows (3.6% of 1024^3 went to it, perf; 2.8% this way).
+  void packB(const Value& jc, const Value& pc, const Value& kc, const Value& nc, unsigned nv) {
+    const std::int64_t nr = static_cast<std::int64_t>(nv) * L_;
+    if (o_.b == MatrixLayout::ColumnMajor)
+      return split(nc, nr, [&](Value jr) { packBPanel(jc, pc, kc, jr, nv); });
+    // Whole panels load without lane masks; the last one, if partial, reads zero past N.
+    Value whole = b_.floordivsi(nc, b_.index(nr)) * b_.index(nr);
+    auto rows = [&](const Value& begin, const Value& end) {
+      b_.forLoop(begin, end, b_.index(1), [&](Value p) {
+        auto copy = [&](const Value& jr, bool masked) {
+          for (unsigned v = 0; v < nv; ++v) {
+            std::vector<Value> at = {pc + p, jc + jr + b_.index(v * L_)};
+            b_.vectorStore(masked ? b_.transferRead(B_, at, L_, zero_) : b_.vectorLoad(B_, at, L_), bPack_,
+                           {jr * kc + p * b_.index(nr) + b_.index(v * L_)}, aligned_);
+          }
+        };
+        b_.forLoop(i0_, whole, b_.index(nr), [&](Value jr) { copy(jr, false); });
+        b_.ifThen(whole < nc, [&] { copy(whole, true); });
+      });
+    };
+    const std::int64_t rowsPerTask = 16;
+    split(kc, rowsPerTask, [&](Value p) { rows(p, b_.min(p + b_.index(rowsPerTask), kc)); });
   }
 
   // B panel jr: kc rows of NR columns, at jr * kc.
@@ -350,13 +416,16 @@ class SgemmKernel {
   // 100 instructions per 14 elements, where this is 14 loads and 14 stores.
   // A column-major A has each column of the panel contiguous: one read.
   void packAPanel(const Value& ic, const Value& ir, const Value& pc, const Value& kc) {
-    if (o_.a == MatrixLayout::RowMajor) {
-      Value last = M_ - b_.index(1);
-      std::vector<Value> rows;
-      for (unsigned r = 0; r < MR_; ++r) rows.push_back(b_.min(ic + ir + b_.index(r), last));
-      b_.forLoop(i0_, kc, b_.index(1), LoopOptions{1, 1, 0}, [&](Value p) {
-        Value at = ir * kc + p * b_.index(MR_);
-        for (unsigned r = 0; r < MR_; ++r) b_.store(b_.load(A_, {rows[r], pc + p}), aPack_, {at + b_.index(r)});
+    if (rowPanels_) {
+      Value last = M_ - b_.index(1), whole = b_.floordivsi(kc, b_.index(L_)) * b_.index(L_);
+      b_.forLoop(i0_, b_.index(MR_), b_.index(1), [&](Value r) {
+        Value row = b_.min(ic + ir + r, last), to = (ir + r) * b_.index(aStride_);
+        b_.forLoop(i0_, whole, b_.index(L_), [&](Value p) {
+          b_.vectorStore(b_.vectorLoad(A_, {row, pc + p}, L_), aPack_, {to + p}, aligned_);
+        });
+        b_.ifThen(whole < kc, [&] {  // lanes past kc are never read
+          b_.vectorStore(b_.transferRead(A_, {row, pc + whole}, L_, zero_), aPack_, {to + whole}, aligned_);
+        });
       });
       return;
     }
@@ -371,21 +440,36 @@ class SgemmKernel {
   static unsigned edgeRows(unsigned mr) { return mr >= 4 ? mr / 2 + 1 : 0; }
 
   // One mr x NR block of C (mr <= MR) from packed panels at aOff / bOff.
+  // perSegment(q) runs before segment q of the k loop (kSegment steps).
   void microKernel(unsigned mr, const Value& aOff, const Value& bOff, const Value& kc, const Value& row0,
-                   const Value& col0, const Value& first) {
+                   const Value& col0, const Value& first, const std::function<void(const Value&)>& perSegment) {
     Value bp0 = bOff, ap0 = aOff;
-    // C's tile is fetched twice: the next micro-kernel's now (from L3 or
-    // memory; by its update, L1 has often evicted it: its rows share L1
-    // sets when the row stride is a multiple of 4 KiB), and this one's
-    // before the last kTailDepth steps of k (from L2).
-    prefetchC(mr, k_.nv, row0, col0 + b_.index(NR_));
+    // C's tile is fetched twice: the next micro-kernel's into L2, two rows a
+    // segment (from L3 or memory), and this one's into L1 before the last
+    // kTailDepth steps of k (by its update, L1 has often evicted it: its rows
+    // share L1 sets when the row stride is a multiple of 4 KiB). All 42 of
+    // the next tile's lines fetched into L1 at once waited for line fill
+    // buffers: 2.8% of 1024^3 (perf) went to them.
+    auto segment = [&](const Value& q) {
+      for (unsigned h = 0; h < 2; ++h) {
+        Value row = row0 + b_.min(q * b_.index(2) + b_.index(h), b_.index(mr - 1));
+        for (unsigned v = 0; v <= k_.nv; ++v)
+          prefetch(C_, row, col0 + b_.index(NR_ + (v < k_.nv ? v * L_ : NR_ - 1)), false);
+      }
+      perSegment(q);
+    };
     auto acc = chain(
         mr, k_.nv, kc,
         [&](unsigned v, const Value& p) {
-          return b_.vectorLoad(bPack_, {bp0 + p * b_.index(NR_) + b_.index(v * L_)}, L_, aligned_);
+          Value at = bp0 + p * b_.index(NR_) + b_.index(v * L_);
+          if (kBAhead > 0 && (v * L_ * storageSize(t_)) % 64 == 0)
+            prefetch(bPack_, i0_, at + b_.index(kBAhead * NR_), false, 3);
+          return b_.vectorLoad(bPack_, {at}, L_, aligned_);
         },
-        [&](unsigned r, const Value& p) { return b_.load(aPack_, {ap0 + p * b_.index(MR_) + b_.index(r)}); },
-        [&] { prefetchC(mr, k_.nv, row0, col0); });
+        [&](unsigned r, const Value& p) {
+          return b_.load(aPack_, {rowPanels_ ? ap0 + b_.index(r * aStride_) + p : ap0 + p * b_.index(MR_) + b_.index(r)});
+        },
+        [&] { prefetchC(mr, k_.nv, row0, col0); }, segment);
     updateC(mr, k_.nv, acc, row0, col0, first);
   }
 
@@ -394,18 +478,23 @@ class SgemmKernel {
   // row stride apart, each a miss of its own. Prefetches past M or N are
   // harmless (they never fault).
   void prefetchC(unsigned mr, unsigned nv, const Value& row0, const Value& col0) {
+    for (unsigned r = 0; r < mr; ++r)
+      for (unsigned v = 0; v <= nv; ++v)  // the first lane of each vector, and the last lane
+        prefetch(C_, row0 + b_.index(r), col0 + b_.index(v < nv ? v * L_ : nv * L_ - 1), true);
+  }
+
+  // Fetches the line of m's (row, col) (a row-major view; a 1-D one with
+  // row 0) into the caches: for writing into L1, for reading into L2, or
+  // into the cache level locality says (3: L1).
+  void prefetch(const Value& m, const Value& row, const Value& col, bool write, int locality = -1) {
     llvm::IRBuilderBase& ir = b_.ir();
     llvm::Type* element = t_ == ElementType::F32 ? ir.getFloatTy() : ir.getDoubleTy();
-    llvm::Value* base = ir.CreateExtractValue(C_.llvm(), {1});
-    Value rowStride = field(b_, C_, {4, 0}), start = field(b_, C_, {2});
-    for (unsigned r = 0; r < mr; ++r)
-      for (unsigned v = 0; v <= nv; ++v) {  // the first lane of each vector, and the last lane
-        Value col = col0 + b_.index(v < nv ? v * L_ : nv * L_ - 1);
-        Value at = start + (row0 + b_.index(r)) * rowStride + col;
-        llvm::Value* address = ir.CreateGEP(element, base, at.llvm());
-        ir.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
-                           {address, ir.getInt32(1), ir.getInt32(3), ir.getInt32(1)});
-      }
+    llvm::Value* base = ir.CreateExtractValue(m.llvm(), {1});
+    Value at = field(b_, m, {2}) + row * field(b_, m, {4, 0}) + col;
+    llvm::Value* address = ir.CreateGEP(element, base, at.llvm());
+    ir.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                       {address, ir.getInt32(write ? 1 : 0), ir.getInt32(locality >= 0 ? locality : write ? 3 : 2),
+                        ir.getInt32(1)});
   }
 
   // C's rows within M, lanes within N: the block sums on the first kc block,
@@ -461,7 +550,8 @@ class SgemmKernel {
   // loop is split there; the chains continue unchanged).
   template <typename BLoad, typename ALoad>
   std::vector<Value> chain(unsigned mr, unsigned nv, const Value& kc, const BLoad& bAt, const ALoad& aAt,
-                           const std::function<void()>& beforeTail = {}) {
+                           const std::function<void()>& beforeTail = {},
+                           const std::function<void(const Value&)>& perSegment = {}) {
     std::vector<Value> init(mr * nv, b_.splat(zero_, L_));
     auto step = [&](Value p, const std::vector<Value>& s) {
       std::vector<Value> bv;
@@ -474,11 +564,25 @@ class SgemmKernel {
       return next;
     };
     if (!beforeTail) return b_.forLoop(i0_, kc, b_.index(1), init, LoopOptions{0, 0, 4}, step);
+    // With perSegment: the steps in segments of kSegment, perSegment(q) before segment q.
+    auto steps = [&](const Value& from, const Value& to, const std::vector<Value>& acc) {
+      if (!perSegment) return b_.forLoop(from, to, b_.index(1), acc, LoopOptions{0, 0, 4}, step);
+      return b_.forLoop(from, to, b_.index(kSegment), acc, [&](Value s0, const std::vector<Value>& a) {
+        perSegment(b_.divsi(s0, b_.index(kSegment)));
+        return b_.forLoop(s0, b_.min(s0 + b_.index(kSegment), to), b_.index(1), a, LoopOptions{0, 0, 4}, step);
+      });
+    };
     Value split = b_.max(i0_, kc - b_.index(kTailDepth));
-    auto head = b_.forLoop(i0_, split, b_.index(1), init, LoopOptions{0, 0, 4}, step);
+    auto head = steps(i0_, split, init);
     beforeTail();
-    return b_.forLoop(split, kc, b_.index(1), head, LoopOptions{0, 0, 4}, step);
+    return steps(split, kc, head);
   }
+  // The packed k loop's segments (their prefetches spread the next tile's
+  // and the next A panel's misses over the loop), and how many steps ahead
+  // of its loads it fetches B's panel into L1 (the panel streams from L2;
+  // without it the loop's first B load collected the most samples, perf).
+  static constexpr std::int64_t kSegment = 16;
+  static constexpr std::int64_t kBAhead = 8;
   // How many steps of k before C's update its tile is prefetched into L1:
   // 64 (about 900 cycles of FMAs at MR 14) covers an L2 or L3 hit; 2048 from
   // 0.96-0.98x to 0.97-1.01x OpenBLAS (noisy, loaded machine).
@@ -494,6 +598,11 @@ class SgemmKernel {
   const std::int64_t MR_, NR_;
   const MemRefType packed_;
   const VectorMemoryOptions aligned_;
+  // A row-major A is packed as rows (an mc x aStride_ matrix: contiguous
+  // copies, aStride_ = kc rounded up to whole vectors); a column-major A as
+  // MR x kc panels, column by column (its columns are contiguous).
+  const bool rowPanels_;
+  const std::int64_t aStride_;
   Value A_, B_, C_, M_, N_, K_, zero_, i0_;
   Value At_, aPack_, bPack_;
 };

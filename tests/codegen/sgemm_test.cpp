@@ -405,5 +405,44 @@ TEST(Sgemm, CheckedAndParallelBuildsKeepTheOrderOnBothPaths) {
     }
 }
 
+// The packed path's blocks: kc 20 (a row-major A's packed rows are 32
+// long: 16 copied whole, 4 through a masked read), two A panels per row
+// block (mc 28: several row blocks, and the next panel's prefetch past the
+// block), two B panels per column block (nc 64: A re-read from its pack in
+// later column blocks; B's row-ordered packing with a partial last panel),
+// every layout, serial and parallel, on padded (strided) operands.
+TEST(Sgemm, PackedBlocksSumInTheDocumentedOrder) {
+  for (MatrixLayout la : kLayouts)
+    for (MatrixLayout lb : kLayouts)
+      for (bool parallel : {false, true}) {
+        SgemmOptions o{.kc = 20, .mc = 28, .nc = 64, .a = la, .b = lb, .directBytes = 0, .parallel = parallel};
+        Gemm<float> g(o);
+        ASSERT_NE(g.fn().address(), nullptr);
+        runtime::setNumThreads(parallel ? 3 : 0);
+        unsigned seed = 80;
+        for (std::int64_t m : {1, 14, 15, 29, 43})
+          for (std::int64_t n : {1, 32, 33, 64, 65, 129})
+            for (std::int64_t k : {1, 16, 20, 21, 41, 57}) checkBits(g.fn(), {m, n, k}, la, lb, 20, seed++);
+        runtime::setNumThreads(0);
+      }
+}
+
+// The packed path for f64 and for narrower targets (their B prefetches
+// cover every other vector), against the double-precision reference.
+TEST(Sgemm, PackedPathOnOtherElementsAndTargets) {
+  SgemmOptions f64{.element = ElementType::F64, .kc = 40, .nc = 48, .directBytes = 0};
+  Gemm<double> g64(f64);
+  ASSERT_NE(g64.fn().address(), nullptr);
+  check(g64.fn(), {65, 31, 129}, 1, 14);
+  check(g64.fn(), {29, 97, 83}, 0, 15);
+  for (VectorTarget target : {VectorTarget{128, 16, false}, VectorTarget{256, 16, true}}) {
+    SgemmOptions o{.kc = 24, .nc = 40, .directBytes = 0};
+    o.target = target;
+    Gemm<float> g(o);
+    ASSERT_NE(g.fn().address(), nullptr);
+    check(g.fn(), {37, 45, 61}, 1, 16);
+  }
+}
+
 }  // namespace
 }  // namespace memjit::codegen

@@ -105,8 +105,8 @@ struct SgemmOptions {
 /// and B `strided<[1, ?], offset: ?>` when SgemmOptions::a / b is
 /// ColumnMajor): C = A * B for any M, N, K (C is overwritten; K == 0 zeroes
 /// it). Written with the builder's vector ops as BLIS structures a GEMM: A
-/// packed into MR x kc panels (through a transposed view, rows past M
-/// zero-padded), B into kc x NR panels, a register-blocked MR x NR
+/// packed by rows of kc (a column-major A into MR x kc panels; rows past M
+/// repeat row M - 1, never written), B into kc x NR panels, a register-blocked MR x NR
 /// micro-kernel of FMAs, and C's edges written with masks. Problems whose B fits
 /// SgemmOptions::directBytes skip the packing: the same micro-kernel reads
 /// the operands in place. Mismatched shapes fail: in checked mode with an
