@@ -1,6 +1,7 @@
 // Tiered compilation: the first tier's renaming and call counting, the stubs
 // every handle holds, the background worker and the swap (see tiering.h).
 #include "tiering.h"
+#include "first_tier_bodies.h"
 #include "first_tier_isel.h"
 
 #include <sys/resource.h>
@@ -256,6 +257,8 @@ Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Mo
   tiered->options.codegenLevel = options.codegenLevel;
   tiered->options.runIRPasses = options.runIRPasses;
   tiered->callThreshold = core.options.tiering.callThreshold;
+  // Before the call counters go in: a replaced body would take its counter along.
+  useFirstTierBodies(module);
   for (llvm::Function& function : module) {
     if (function.isDeclaration() || function.hasLocalLinkage()) continue;
     const std::string name = function.getName().str();

@@ -1,0 +1,70 @@
+#include "first_tier_bodies.h"
+
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "memjit/metadata_symbols.h"
+
+namespace memjit::jit::detail {
+namespace {
+
+// Erases the local functions and variables `erasable` accepts that nothing
+// uses, until none is left (a body going may leave another unused).
+template <typename Erasable>
+void eraseUnused(llvm::Module& module, const Erasable& erasable) {
+  for (bool erased = true; erased;) {
+    std::vector<llvm::GlobalValue*> unused;
+    for (llvm::Function& f : module)
+      if (f.hasLocalLinkage() && f.use_empty() && erasable(f)) unused.push_back(&f);
+    for (llvm::GlobalVariable& v : module.globals())
+      if (v.hasLocalLinkage() && v.use_empty() && erasable(v)) unused.push_back(&v);
+    for (llvm::GlobalValue* v : unused) v->eraseFromParent();
+    erased = !unused.empty();
+  }
+}
+
+// A first-tier body, or a constant of one (named after it).
+bool ofFirstTierBody(const llvm::GlobalValue& v) { return v.getName().contains(metadata::kFirstTierBodySuffix); }
+
+}  // namespace
+
+bool useFirstTierBodies(llvm::Module& module) {
+  bool replaced = false;
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration() || !f.hasFnAttribute(metadata::kFirstTierBodyAttribute)) continue;
+    llvm::Function* body = module.getFunction(f.getFnAttribute(metadata::kFirstTierBodyAttribute).getValueAsString());
+    f.removeFnAttr(metadata::kFirstTierBodyAttribute);
+    if (!body || body == &f || body->isDeclaration() || !body->hasLocalLinkage() ||
+        body->getFunctionType() != f.getFunctionType())
+      continue;
+    // deleteBody would make the function a declaration of external linkage.
+    f.dropAllReferences();
+    while (!f.empty()) f.begin()->eraseFromParent();
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(f.getContext(), "entry", &f));
+    std::vector<llvm::Value*> args;
+    for (llvm::Argument& arg : f.args()) args.push_back(&arg);
+    llvm::CallInst* call = b.CreateCall(body, args);
+    if (f.getReturnType()->isVoidTy())
+      b.CreateRetVoid();
+    else
+      b.CreateRet(call);
+    replaced = true;
+  }
+  // What only the replaced bodies called (the blocked kernel's helpers).
+  if (replaced) eraseUnused(module, [](const llvm::GlobalValue&) { return true; });
+  return replaced;
+}
+
+void dropFirstTierBodies(llvm::Module& module) {
+  bool named = false;
+  for (llvm::Function& f : module)
+    if (f.hasFnAttribute(metadata::kFirstTierBodyAttribute)) {
+      f.removeFnAttr(metadata::kFirstTierBodyAttribute);
+      named = true;
+    }
+  if (named) eraseUnused(module, ofFirstTierBody);
+}
+
+}  // namespace memjit::jit::detail

@@ -1,0 +1,22 @@
+// First-tier bodies (memjit/metadata_symbols.h, kFirstTierBodyAttribute): a
+// function may name an internal function of its own type that computes the
+// same bits with far less code, such as addSgemm's plain loop nest beside its
+// 13K-line blocked kernel. Internal to jit/.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace memjit::jit::detail {
+
+/// The first tier: each function naming a first-tier body becomes a call to
+/// it, and the internal functions only the replaced bodies called go.
+/// Returns whether a body was replaced.
+bool useFirstTierBodies(llvm::Module& module);
+
+/// Every other compile (prepareModule): the attributes and the first-tier
+/// bodies (and their constants) that nothing uses go, so they cost nothing there.
+void dropFirstTierBodies(llvm::Module& module);
+
+}  // namespace memjit::jit::detail
