@@ -204,7 +204,7 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   AddOptions firstTier;
   if (!object.bytes && tiered) {
-    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, *ir.module, options, object.cacheKey));
+    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, ir.module, options, object.cacheKey));
     levels = {detail::firstTierLevel(core), detail::firstTierLevel(core)};
     firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }

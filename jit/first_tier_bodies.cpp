@@ -4,6 +4,8 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include "memjit/metadata_symbols.h"
 
@@ -28,17 +30,52 @@ void eraseUnused(llvm::Module& module, const Erasable& erasable) {
 // A first-tier body, or a constant of one (named after it).
 bool ofFirstTierBody(const llvm::GlobalValue& v) { return v.getName().contains(metadata::kFirstTierBodySuffix); }
 
+// The internal function of f's type that f names as its first-tier body, or null.
+llvm::Function* firstTierBodyOf(const llvm::Function& f) {
+  if (!f.hasFnAttribute(metadata::kFirstTierBodyAttribute)) return nullptr;
+  llvm::Function* body =
+      f.getParent()->getFunction(f.getFnAttribute(metadata::kFirstTierBodyAttribute).getValueAsString());
+  if (!body || body == &f || body->isDeclaration() || !body->hasLocalLinkage() ||
+      body->getFunctionType() != f.getFunctionType())
+    return nullptr;
+  return body;
+}
+
+bool namesFirstTierBody(const llvm::GlobalValue* v) {
+  const auto* f = llvm::dyn_cast<llvm::Function>(v);
+  return f && firstTierBodyOf(*f);
+}
+
 }  // namespace
+
+bool hasFirstTierBodies(const llvm::Module& module) {
+  for (const llvm::Function& f : module)
+    if (namesFirstTierBody(&f)) return true;
+  return false;
+}
+
+std::unique_ptr<llvm::Module> cloneForFirstTier(const llvm::Module& module) {
+  llvm::ValueToValueMapTy map;
+  std::unique_ptr<llvm::Module> copy =
+      llvm::CloneModule(module, map, [](const llvm::GlobalValue* v) { return !namesFirstTierBody(v); });
+  // CloneModule declares what it leaves out as external.
+  for (const llvm::Function& f : module)
+    if (namesFirstTierBody(&f)) {
+      auto* declared = llvm::cast<llvm::Function>(map[&f]);
+      declared->setLinkage(f.getLinkage());
+      declared->setVisibility(f.getVisibility());
+      declared->setDSOLocal(f.isDSOLocal());
+    }
+  return copy;
+}
 
 bool useFirstTierBodies(llvm::Module& module) {
   bool replaced = false;
   for (llvm::Function& f : module) {
-    if (f.isDeclaration() || !f.hasFnAttribute(metadata::kFirstTierBodyAttribute)) continue;
-    llvm::Function* body = module.getFunction(f.getFnAttribute(metadata::kFirstTierBodyAttribute).getValueAsString());
+    // Declared too where cloneForFirstTier left the body out.
+    llvm::Function* body = firstTierBodyOf(f);
     f.removeFnAttr(metadata::kFirstTierBodyAttribute);
-    if (!body || body == &f || body->isDeclaration() || !body->hasLocalLinkage() ||
-        body->getFunctionType() != f.getFunctionType())
-      continue;
+    if (!body) continue;
     // deleteBody would make the function a declaration of external linkage.
     f.dropAllReferences();
     while (!f.empty()) f.begin()->eraseFromParent();
