@@ -102,8 +102,10 @@ Error addMatmul(Module& m, std::string_view name, const KernelOptions& o) {
   });
   b.ret();
   MEMJIT_TRY(b.finish());
-  // Checked mode's reports, and fast-math's licence to reorder, are the kernel's own.
-  if (!o.checked && o.fastMath == FastMath::None && !o.debugInfo)
+  // Checked mode's reports, and fast-math's licence to reorder, are the
+  // kernel's own; so is the order of its reads and writes where C may overlap
+  // A or B (the first-tier body reads A and B for many columns of C at once).
+  if (!o.checked && o.fastMath == FastMath::None && !o.debugInfo && o.noalias)
     detail::addMatmulFirstTierBody(m, std::string(name), o.element, MatrixLayout::RowMajor, MatrixLayout::RowMajor,
                                    0, VectorTarget::host().lanes(o.element));
   return Error::success();

@@ -21,8 +21,9 @@ namespace memjit::codegen::detail {
 /// ascending), the first block's chain the sum and each later one's added to
 /// it (chain + sum). Vectorised along C's rows (`lanes` independent chains a
 /// step) where B has unit column stride, so that its O0 code runs in a
-/// fraction of a scalar loop's time. Does nothing for f16/bf16 elements or
-/// a kernel not in the expanded convention (it adds no attribute then).
+/// fraction of a scalar loop's time. C must not overlap A or B (the kernel's
+/// arguments are `noalias`). Does nothing for f16/bf16 elements or a kernel
+/// not in the expanded convention (it adds no attribute then).
 void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType element, MatrixLayout a,
                             MatrixLayout b, std::int64_t kc, unsigned lanes);
 

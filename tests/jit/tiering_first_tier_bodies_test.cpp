@@ -14,7 +14,11 @@
 #include <string>
 #include <vector>
 
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
 #include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/tiering.h"
 #include "memjit/runtime/memref.h"
@@ -195,8 +199,9 @@ TEST(FirstTierBodies, MatmulsGiveTheSameBitsInBothTiersAsADirectCompileAndTheDoc
 }
 
 // Checked mode's reports are the kernel's own: no first-tier body, so the
-// first tier reports a shape mismatch as a direct compile does.
-TEST(FirstTierBodies, CheckedKernelsKeepTheirBodyInTheFirstTier) {
+// first tier reports a shape mismatch as a direct compile does. Nor has a
+// matmul whose C may overlap A or B one (the order of its reads and writes).
+TEST(FirstTierBodies, CheckedAndOverlappingKernelsHaveNone) {
   JitOptions options;
   options.tiering.enabled = true;
   options.tiering.callThreshold = 1000000;
@@ -204,6 +209,8 @@ TEST(FirstTierBodies, CheckedKernelsKeepTheirBodyInTheFirstTier) {
   codegen::Module m("checked");
   ASSERT_FALSE(codegen::addSgemm(m, "sgemm", {.checked = true}));
   ASSERT_FALSE(codegen::addMatmul(m, "matmul", {.checked = true}));
+  ASSERT_FALSE(codegen::addMatmul(m, "overlapping", {.noalias = false}));
+  for (const llvm::Function& f : m.llvm()) EXPECT_FALSE(f.getName().contains("first_tier_body")) << f.getName().str();
   LoadedModule mod = valueOrFail(jit.add(std::move(m)));
   ASSERT_EQ(currentTier(mod), Tier::First);
   std::vector<float> a(6), b(6), c(4);
