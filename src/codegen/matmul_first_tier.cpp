@@ -58,10 +58,12 @@ class Reference {
     A_ = read(f_->getArg(0), a_ == MatrixLayout::RowMajor);
     B_ = read(f_->getArg(1), bLayout_ == MatrixLayout::RowMajor);
     C_ = read(f_->getArg(2), true);
-    total_ = b_.CreateAlloca(vectorType(lanes_));
     acc_ = b_.CreateAlloca(vectorType(lanes_));
-    totalScalar_ = b_.CreateAlloca(element_);
     accScalar_ = b_.CreateAlloca(element_);
+    if (kc_ > 0) {  // the sum of the blocks so far
+      total_ = b_.CreateAlloca(vectorType(lanes_));
+      totalScalar_ = b_.CreateAlloca(element_);
+    }
     llvm::Value *M = C_.sizes[0], *N = C_.sizes[1];
     // A column-major B has no unit stride along C's rows: scalar columns only.
     llvm::Value* vectorColumns =
@@ -95,8 +97,12 @@ class Reference {
   }
 
   llvm::Value* address(const Matrix& m, llvm::Value* row, llvm::Value* column) {
-    llvm::Value* at = b_.CreateAdd(
-        m.offset, b_.CreateAdd(b_.CreateMul(row, m.strides[0]), b_.CreateMul(column, m.strides[1])));
+    // O0 folds nothing: a unit stride multiplies by nothing here.
+    auto scaled = [&](llvm::Value* i, llvm::Value* stride) {
+      auto* unit = llvm::dyn_cast<llvm::ConstantInt>(stride);
+      return unit && unit->isOne() ? i : b_.CreateMul(i, stride);
+    };
+    llvm::Value* at = b_.CreateAdd(m.offset, b_.CreateAdd(scaled(row, m.strides[0]), scaled(column, m.strides[1])));
     return b_.CreateGEP(element_, m.data, at);
   }
 
