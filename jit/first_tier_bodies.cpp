@@ -19,7 +19,7 @@ void eraseUnused(llvm::Module& module, const Erasable& erasable) {
   for (bool erased = true; erased;) {
     std::vector<llvm::GlobalValue*> unused;
     for (llvm::Function& f : module)
-      if (f.hasLocalLinkage() && f.use_empty() && erasable(f)) unused.push_back(&f);
+      if ((f.hasLocalLinkage() || f.isDeclaration()) && f.use_empty() && erasable(f)) unused.push_back(&f);
     for (llvm::GlobalVariable& v : module.globals())
       if (v.hasLocalLinkage() && v.use_empty() && erasable(v)) unused.push_back(&v);
     for (llvm::GlobalValue* v : unused) v->eraseFromParent();
@@ -27,8 +27,11 @@ void eraseUnused(llvm::Module& module, const Erasable& erasable) {
   }
 }
 
-// A first-tier body, or a constant of one (named after it).
-bool ofFirstTierBody(const llvm::GlobalValue& v) { return v.getName().contains(metadata::kFirstTierBodySuffix); }
+// A first-tier body, or what only one uses: a constant named after it, a
+// runtime function of the first tier (memjit_first_tier_*).
+bool ofFirstTierBody(const llvm::GlobalValue& v) {
+  return v.getName().contains(metadata::kFirstTierBodySuffix) || v.getName().starts_with("memjit_first_tier_");
+}
 
 // The internal function of f's type that f names as its first-tier body, or null.
 llvm::Function* firstTierBodyOf(const llvm::Function& f) {

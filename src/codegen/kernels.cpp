@@ -106,8 +106,7 @@ Error addMatmul(Module& m, std::string_view name, const KernelOptions& o) {
   // kernel's own; so is the order of its reads and writes where C may overlap
   // A or B (the first-tier body reads A and B for many columns of C at once).
   if (!o.checked && o.fastMath == FastMath::None && !o.debugInfo && o.noalias)
-    detail::addMatmulFirstTierBody(m, std::string(name), o.element, MatrixLayout::RowMajor, MatrixLayout::RowMajor,
-                                   0, VectorTarget::host().lanes(o.element));
+    detail::addMatmulFirstTierBody(m, std::string(name), o.element, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 0);
   return Error::success();
 }
 

@@ -517,7 +517,7 @@ Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o) {
   SgemmKernel(b, *blk, o).build();
   MEMJIT_TRY(b.finish());
   // Checked mode's shape checks and reports are the blocked body's alone.
-  if (!o.checked) detail::addMatmulFirstTierBody(m, std::string(name), o.element, o.a, o.b, blk->kc, blk->lanes);
+  if (!o.checked) detail::addMatmulFirstTierBody(m, std::string(name), o.element, o.a, o.b, blk->kc);
   return Error::success();
 }
 
