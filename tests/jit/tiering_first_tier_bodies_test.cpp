@@ -148,16 +148,6 @@ std::vector<Bits<T>> run(const LoadedModule& mod, std::int64_t defaultKc) {
   return bits;
 }
 
-// The first tier's IR as dumped (its functions carry the first tier's names).
-std::string firstTierIR(const std::filesystem::path& dumps) {
-  for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
-    if (!entry.path().string().ends_with(".before.ll")) continue;
-    std::string ir = test::readFile(entry.path());
-    if (ir.find(".memjit.tier0(") != std::string::npos) return ir;
-  }
-  return {};
-}
-
 template <typename T>
 void checkAcrossTiers(const std::string& tag) {
   const std::int64_t defaultKc = codegen::VectorTarget::host().registers >= 32 ? 256 : 384;
@@ -178,7 +168,7 @@ void checkAcrossTiers(const std::string& tag) {
   LoadedModule mod = valueOrFail(jit.add(matmulModule<T>()));
   ASSERT_EQ(currentTier(mod), Tier::First);
   // The first tier calls each kernel's first-tier body and has none of the blocked kernels' masks.
-  const std::string ir = firstTierIR(dumps);
+  const std::string ir = test::firstTierDump(dumps);
   for (const Kernel& k : kKernels)
     EXPECT_NE(ir.find("call void @" + std::string(k.name) + ".c_interface.memjit.first_tier_body("), std::string::npos)
         << k.name;
