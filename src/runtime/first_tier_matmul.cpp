@@ -31,9 +31,10 @@ struct View {
   T at(std::int64_t i, std::int64_t j) const { return data[i * rowStride + j * columnStride]; }
 };
 
+// Inlined into each target clone below (clang clones no templates).
 template <typename T>
-__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void matmul(
-    const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc, std::int32_t columnMajor) {
+[[gnu::always_inline]] inline void matmul(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc,
+                                          std::int32_t columnMajor) {
   const View<T> A(*a, columnMajor & 1), B(*b, columnMajor & 2);
   const std::int64_t M = c->sizes[0], N = c->sizes[1], K = a->sizes[1];
   const std::int64_t depth = kc > 0 ? kc : std::max<std::int64_t>(K, 1);
@@ -66,14 +67,14 @@ __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) vo
 
 // `columnMajor`: bit 0 A, bit 1 B (C is row-major). Descriptors of rank 2
 // (jit/runtime_symbols.cpp declares these without the runtime's types).
-extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor) {
+extern "C" __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void
+memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc, std::int32_t columnMajor) {
   matmul(static_cast<const Matrix<float>*>(a), static_cast<const Matrix<float>*>(b), static_cast<Matrix<float>*>(c), kc,
          columnMajor);
 }
 
-extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor) {
+extern "C" __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void
+memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc, std::int32_t columnMajor) {
   matmul(static_cast<const Matrix<double>*>(a), static_cast<const Matrix<double>*>(b), static_cast<Matrix<double>*>(c),
          kc, columnMajor);
 }
