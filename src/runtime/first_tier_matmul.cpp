@@ -5,9 +5,9 @@
 // compile). Per element of C: K cut into blocks of kc (0: one block), each
 // block an in-order FMA chain from +0 (fma(A[i][p], B[p][j], acc), p
 // ascending), the first block's chain the sum and each later one's added to
-// it (chain + sum). std::fma rounds once, so every clone below (plain x86-64
-// calls libm's fma) gives the same bits; the chains of a strip of C's row are
-// independent, which the compiler vectorises.
+// it (chain + sum). std::fma rounds once, so every version below (the
+// portable one calls libm's fma) gives the same bits; the chains of a strip of
+// C's row are independent, which the compiler vectorises.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -31,7 +31,7 @@ struct View {
   T at(std::int64_t i, std::int64_t j) const { return data[i * rowStride + j * columnStride]; }
 };
 
-// Inlined into each target clone below (clang clones no templates).
+// Inlined into each target's version below.
 template <typename T>
 [[gnu::always_inline]] inline void matmul(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc,
                                           std::int32_t columnMajor) {
@@ -63,18 +63,56 @@ template <typename T>
     }
 }
 
+// One version per x86 target, picked per call by the CPU's features: not
+// target_clones, whose ifunc resolver runs before a sanitizer's runtime is
+// initialised and crashed every ThreadSanitizer test binary at load.
+template <typename T>
+using Entry = void (*)(const Matrix<T>*, const Matrix<T>*, Matrix<T>*, std::int64_t, std::int32_t);
+
+template <typename T>
+void portable(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc, std::int32_t columnMajor) {
+  matmul(a, b, c, kc, columnMajor);
+}
+
+#if defined(__x86_64__)
+template <typename T>
+__attribute__((target("avx2,fma"))) void avx2(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc,
+                                             std::int32_t columnMajor) {
+  matmul(a, b, c, kc, columnMajor);
+}
+
+template <typename T>
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void avx512(const Matrix<T>* a, const Matrix<T>* b,
+                                                                 Matrix<T>* c, std::int64_t kc,
+                                                                 std::int32_t columnMajor) {
+  matmul(a, b, c, kc, columnMajor);
+}
+#endif
+
+template <typename T>
+Entry<T> best() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma"))
+    return &avx512<T>;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &avx2<T>;
+#endif
+  return &portable<T>;
+}
+
 }  // namespace
 
 // `columnMajor`: bit 0 A, bit 1 B (C is row-major). Descriptors of rank 2
 // (jit/runtime_symbols.cpp declares these without the runtime's types).
-extern "C" __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void
-memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc, std::int32_t columnMajor) {
-  matmul(static_cast<const Matrix<float>*>(a), static_cast<const Matrix<float>*>(b), static_cast<Matrix<float>*>(c), kc,
-         columnMajor);
+extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
+                                             std::int32_t columnMajor) {
+  static const Entry<float> entry = best<float>();
+  entry(static_cast<const Matrix<float>*>(a), static_cast<const Matrix<float>*>(b), static_cast<Matrix<float>*>(c), kc,
+        columnMajor);
 }
 
-extern "C" __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"))) void
-memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc, std::int32_t columnMajor) {
-  matmul(static_cast<const Matrix<double>*>(a), static_cast<const Matrix<double>*>(b), static_cast<Matrix<double>*>(c),
-         kc, columnMajor);
+extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
+                                             std::int32_t columnMajor) {
+  static const Entry<double> entry = best<double>();
+  entry(static_cast<const Matrix<double>*>(a), static_cast<const Matrix<double>*>(b), static_cast<Matrix<double>*>(c),
+        kc, columnMajor);
 }
