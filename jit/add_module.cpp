@@ -204,7 +204,7 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   AddOptions firstTier;
   if (!object.bytes && tiered) {
-    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, *ir.module, options, object.cacheKey));
+    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, ir.module, options, object.cacheKey));
     levels = {detail::firstTierLevel(core), detail::firstTierLevel(core)};
     firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }
@@ -247,7 +247,10 @@ Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& c
   if (!ir.module || !ir.context)
     return Error(ErrorCode::Internal, "the tier-up of module '" + moduleName + "' has no module to compile");
   ir.module->setModuleIdentifier(moduleName);
-  const std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
+  // Apart from the first tier's dumps, which have the same key (and, for a
+  // module with first-tier bodies, the same module's address).
+  std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
+  if (!dumps.empty()) dumps += ".tier-up";
   std::vector<Remark> remarks;  // none: a tiered module was added without AddOptions::remarks
   MEMJIT_ASSIGN_OR_RETURN(std::string code, compileObject(core, ir, tiered.options, levelsFor(core, tiered.options),
                                                           dumps, stats, remarks));

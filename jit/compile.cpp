@@ -1,6 +1,7 @@
 #include "compile.h"
 #include "accumulator_jam.h"
 #include "dot_product.h"
+#include "first_tier_bodies.h"
 #include "float_results.h"
 #include "half_registers.h"
 #include "host_detection.h"
@@ -188,6 +189,7 @@ bool prefers512BitVectors(std::string_view cpu, std::string_view features) noexc
 }
 
 void prepareModule(llvm::Module& module, llvm::TargetMachine& machine) {
+  dropFirstTierBodies(module);  // a first tier has used its own already (tiering.cpp)
   llvm_compat::setTargetTriple(module, machine.getTargetTriple());
   fenceHalfBitcasts(module);
   returnFloatsAsBitsToCallers(module);

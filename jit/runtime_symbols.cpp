@@ -1,5 +1,6 @@
 #include "runtime_symbols.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <system_error>
 
@@ -11,6 +12,13 @@
 #include "memjit/runtime/checks.h"
 #include "memjit/runtime/parallel.h"
 #include "memjit/runtime/runner_utils.h"
+
+// addMatmul's and addSgemm's first-tier bodies call these (src/runtime/first_tier_matmul.cpp,
+// codegen/matmul_first_tier.h); only a tiered Jit's first tier references them.
+extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
+                                             std::int32_t columnMajor);
+extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
+                                             std::int32_t columnMajor);
 
 namespace memjit::jit::detail {
 
@@ -30,6 +38,8 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   define("memjit_arena_alloc", &memjit_arena_alloc);
   define("memjit_arena_free", &memjit_arena_free);
   define("memjit_arena_release", &memjit_arena_release);
+  define("memjit_first_tier_matmul_f32", &memjit_first_tier_matmul_f32);
+  define("memjit_first_tier_matmul_f64", &memjit_first_tier_matmul_f64);
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
   return &*dylib;

@@ -115,8 +115,10 @@ OptLevel firstTierLevel(const JitCore& core);
 
 /// On a cache miss, before compiling the first tier: keeps a copy of the
 /// module, renames its exported functions and makes each C interface count
-/// its calls when a call threshold is set.
-Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, llvm::Module& module,
+/// its calls when a call threshold is set. A module with first-tier bodies
+/// (first_tier_bodies.h) is kept as it is and `module` becomes the first
+/// tier's copy, which leaves out the bodies it replaces.
+Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::unique_ptr<llvm::Module>& module,
                                                         const AddOptions& options, const std::string& cacheKey);
 
 /// `defined` (the module's names before the renaming) as the first tier's

@@ -40,6 +40,14 @@ inline constexpr const char* kStreamingStoreTagSuffix = "nontemporal";
 /// has it, which gives the same bits.
 inline constexpr const char* kDotFallbackPrefix = "memjit.dot.";
 
+/// Not a symbol: the function attribute by which codegen names, on a function,
+/// an internal function of the same type that computes the same bits with far
+/// less code (addSgemm's plain loop nest beside its 13K-line blocked kernel).
+/// A tiered Jit's first tier calls that function instead of compiling the
+/// body; every other compile drops it (it is named with kFirstTierBodySuffix).
+inline constexpr const char* kFirstTierBodyAttribute = "memjit-first-tier-body";
+inline constexpr std::string_view kFirstTierBodySuffix = ".memjit.first_tier_body";
+
 inline std::string symbolName(std::string_view prefix, std::string_view name) {
   std::string s(prefix);
   s.append(name);

@@ -10,6 +10,7 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include "builder_checks.h"
+#include "matmul_first_tier.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/lowering.h"
 
@@ -100,7 +101,13 @@ Error addMatmul(Module& m, std::string_view name, const KernelOptions& o) {
     });
   });
   b.ret();
-  return b.finish();
+  MEMJIT_TRY(b.finish());
+  // Checked mode's reports, and fast-math's licence to reorder, are the
+  // kernel's own; so is the order of its reads and writes where C may overlap
+  // A or B (the first-tier body reads A and B for many columns of C at once).
+  if (!o.checked && o.fastMath == FastMath::None && !o.debugInfo && o.noalias)
+    detail::addMatmulFirstTierBody(m, std::string(name), o.element, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 0);
+  return Error::success();
 }
 
 Error addSum(Module& m, std::string_view name, const KernelOptions& o) {

@@ -40,6 +40,7 @@
 #include "builder_checks.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
+#include "matmul_first_tier.h"
 
 namespace memjit::codegen {
 
@@ -623,7 +624,10 @@ Error addSgemm(Module& m, std::string_view name, const SgemmOptions& o) {
   FunctionBuilder b(m, std::string(name),
                     FunctionType{{view(o.a), view(o.b), view(MatrixLayout::RowMajor)}, {}}, fo);
   SgemmKernel(b, *blk, o).build();
-  return b.finish();
+  MEMJIT_TRY(b.finish());
+  // Checked mode's shape checks and reports are the blocked body's alone.
+  if (!o.checked) detail::addMatmulFirstTierBody(m, std::string(name), o.element, o.a, o.b, blk->kc);
+  return Error::success();
 }
 
 }  // namespace memjit::codegen

@@ -24,6 +24,18 @@ inline std::filesystem::path freshDir(const std::filesystem::path& relative) {
   return dir;
 }
 
+/// The IR a tiered module's first tier left in a JitOptions::dumpDirectory:
+/// the `.after.ll` dump whose functions carry the first tier's names (the
+/// tier-up leaves one of its own), "" when there is none.
+inline std::string firstTierDump(const std::filesystem::path& dumps) {
+  for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
+    if (!entry.path().string().ends_with(".after.ll")) continue;
+    std::string ir = readFile(entry.path());
+    if (ir.find(".memjit.tier0(") != std::string::npos) return ir;
+  }
+  return {};
+}
+
 /// e_machine of an ELF object's bytes (62 x86-64, 183 AArch64), -1 when not ELF.
 inline int elfMachine(const std::string& object) {
   if (object.size() < 20 || object.substr(0, 4) != "\x7f" "ELF") return -1;

@@ -1,0 +1,78 @@
+// The matrix multiplies' first-tier bodies (matmul_first_tier.h): calls of
+// the runtime's memjit_first_tier_matmul_f32/f64 (src/runtime/first_tier_matmul.cpp),
+// so that the first tier compiles two calls. As an IR loop nest, vectorised
+// along C's rows, the body took twice the instructions of matmul's own O0
+// compile (4.05M against 2.18M per add).
+#include "matmul_first_tier.h"
+
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "memjit/codegen/function_lowering.h"
+#include "memjit/metadata_symbols.h"
+
+namespace memjit::codegen::detail {
+namespace {
+
+// The expanded convention's body: its fields packed into descriptors for the
+// C interface's body (`first`).
+void packAndCall(llvm::Function* expanded, llvm::Function* first, llvm::StructType* descriptor) {
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(expanded->getContext(), "entry", expanded));
+  std::vector<llvm::Value*> descriptors;
+  unsigned arg = 0;
+  for (unsigned m = 0; m < 3; ++m) {
+    llvm::Value* d = b.CreateAlloca(descriptor);
+    for (std::vector<unsigned> at : {std::vector<unsigned>{0}, {1}, {2}, {3, 0}, {3, 1}, {4, 0}, {4, 1}}) {
+      std::vector<llvm::Value*> indices{b.getInt32(0)};
+      for (unsigned i : at) indices.push_back(b.getInt32(i));
+      b.CreateStore(expanded->getArg(arg++), b.CreateInBoundsGEP(descriptor, d, indices));
+    }
+    descriptors.push_back(d);
+  }
+  b.CreateCall(first, descriptors);
+  b.CreateRetVoid();
+}
+
+}  // namespace
+
+void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType element, MatrixLayout a,
+                            MatrixLayout b, std::int64_t kc) {
+  if (element != ElementType::F32 && element != ElementType::F64) return;
+  auto lowered = lookupFunction(m, name);
+  if (!lowered || !lowered->cInterface || !lowered->function) return;
+  llvm::Function* kernel = lowered->function;
+  llvm::Function* cInterface = lowered->cInterface;
+  llvm::Module& module = *kernel->getParent();
+  llvm::LLVMContext& context = kernel->getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(context);
+  llvm::Type* voidType = llvm::Type::getVoidTy(context);
+  // Expanded: (allocated, aligned, offset, 2 sizes, 2 strides) per matrix; C interface: a descriptor pointer each.
+  std::vector<llvm::Type*> expanded;
+  for (int i = 0; i < 3; ++i) expanded.insert(expanded.end(), {ptr, ptr, i64, i64, i64, i64, i64});
+  if (kernel->getFunctionType() != llvm::FunctionType::get(voidType, expanded, false) ||
+      cInterface->getFunctionType() != llvm::FunctionType::get(voidType, {ptr, ptr, ptr}, false))
+    return;
+  const std::string suffix(metadata::kFirstTierBodySuffix);
+  auto* first = llvm::Function::Create(cInterface->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                       name + ".c_interface" + suffix, module);
+  llvm::FunctionCallee runtime = module.getOrInsertFunction(
+      element == ElementType::F64 ? "memjit_first_tier_matmul_f64" : "memjit_first_tier_matmul_f32",
+      llvm::FunctionType::get(voidType, {ptr, ptr, ptr, i64, i32}, false));
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", first));
+  const int columnMajor = (a == MatrixLayout::ColumnMajor ? 1 : 0) | (b == MatrixLayout::ColumnMajor ? 2 : 0);
+  ir.CreateCall(runtime, {first->getArg(0), first->getArg(1), first->getArg(2), ir.getInt64(kc), ir.getInt32(columnMajor)});
+  ir.CreateRetVoid();
+  auto* packing = llvm::Function::Create(kernel->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                         name + suffix, module);
+  auto* descriptor = llvm::StructType::get(ptr, ptr, i64, llvm::ArrayType::get(i64, 2), llvm::ArrayType::get(i64, 2));
+  packAndCall(packing, first, descriptor);
+  cInterface->addFnAttr(metadata::kFirstTierBodyAttribute, first->getName());
+  kernel->addFnAttr(metadata::kFirstTierBodyAttribute, packing->getName());
+}
+
+}  // namespace memjit::codegen::detail

@@ -1,0 +1,29 @@
+// Internal: the first-tier bodies of the matrix multiplies (addMatmul,
+// addSgemm in kernels.h; memjit/metadata_symbols.h, kFirstTierBodyAttribute).
+// sgemm's blocked kernel is one function of 13K lines of IR, and matmul's
+// O0 code runs one scalar FMA chain at a time; a tiered Jit's first tier
+// calls precompiled code instead, and every other compile drops the call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
+
+namespace memjit::codegen::detail {
+
+/// Beside the finished kernel `name` (`(A, B, C) -> ()`, C = A * B, and its C
+/// interface): internal functions of the same types, named by the kernel's
+/// kFirstTierBodyAttribute, that call the runtime's
+/// memjit_first_tier_matmul_f32/f64: C in the kernel's summation order (per
+/// element of C, K cut into blocks of `kc`, 0: one block; each block an
+/// in-order FMA chain from +0, fma(A[i][p], B[p][j], acc) with p ascending;
+/// the first block's chain the sum, each later one's added to it as chain +
+/// sum). C must not overlap A or B (the kernel's arguments are `noalias`).
+/// Does nothing for f16/bf16 elements or a kernel not in the expanded
+/// convention (it adds no attribute then).
+void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType element, MatrixLayout a,
+                            MatrixLayout b, std::int64_t kc);
+
+}  // namespace memjit::codegen::detail

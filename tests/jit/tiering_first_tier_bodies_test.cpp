@@ -1,0 +1,217 @@
+// First-tier bodies (jit/first_tier_bodies.h, memjit/metadata_symbols.h
+// kFirstTierBodyAttribute): addMatmul's and addSgemm's first tier runs a
+// plain loop nest in the kernel's summation order instead of the kernel's
+// body. Its bits are compared with the tier-up's, a direct compile's and the
+// documented order (kernels.h) computed here with std::fma, on partial tiles,
+// several kc blocks, K = 0, empty matrices, transposed views and edge values.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include "memjit/codegen/kernels.h"
+#include "memjit/codegen/module.h"
+#include "memjit/jit/jit.h"
+#include "memjit/jit/tiering.h"
+#include "memjit/runtime/memref.h"
+#include "support/expected.h"
+#include "support/files.h"
+#include "support/jit.h"
+
+using namespace memjit;
+using namespace memjit::jit;
+using memjit::test::valueOrFail;
+
+namespace {
+
+struct Kernel {
+  const char* name;
+  codegen::MatrixLayout a = codegen::MatrixLayout::RowMajor, b = codegen::MatrixLayout::RowMajor;
+  std::int64_t kc = 0;  // the summation's blocks (0: K is one block)
+  bool sgemm = true;
+};
+
+// kc 256 is addSgemm's default for AVX-512 f32 (kernels_sgemm.cpp), 384 for AVX2: K = 600 spans blocks either way.
+const Kernel kKernels[] = {
+    {"matmul", codegen::MatrixLayout::RowMajor, codegen::MatrixLayout::RowMajor, 0, false},
+    {"sgemm_kc8", codegen::MatrixLayout::RowMajor, codegen::MatrixLayout::RowMajor, 8},
+    {"sgemm_packed_kc8", codegen::MatrixLayout::RowMajor, codegen::MatrixLayout::RowMajor, 8},
+    {"sgemm_at_kc8", codegen::MatrixLayout::ColumnMajor, codegen::MatrixLayout::RowMajor, 8},
+    {"sgemm_bt_kc8", codegen::MatrixLayout::RowMajor, codegen::MatrixLayout::ColumnMajor, 8},
+    {"sgemm_default"},
+};
+
+template <typename T>
+codegen::Module matmulModule() {
+  const ElementType element = sizeof(T) == 4 ? ElementType::F32 : ElementType::F64;
+  codegen::Module m("matmuls");
+  for (const Kernel& k : kKernels) {
+    if (!k.sgemm) {
+      EXPECT_FALSE(codegen::addMatmul(m, k.name, {.element = element}));
+      continue;
+    }
+    codegen::SgemmOptions o;
+    o.element = element;
+    o.a = k.a, o.b = k.b, o.kc = k.kc;
+    if (std::string(k.name).find("packed") != std::string::npos) o.directBytes = 0;
+    EXPECT_FALSE(codegen::addSgemm(m, k.name, o));
+  }
+  return m;
+}
+
+// Values whose products and sums round differently in every other order:
+// magnitudes 2^-30 to 2^30, signed zeros, denormals, infinities, NaN.
+template <typename T>
+std::vector<T> values(std::size_t n, unsigned seed) {
+  std::vector<T> v(n);
+  std::uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (T& x : v) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double mantissa = static_cast<double>(state >> 40) / static_cast<double>(1ull << 24) - 0.5;
+    x = static_cast<T>(std::ldexp(mantissa, static_cast<int>((state >> 20) % 61) - 30));
+  }
+  const T specials[] = {T(-0.0), T(0.0), std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min(),
+                        std::numeric_limits<T>::min() / 3, std::numeric_limits<T>::max() / 2};
+  for (std::size_t i = 0; i < n; i += 37) v[i] = specials[(i / 37) % std::size(specials)];
+  if (n > 500) v[500] = std::numeric_limits<T>::infinity();
+  if (n > 700) v[700] = std::numeric_limits<T>::quiet_NaN();
+  return v;
+}
+
+template <typename T>
+using Mat = runtime::StridedMemRef<T, 2>;
+
+// An M x N view of `data`, row-major or its transpose's storage (column-major).
+template <typename T>
+Mat<T> view(std::vector<T>& data, std::int64_t rows, std::int64_t cols, codegen::MatrixLayout layout) {
+  if (layout == codegen::MatrixLayout::RowMajor) return runtime::makeView<T, 2>(data.data(), {rows, cols});
+  return runtime::makeView<T, 2>(data.data(), {rows, cols}, {1, std::max<std::int64_t>(rows, 1)});
+}
+
+// The documented order (kernels.h, addSgemm; addMatmul is one block).
+template <typename T>
+std::vector<T> reference(const Mat<T>& A, const Mat<T>& B, std::int64_t M, std::int64_t N, std::int64_t K,
+                         std::int64_t kc) {
+  std::vector<T> C(M * N);
+  const std::int64_t depth = kc > 0 ? kc : std::max<std::int64_t>(K, 1);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      T sum = 0;
+      for (std::int64_t pc = 0; pc < K; pc += depth) {
+        T chain = 0;
+        for (std::int64_t p = pc; p < std::min(K, pc + depth); ++p) chain = std::fma(A({i, p}), B({p, j}), chain);
+        sum = pc == 0 ? chain : chain + sum;
+      }
+      C[i * N + j] = sum;
+    }
+  return C;
+}
+
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+
+// Every kernel on every shape: C's bits, concatenated, each NaN as all ones;
+// each also checked against the documented order. An arithmetic NaN is only
+// promised to be a NaN (docs/kernel-language.md, "NaNs"): which operand's
+// NaN an addition of two passes on is the code generator's choice, and the
+// first tier's precompiled loop and LLVM's code choose differently.
+template <typename T>
+std::vector<Bits<T>> run(const LoadedModule& mod, std::int64_t defaultKc) {
+  std::vector<Bits<T>> bits;
+  const std::int64_t shapes[][3] = {{37, 29, 45}, {1, 1, 1}, {16, 3, 17}, {5, 0, 9}, {3, 600, 33},
+                                    {0, 4, 5},    {4, 4, 0}, {15, 70, 32}};
+  unsigned seed = 1;
+  for (const Kernel& k : kKernels) {
+    auto fn = valueOrFail(valueOrFail(mod.function(k.name)).as<void(Mat<T>, Mat<T>, Mat<T>)>());
+    for (const auto& [M, K, N] : shapes) {
+      std::vector<T> a = values<T>(M * K, seed++), b = values<T>(K * N, seed++), c(M * N, T(-7.0));
+      const Mat<T> A = view(a, M, K, k.a), B = view(b, K, N, k.b);
+      fn(A, B, runtime::makeView<T, 2>(c.data(), {M, N}));
+      const std::vector<T> expected = reference(A, B, M, N, K, k.sgemm ? (k.kc ? k.kc : defaultKc) : 0);
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        bits.push_back(std::isnan(c[i]) ? ~Bits<T>{0} : std::bit_cast<Bits<T>>(c[i]));
+        if (std::isnan(expected[i]) && std::isnan(c[i])) continue;
+        EXPECT_EQ(std::bit_cast<Bits<T>>(c[i]), std::bit_cast<Bits<T>>(expected[i]))
+            << k.name << " " << M << "x" << K << "x" << N << " element " << i << ": " << c[i] << " for "
+            << expected[i];
+      }
+    }
+  }
+  return bits;
+}
+
+template <typename T>
+void checkAcrossTiers(const std::string& tag) {
+  const std::int64_t defaultKc = codegen::VectorTarget::host().registers >= 32 ? 256 : 384;
+  JitOptions direct;
+  direct.dumpDirectory = test::freshDir("tiering_first_tier_bodies/direct_" + tag).string();
+  Jit directJit = test::makeJit(direct);
+  const std::vector<Bits<T>> expected = run<T>(valueOrFail(directJit.add(matmulModule<T>())), defaultKc);
+  // A direct compile drops the first-tier bodies before it optimises.
+  for (const auto& entry : std::filesystem::directory_iterator(direct.dumpDirectory))
+    EXPECT_EQ(test::readFile(entry.path()).find("first_tier_body"), std::string::npos) << entry.path();
+
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier_bodies/tiered_" + tag);
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;  // the tier-up waits for requestTierUp
+  options.dumpDirectory = dumps.string();
+  Jit jit = test::makeJit(options);
+  LoadedModule mod = valueOrFail(jit.add(matmulModule<T>()));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  // The first tier calls each kernel's first-tier body and has none of the blocked kernels' masks.
+  const std::string ir = test::firstTierDump(dumps);
+  for (const Kernel& k : kKernels)
+    EXPECT_NE(ir.find("call void @" + std::string(k.name) + ".c_interface.memjit.first_tier_body("), std::string::npos)
+        << k.name;
+  EXPECT_EQ(ir.find("call void @llvm.masked"), std::string::npos);
+  EXPECT_EQ(ir.find("@llvm.masked.load.v16f32.p0(ptr %"), std::string::npos);
+  EXPECT_EQ(run<T>(mod, defaultKc), expected);
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(run<T>(mod, defaultKc), expected);
+}
+
+}  // namespace
+
+TEST(FirstTierBodies, MatmulsGiveTheSameBitsInBothTiersAsADirectCompileAndTheDocumentedOrderF32) {
+  checkAcrossTiers<float>("f32");
+}
+
+TEST(FirstTierBodies, MatmulsGiveTheSameBitsInBothTiersAsADirectCompileAndTheDocumentedOrderF64) {
+  checkAcrossTiers<double>("f64");
+}
+
+// Checked mode's reports are the kernel's own: no first-tier body, so the
+// first tier reports a shape mismatch as a direct compile does. Nor has a
+// matmul whose C may overlap A or B one (the order of its reads and writes).
+TEST(FirstTierBodies, CheckedAndOverlappingKernelsHaveNone) {
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;
+  Jit jit = test::makeJit(options);
+  codegen::Module m("checked");
+  ASSERT_FALSE(codegen::addSgemm(m, "sgemm", {.checked = true}));
+  ASSERT_FALSE(codegen::addMatmul(m, "matmul", {.checked = true}));
+  ASSERT_FALSE(codegen::addMatmul(m, "overlapping", {.noalias = false}));
+  for (const llvm::Function& f : m.llvm()) EXPECT_FALSE(f.getName().contains("first_tier_body")) << f.getName().str();
+  LoadedModule mod = valueOrFail(jit.add(std::move(m)));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  std::vector<float> a(6), b(6), c(4);
+  for (const char* name : {"sgemm", "matmul"}) {
+    auto fn = valueOrFail(valueOrFail(mod.function(name)).as<void(Mat<float>, Mat<float>, Mat<float>)>());
+    // A is 2 x 3, B 2 x 3 (should be 3 x N).
+    const Error called = fn.call(runtime::makeView<float, 2>(a.data(), {2, 3}),
+                                 runtime::makeView<float, 2>(b.data(), {2, 3}), runtime::makeView<float, 2>(c.data(), {2, 2}));
+    ASSERT_TRUE(called) << name;
+    EXPECT_EQ(called.code(), ErrorCode::RuntimeCheckFailed) << name;
+  }
+}
