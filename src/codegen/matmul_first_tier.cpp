@@ -6,31 +6,32 @@
 #include "matmul_first_tier.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include "descriptor_ops.h"
 #include "memjit/codegen/function_lowering.h"
 #include "memjit/metadata_symbols.h"
 
 namespace memjit::codegen::detail {
 namespace {
 
-// The expanded convention's body: its fields packed into descriptors for the
-// C interface's body (`first`).
-void packAndCall(llvm::Function* expanded, llvm::Function* first, llvm::StructType* descriptor) {
+// The expanded convention's body: its arguments packed into descriptors, as
+// the function lowering packs them, for the C interface's body (`first`).
+void packAndCall(llvm::Function* expanded, llvm::Function* first, ElementType element) {
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(expanded->getContext(), "entry", expanded));
+  std::vector<llvm::Value*> fields;
+  for (llvm::Argument& arg : expanded->args()) fields.push_back(&arg);
+  auto it = std::as_const(fields).begin();
   std::vector<llvm::Value*> descriptors;
-  unsigned arg = 0;
-  for (unsigned m = 0; m < 3; ++m) {
-    llvm::Value* d = b.CreateAlloca(descriptor);
-    for (std::vector<unsigned> at : {std::vector<unsigned>{0}, {1}, {2}, {3, 0}, {3, 1}, {4, 0}, {4, 1}}) {
-      std::vector<llvm::Value*> indices{b.getInt32(0)};
-      for (unsigned i : at) indices.push_back(b.getInt32(i));
-      b.CreateStore(expanded->getArg(arg++), b.CreateInBoundsGEP(descriptor, d, indices));
-    }
-    descriptors.push_back(d);
+  for (int m = 0; m < 3; ++m) {
+    llvm::Value* d = packArgument(b, MemRefType(element, {kDynamic, kDynamic}), LoweringOptions{}, it);
+    llvm::AllocaInst* slot = b.CreateAlloca(d->getType());
+    b.CreateStore(d, slot);
+    descriptors.push_back(slot);
   }
   b.CreateCall(first, descriptors);
   b.CreateRetVoid();
@@ -69,8 +70,7 @@ void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType elem
   ir.CreateRetVoid();
   auto* packing = llvm::Function::Create(kernel->getFunctionType(), llvm::GlobalValue::InternalLinkage,
                                          name + suffix, module);
-  auto* descriptor = llvm::StructType::get(ptr, ptr, i64, llvm::ArrayType::get(i64, 2), llvm::ArrayType::get(i64, 2));
-  packAndCall(packing, first, descriptor);
+  packAndCall(packing, first, element);
   cInterface->addFnAttr(metadata::kFirstTierBodyAttribute, first->getName());
   kernel->addFnAttr(metadata::kFirstTierBodyAttribute, packing->getName());
 }
