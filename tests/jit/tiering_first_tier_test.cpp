@@ -1,6 +1,7 @@
 // The O0 first tier's rewrites for FastISel (jit/first_tier_isel.h): lane
 // masks as per-lane copies, prefetches dropped, scalar min/max as selects,
-// descriptor loads split into field loads.
+// descriptor loads split into field loads, library math intrinsics as calls
+// of the C library.
 // Every result is compared with the tier-up's and with what the mask means,
 // including masks whose lane indices wrap around 2^64.
 #include <gtest/gtest.h>
@@ -293,4 +294,149 @@ TEST(FirstTier, AggregateLoadsWhoseFieldsAreExtractedBecomeFieldLoadsInPlace) {
   EXPECT_EQ(callFields(fn), expected);
   tierUpNow(mod);
   EXPECT_EQ(callFields(fn), expected);
+}
+
+namespace {
+
+// Scalar math intrinsics, f32 and f64, one with fast-math flags (its own
+// helper); every result is stored.
+constexpr const char* kScalarMathIR = R"(
+define void @math(ptr %in, ptr %din, i32 %n, ptr %out, ptr %dout) {
+  %a = load float, ptr %in, align 4
+  %pb = getelementptr float, ptr %in, i64 1
+  %b = load float, ptr %pb, align 4
+  %pc = getelementptr float, ptr %in, i64 2
+  %c = load float, ptr %pc, align 4
+  %x = load double, ptr %din, align 8
+  %py = getelementptr double, ptr %din, i64 1
+  %y = load double, ptr %py, align 8
+  %r0 = call float @llvm.fma.f32(float %a, float %b, float %c)
+  %r1 = call float @llvm.maxnum.f32(float %a, float %b)
+  %r2 = call float @llvm.minimum.f32(float %a, float %b)
+  %r3 = call float @llvm.copysign.f32(float %a, float %b)
+  %r4 = call float @llvm.floor.f32(float %a)
+  %r5 = call float @llvm.fabs.f32(float %b)
+  %r6 = call float @llvm.exp.f32(float %c)
+  %r7 = call contract float @llvm.fma.f32(float %a, float %b, float %c)
+  %r8 = call float @llvm.fma.f32(float %c, float %b, float %a)
+  store float %r0, ptr %out, align 4
+  %o1 = getelementptr float, ptr %out, i64 1
+  store float %r1, ptr %o1, align 4
+  %o2 = getelementptr float, ptr %out, i64 2
+  store float %r2, ptr %o2, align 4
+  %o3 = getelementptr float, ptr %out, i64 3
+  store float %r3, ptr %o3, align 4
+  %o4 = getelementptr float, ptr %out, i64 4
+  store float %r4, ptr %o4, align 4
+  %o5 = getelementptr float, ptr %out, i64 5
+  store float %r5, ptr %o5, align 4
+  %o6 = getelementptr float, ptr %out, i64 6
+  store float %r6, ptr %o6, align 4
+  %o7 = getelementptr float, ptr %out, i64 7
+  store float %r7, ptr %o7, align 4
+  %o8 = getelementptr float, ptr %out, i64 8
+  store float %r8, ptr %o8, align 4
+  %d0 = call double @llvm.powi.f64.i32(double %x, i32 %n)
+  %d1 = call double @llvm.ldexp.f64.i32(double %x, i32 %n)
+  %d2 = call double @llvm.maximum.f64(double %x, double %y)
+  %d3 = call double @llvm.trunc.f64(double %y)
+  %ax = call double @llvm.fabs.f64(double %x)
+  %d4 = call double @llvm.pow.f64(double %ax, double %y)
+  %d5 = call double @llvm.log.f64(double %ax)
+  store double %d0, ptr %dout, align 8
+  %q1 = getelementptr double, ptr %dout, i64 1
+  store double %d1, ptr %q1, align 8
+  %q2 = getelementptr double, ptr %dout, i64 2
+  store double %d2, ptr %q2, align 8
+  %q3 = getelementptr double, ptr %dout, i64 3
+  store double %d3, ptr %q3, align 8
+  %q4 = getelementptr double, ptr %dout, i64 4
+  store double %d4, ptr %q4, align 8
+  %q5 = getelementptr double, ptr %dout, i64 5
+  store double %d5, ptr %q5, align 8
+  ret void
+}
+declare float @llvm.fma.f32(float, float, float)
+declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.minimum.f32(float, float)
+declare float @llvm.copysign.f32(float, float)
+declare float @llvm.floor.f32(float)
+declare float @llvm.fabs.f32(float)
+declare float @llvm.exp.f32(float)
+declare double @llvm.powi.f64.i32(double, i32)
+declare double @llvm.ldexp.f64.i32(double, i32)
+declare double @llvm.maximum.f64(double, double)
+declare double @llvm.trunc.f64(double)
+declare double @llvm.fabs.f64(double)
+declare double @llvm.pow.f64(double, double)
+declare double @llvm.log.f64(double)
+)";
+
+using MathFn = test::JitFunction<void(const float*, const double*, std::int32_t, float*, double*)>;
+
+// The bits of every result for each triple of edge values.
+std::vector<std::uint64_t> callMath(MathFn fn) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float edges[] = {-0.0f, 0.0f, std::numeric_limits<float>::denorm_min(), 1.0f, -1.5f, 0x1p100f,
+                         -inf, inf, std::nanf("")};
+  const std::int32_t exponents[] = {0, 3, -1075, 2000, std::numeric_limits<std::int32_t>::min()};
+  std::vector<std::uint64_t> bits;
+  for (float a : edges)
+    for (float b : edges) {
+      const float c = b == 1.0f ? -a : 0x1p-30f;
+      const float in[3] = {a, b, c};
+      const double din[2] = {static_cast<double>(a) * 3.0 + 0.5, static_cast<double>(b) * -2.75};
+      const std::int32_t n = exponents[bits.size() % std::size(exponents)];
+      float out[9];
+      double dout[6];
+      fn(in, din, n, out, dout);
+      // What is exact is also compared with C++ (minimum: NaN propagates, -0 < +0).
+      const auto f = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+      const float minimum = std::isnan(a) || std::isnan(b) ? std::nanf("")
+                            : a == b                      ? (std::signbit(a) ? a : b)
+                                                          : std::min(a, b);
+      EXPECT_EQ(f(out[0]), f(std::fma(a, b, c))) << a << " " << b;
+      EXPECT_EQ(f(out[7]), f(out[0])) << a << " " << b;
+      EXPECT_EQ(f(out[8]), f(std::fma(c, b, a))) << a << " " << b;
+      if (!std::isnan(minimum)) EXPECT_EQ(f(out[2]), f(minimum)) << a << " " << b;
+      else EXPECT_TRUE(std::isnan(out[2]));
+      EXPECT_EQ(f(out[3]), f(std::copysign(a, b)));
+      EXPECT_EQ(f(out[4]), f(std::floor(a)));
+      EXPECT_EQ(f(out[5]), f(std::fabs(b)));
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(dout[1]), std::bit_cast<std::uint64_t>(std::ldexp(din[0], n)));
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(dout[3]), std::bit_cast<std::uint64_t>(std::trunc(din[1])));
+      // The C library's functions, which the first tier now calls by name.
+      EXPECT_EQ(f(out[6]), f(std::exp(c)));
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(dout[4]), std::bit_cast<std::uint64_t>(std::pow(std::fabs(din[0]), din[1])));
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(dout[5]), std::bit_cast<std::uint64_t>(std::log(std::fabs(din[0]))));
+      for (float v : out) bits.push_back(f(v));
+      for (double v : dout) bits.push_back(std::bit_cast<std::uint64_t>(v));
+    }
+  return bits;
+}
+
+}  // namespace
+
+TEST(FirstTier, LibraryMathIntrinsicsBecomeCallsOfTheCLibraryWithTheSameBits) {
+  auto [jit, mod, ir] = addAtFirstTier(kScalarMathIR, "math");
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  auto count = [&](const std::string& text) {
+    std::size_t n = 0;
+    for (std::size_t at = ir.find(text); at != std::string::npos; at = ir.find(text, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("call float @fmaf("), 2u) << ir;
+  EXPECT_EQ(count("call contract float @llvm.fma.f32("), 1u) << ir;  // its flag would be lost
+  EXPECT_EQ(count("call float @llvm.fma.f32("), 0u) << ir;
+  EXPECT_EQ(count("call float @expf("), 1u) << ir;
+  EXPECT_EQ(count("call double @pow("), 1u) << ir;
+  EXPECT_EQ(count("call double @log("), 1u) << ir;
+  // What O0 selects inline stays an intrinsic.
+  for (const char* kept : {"call float @llvm.maxnum.f32(", "call float @llvm.copysign.f32(",
+                           "call double @llvm.powi.f64.i32(", "call double @llvm.trunc.f64("})
+    EXPECT_EQ(count(kept), 1u) << kept << "\n" << ir;
+  const MathFn fn(valueOrFail(jit.lookupSymbol("math")));
+  const std::vector<std::uint64_t> first = callMath(fn);
+  tierUpNow(mod);
+  EXPECT_EQ(callMath(fn), first);
 }
