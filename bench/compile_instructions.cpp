@@ -53,7 +53,7 @@ int fail(const memjit::Error& error) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <add|saxpy|softmax|conv3x3|matmul|sgemm|body:N|loops:N|nest:N> <O0|O2|tiered> [count]\n",
+    std::fprintf(stderr, "usage: %s <add|saxpy|softmax|conv3x3|matmul|sgemm|body:N|loops:N|nest:N> <O0|O2|tiered> [count] [dump directory]\n",
                  argv[0]);
     return 2;
   }
@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   const int count = argc > 3 ? std::atoi(argv[3]) : 3;
   memjit::jit::JitOptions options;
   options.optLevel = level == "O0" ? memjit::jit::OptLevel::O0 : memjit::jit::OptLevel::O2;
+  if (argc > 4) options.dumpDirectory = argv[4];  // each compile's IR and object, to look at
   if (level == "tiered") {
     options.tiering.enabled = true;
     options.tiering.delay = std::chrono::hours(1);  // removing the module cancels it
