@@ -18,6 +18,7 @@
 #include "crash_recovery.h"
 #include "deferred_entries.h"
 #include "engine.h"
+#include "first_tier_bodies.h"
 #include "global_structors.h"
 #include "link_module.h"
 #include "module_hash.h"
@@ -247,6 +248,8 @@ Expected<std::shared_ptr<const std::string>> detail::compileFinalTier(JitCore& c
   if (!ir.module || !ir.context)
     return Error(ErrorCode::Internal, "the tier-up of module '" + moduleName + "' has no module to compile");
   ir.module->setModuleIdentifier(moduleName);
+  if (tiered.verifyOnTierUp) MEMJIT_TRY(verify(*ir.module));
+  inlineDeferredEntries(*ir.module, tiered.inlineOnTierUp);
   // Apart from the first tier's dumps, which have the same key (and, for a
   // module with first-tier bodies, the same module's address).
   std::string dumps = dumpStem(core, *ir.module, tiered.cacheKey);
@@ -356,7 +359,15 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   // A structural hit skips verification: the same module (its digest covers
   // everything the verifier reads) was verified before it was compiled.
   if (digested && !lookup.asked) lookup = lookUp(*core_, options, object.cacheKey, object.stats);
-  if (!lookup.hit) {
+  // A builder module compiled in tiers whose first tier replaces bodies
+  // (first_tier_bodies.h: sgemm's 13K-line kernel) verifies and inlines them
+  // on the tier-up, not on the first call's path (where they cost 10M and 47M
+  // instructions): its first tier is verified instead (prepareFirstTier).
+  // Each builder function was verified by finish(). Not when the cache key is
+  // the module's bitcode, whose writer needs verified IR.
+  const bool bodiesOnTierUp = builder && !options.remarks && !lookup.hit && (digested || !core_->options.cache) &&
+                              detail::tieringApplies(*core_, handed, options) && detail::hasFirstTierBodies(handed);
+  if (!lookup.hit && !bodiesOnTierUp) {
     detail::PhaseTimer timer(object.stats.verify);
     MEMJIT_TRY(detail::verify(handed));
   }
@@ -370,6 +381,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     lookup = lookUp(*core_, options, object.cacheKey, object.stats);
   }
   detail::DeferredEntries deferred;
+  std::vector<detail::LaterInlining> inlineOnTierUp;
   if (builder) {
     if (defersExpanded) {
       // A hit's object tells which entries were deferred when it was
@@ -386,6 +398,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
       }
       if (told) {
         deferred = std::move(*told);
+      } else if (bodiesOnTierUp) {
+        MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntriesToTierUp(*builder, inlineOnTierUp));
       } else {
         MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(*builder));
       }
@@ -399,12 +413,13 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     if (!object.interface) object.defined = definedNames(*ir.module);
   }
   std::shared_ptr<detail::TieredModule> tiered;
-  // Remarks describe the requested level's optimisation, which a first tier skips.
+  // After lowering the structors: llvm.global_ctors is a writable global.
   const bool tiering = !options.remarks && detail::tieringApplies(*core_, *ir.module, options);
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
                                                                 object.stats, std::move(lookup),
                                                                 tiering ? &tiered : nullptr));
   if (tiered) {
+    tiered->inlineOnTierUp = std::move(inlineOnTierUp);
     detail::renameDefined(*tiered, object.defined);
     object.beforePublish = [tiered](const std::shared_ptr<detail::ModuleState>& state) {
       return detail::publishFirstTier(state, tiered);

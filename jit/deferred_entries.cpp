@@ -54,6 +54,17 @@ void keepParameterAlignment(llvm::Function& function) {
         builder.CreateAlignmentAssumption(layout, &argument, align->value());
 }
 
+// Inlines `body` at `call`, its only use, and erases it; false (nothing
+// changed but the descriptor folds) when the inliner refuses.
+bool inlineIntoInterface(llvm::Function& body, llvm::CallInst& call) {
+  foldDescriptorReads(body);
+  keepParameterAlignment(body);
+  llvm::InlineFunctionInfo info;
+  if (!llvm::InlineFunction(call, info).isSuccess()) return false;
+  body.eraseFromParent();
+  return true;
+}
+
 struct Entry {
   std::string name;
   FunctionType type;
@@ -115,16 +126,33 @@ Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module) {
     if (!lowered) continue;
     llvm::CallInst* call = deferrableCall(*lowered);
     if (!call) continue;
-    foldDescriptorReads(*lowered->function);
-    keepParameterAlignment(*lowered->function);
-    llvm::InlineFunctionInfo info;
-    if (!llvm::InlineFunction(*call, info).isSuccess()) continue;  // the call stays: still correct
-    // The body now lives in the interface; the expanded name becomes a stub.
     Entry entry = entryOf(sig.name, *lowered);
-    lowered->function->eraseFromParent();
+    if (!inlineIntoInterface(*lowered->function, *call)) continue;  // the call stays: still correct
+    // The body now lives in the interface; the expanded name becomes a stub.
     entries.push_back(std::move(entry));
   }
   return withStubs(module.name(), std::move(entries));
+}
+
+Expected<DeferredEntries> deferExpandedEntriesToTierUp(codegen::Module& module, std::vector<LaterInlining>& later) {
+  std::vector<Entry> entries;
+  for (const signature::FunctionSignature& sig : module.signatures()) {
+    auto lowered = codegen::lookupFunction(module, sig.name);
+    if (!lowered || !deferrableCall(*lowered)) continue;
+    entries.push_back(entryOf(sig.name, *lowered));
+    later.push_back({sig.name, lowered->cInterface->getName().str()});
+    lowered->function->setLinkage(llvm::GlobalValue::InternalLinkage);
+    lowered->function->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  }
+  return withStubs(module.name(), std::move(entries));
+}
+
+void inlineDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& later) {
+  for (const LaterInlining& entry : later) {
+    llvm::Function* body = module.getFunction(entry.expanded);
+    llvm::CallInst* call = onlyCallFromInterface(body, module.getFunction(entry.cInterface));
+    if (call) (void)inlineIntoInterface(*body, *call);
+  }
 }
 
 }  // namespace memjit::jit::detail

@@ -39,6 +39,28 @@ struct DeferredEntries {
 /// are, so the result is never wrong, only sometimes not deferred.
 [[nodiscard]] Expected<DeferredEntries> deferExpandedEntries(codegen::Module& module);
 
+/// An expanded function whose inlining into its C interface waits for the
+/// tier-up (tiering.h).
+struct LaterInlining {
+  std::string expanded;
+  std::string cInterface;
+};
+
+/// deferExpandedEntries for a module compiled in tiers: the same entries are
+/// deferred, but nothing is inlined on the first call's path (sgemm's kernel
+/// cost 47M instructions there, four fifths of its first tier). Each deferred
+/// expanded function becomes internal, so the stub owns its name, and
+/// `later` lists it for inlineDeferredEntries on the tier-up's copy.
+[[nodiscard]] Expected<DeferredEntries> deferExpandedEntriesToTierUp(codegen::Module& module,
+                                                                     std::vector<LaterInlining>& later);
+
+/// The tier-up's half of deferExpandedEntriesToTierUp: inlines each listed
+/// expanded function of `module` into its C interface and erases it. One that
+/// cannot be inlined stays, internal and called by its interface, which the
+/// stub calls: still correct, and on a later cache hit still deferred
+/// (deferredEntriesOfObject: the object does not define it).
+void inlineDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& later);
+
 /// What deferExpandedEntries made of `module` when its object was compiled,
 /// told without changing the module (a cache hit skips the inlining, which is
 /// most of the cost of adding a cached module): the functions it would try to

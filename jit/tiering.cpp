@@ -251,7 +251,8 @@ bool tieringApplies(const JitCore& core, const llvm::Module& module, const AddOp
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::unique_ptr<llvm::Module>& handed,
                                                         const AddOptions& options, const std::string& cacheKey) {
   auto tiered = std::make_shared<TieredModule>();
-  if (hasFirstTierBodies(*handed)) {
+  tiered->verifyOnTierUp = hasFirstTierBodies(*handed);
+  if (tiered->verifyOnTierUp) {
     // Copying sgemm's 13K-line kernel cost a quarter of its first tier's add.
     std::unique_ptr<llvm::Module> first = cloneForFirstTier(*handed);
     tiered->module = std::move(handed);
@@ -267,6 +268,7 @@ Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::uni
   tiered->callThreshold = core.options.tiering.callThreshold;
   // Before the call counters go in: a replaced body would take its counter along.
   useFirstTierBodies(module);
+  if (tiered->verifyOnTierUp) MEMJIT_TRY(verify(module));
   for (llvm::Function& function : module) {
     if (function.isDeclaration() || function.hasLocalLinkage()) continue;
     const std::string name = function.getName().str();

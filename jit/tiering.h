@@ -25,6 +25,7 @@
 #include <llvm/ExecutionEngine/Orc/IndirectionUtils.h>
 #include <llvm/IR/Module.h>
 
+#include "deferred_entries.h"
 #include "memjit/error.h"
 #include "memjit/jit/compile_stats.h"
 #include "memjit/jit/jit.h"
@@ -70,6 +71,12 @@ class TieredModule {
   /// whole IR pipeline (docs/benchmarks.md, "First call and tiered compilation").
   std::unique_ptr<llvm::LLVMContext> context;  // declared first: outlives `module`
   std::unique_ptr<llvm::Module> module;
+  /// The expanded entries the tier-up inlines into their C interfaces before
+  /// compiling `module` (deferred_entries.h: off the first call's path).
+  std::vector<LaterInlining> inlineOnTierUp;
+  /// Whether the tier-up verifies `module` first: one with first-tier bodies,
+  /// whose add verified only the first tier's copy.
+  bool verifyOnTierUp = false;
   /// Its object cache key (empty without a cache).
   std::string cacheKey;
   /// The levels and pipeline flags of the requested compile.
@@ -117,7 +124,8 @@ OptLevel firstTierLevel(const JitCore& core);
 /// module, renames its exported functions and makes each C interface count
 /// its calls when a call threshold is set. A module with first-tier bodies
 /// (first_tier_bodies.h) is kept as it is and `module` becomes the first
-/// tier's copy, which leaves out the bodies it replaces.
+/// tier's copy, which leaves out the bodies it replaces; that copy is
+/// verified here, and the whole module by the tier-up.
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::unique_ptr<llvm::Module>& module,
                                                         const AddOptions& options, const std::string& cacheKey);
 
