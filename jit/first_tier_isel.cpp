@@ -154,45 +154,8 @@ class Rewriter {
       case llvm::Intrinsic::umax: return minMax(call, llvm::ICmpInst::ICMP_UGT);
       case llvm::Intrinsic::masked_load: return maskedAccess(call, /*isStore=*/false);
       case llvm::Intrinsic::masked_store: return maskedAccess(call, /*isStore=*/true);
-      case llvm::Intrinsic::fma: return callLibm(call, "fmaf", "fma");
-      case llvm::Intrinsic::exp: return callLibm(call, "expf", "exp");
-      case llvm::Intrinsic::exp2: return callLibm(call, "exp2f", "exp2");
-      case llvm::Intrinsic::log: return callLibm(call, "logf", "log");
-      case llvm::Intrinsic::log2: return callLibm(call, "log2f", "log2");
-      case llvm::Intrinsic::log10: return callLibm(call, "log10f", "log10");
-      case llvm::Intrinsic::pow: return callLibm(call, "powf", "pow");
-      case llvm::Intrinsic::sin: return callLibm(call, "sinf", "sin");
-      case llvm::Intrinsic::cos: return callLibm(call, "cosf", "cos");
       default: return false;
     }
-  }
-
-  // A scalar f32/f64 intrinsic that O0's SelectionDAG would lower to a C
-  // library call (exp, log, pow, ...), or whose C function gives the same bits
-  // (fma: correctly rounded), becomes that call, which FastISel selects: each
-  // intrinsic call cost a SelectionDAG of its own (about 67K instructions;
-  // conv3x3's nine fmas, softmax's exp). Calls with fast-math flags stay:
-  // the flags would be lost.
-  bool callLibm(llvm::IntrinsicInst& call, const char* f32, const char* f64) {
-    llvm::Type* type = call.getType();
-    if (!(type->isFloatTy() || type->isDoubleTy()) || call.getFastMathFlags().any() || call.hasOperandBundles())
-      return false;
-    llvm::FunctionCallee libm = module_.getOrInsertFunction(type->isFloatTy() ? f32 : f64,
-                                                            call.getCalledFunction()->getFunctionType());
-    // A module's own function of that name (a kernel called `exp`) is not the C library's.
-    auto* declared = llvm::dyn_cast<llvm::Function>(libm.getCallee());
-    if (!declared || !declared->isDeclaration() ||
-        declared->getFunctionType() != call.getCalledFunction()->getFunctionType())
-      return false;
-    declared->setDoesNotThrow();
-    std::vector<llvm::Value*> args(call.arg_begin(), call.arg_end());
-    llvm::IRBuilder<> b(&call);
-    llvm::CallInst* replacement = b.CreateCall(libm, args);
-    replacement->setDebugLoc(call.getDebugLoc());
-    replacement->setDoesNotThrow();
-    call.replaceAllUsesWith(replacement);
-    call.eraseFromParent();
-    return true;
   }
 
   static bool minMax(llvm::IntrinsicInst& call, llvm::ICmpInst::Predicate predicate) {

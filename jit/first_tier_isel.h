@@ -12,11 +12,6 @@
 //   wrapped ones, selects the same lanes;
 // - `llvm.prefetch` is dropped: it is a hint;
 // - scalar `llvm.smin/smax/umin/umax` become a compare and a select;
-// - a scalar f32/f64 `llvm.fma`, `exp`, `exp2`, `log`, `log2`, `log10`,
-//   `pow`, `sin` or `cos` without fast-math flags becomes a call of the C
-//   library's function, which O0 calls for it anyway (fma: correctly rounded
-//   either way); an internal helper holding the intrinsic cost more than the
-//   SelectionDAGs it saved (a function's code generation);
 // - a simple load of an aggregate (a memref descriptor) whose users all
 //   extract scalar fields becomes one load per field, before the original.
 // Internal to jit/.
