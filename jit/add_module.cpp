@@ -415,6 +415,10 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   std::shared_ptr<detail::TieredModule> tiered;
   // After lowering the structors: llvm.global_ctors is a writable global.
   const bool tiering = !options.remarks && detail::tieringApplies(*core_, *ir.module, options);
+  if (bodiesOnTierUp && !tiering) {  // not seen: lowering the structors adds no writable global
+    detail::PhaseTimer timer(object.stats.verify);
+    MEMJIT_TRY(detail::verify(*ir.module));
+  }
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
                                                                 object.stats, std::move(lookup),
                                                                 tiering ? &tiered : nullptr));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include "memjit/codegen/kernels.h"
@@ -214,4 +215,82 @@ TEST(FirstTierBodies, CheckedAndOverlappingKernelsHaveNone) {
     ASSERT_TRUE(called) << name;
     EXPECT_EQ(called.code(), ErrorCode::RuntimeCheckFailed) << name;
   }
+}
+
+// A kernel with a first-tier body leaves its blocked body to the tier-up:
+// the first tier neither verifies nor inlines it (sgemm: 57M instructions
+// on the first call's path), the tier-up does both, and the expanded entry
+// is the deferred stub in either tier.
+TEST(FirstTierBodies, TheTierUpInlinesTheExpandedEntryTheFirstTierLeftOut) {
+  const std::filesystem::path dumps = test::freshDir("tiering_first_tier_bodies/expanded");
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;
+  options.dumpDirectory = dumps.string();
+  Jit jit = test::makeJit(options);
+  codegen::Module m("expanded");
+  ASSERT_FALSE(codegen::addSgemm(m, "sgemm"));
+  LoadedModule mod = valueOrFail(jit.add(std::move(m)));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  const std::string first = test::firstTierDump(dumps);
+  EXPECT_EQ(first.find("define void @sgemm"), std::string::npos) << first;
+  EXPECT_EQ(first.find("@sgemm("), std::string::npos) << first;  // gone with the body it replaced
+
+  // C = A B, 3 x 2 = (3 x 4)(4 x 2), through the expanded convention (allocated, aligned, offset, sizes, strides).
+  using Expanded = void(float*, float*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                        float*, float*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                        float*, float*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+  auto expanded = valueOrFail(mod.function("sgemm")).expandedAs<Expanded>();
+  auto product = [&] {
+    std::vector<float> a{1, 2, 3, 4, -0.0f, 5, 6, 7, 8, 9, 10, 0x1p-149f}, b{1, -1, 0.5f, 2, 0.25f, -3, 4, 8};
+    std::vector<float> c(6, std::nanf(""));
+    expanded(a.data(), a.data(), 0, 3, 4, 4, 1, b.data(), b.data(), 0, 4, 2, 2, 1, c.data(), c.data(), 0, 3, 2, 2, 1);
+    return c;
+  };
+  const std::vector<float> expected{1 + 1 + 0.75f + 16, -1 + 4 - 9 + 32, -0.0f + 2.5f + 1.5f + 28, -0.0f + 10 - 18 + 56,
+                                    8 + 4.5f + 2.5f + 0x1p-147f, -8 + 18 - 30 + 0x1p-146f};
+  EXPECT_EQ(product(), expected);
+
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(product(), expected);
+  std::string tierUp;
+  for (const auto& entry : std::filesystem::directory_iterator(dumps))
+    if (entry.path().string().ends_with(".tier-up.before.ll")) tierUp = test::readFile(entry.path());
+  ASSERT_FALSE(tierUp.empty());
+  EXPECT_NE(tierUp.find("define void @_mlir_ciface_sgemm("), std::string::npos);
+  EXPECT_EQ(tierUp.find("@sgemm("), std::string::npos) << "inlined into its C interface and erased";
+}
+
+// What the first tier leaves out it does not verify: a replaced body that
+// the verifier rejects fails the tier-up, with the verifier's words, and the
+// module keeps its correct first tier.
+TEST(FirstTierBodies, AReplacedBodyThatFailsToVerifyFailsTheTierUpNotTheAdd) {
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;
+  Jit jit = test::makeJit(options);
+  codegen::Module m("broken");
+  ASSERT_FALSE(codegen::addSgemm(m, "sgemm"));
+  llvm::Function* kernel = m.llvm().getFunction("sgemm");
+  ASSERT_NE(kernel, nullptr);
+  llvm::BasicBlock& entry = kernel->getEntryBlock();
+  llvm::IRBuilder<>(&entry, entry.getFirstInsertionPt()).CreateUnreachable();  // a terminator mid-block
+  LoadedModule mod = valueOrFail(jit.add(std::move(m)));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  std::vector<float> a{1, 2, 3, 4}, b{5, 6, 7, 8}, c(4);
+  auto fn = valueOrFail(valueOrFail(mod.function("sgemm")).as<void(Mat<float>, Mat<float>, Mat<float>)>());
+  auto product = [&] {
+    fn(runtime::makeView<float, 2>(a.data(), {2, 2}), runtime::makeView<float, 2>(b.data(), {2, 2}),
+       runtime::makeView<float, 2>(c.data(), {2, 2}));
+    return c;
+  };
+  EXPECT_EQ(product(), (std::vector<float>{19, 22, 43, 50}));
+  requestTierUp(mod);
+  const Error failed = waitForTierUp(mod);
+  ASSERT_TRUE(failed);
+  EXPECT_NE(failed.str().find("Terminator found in the middle of a basic block"), std::string::npos) << failed.str();
+  EXPECT_NE(failed.str().find("tier-up of module 'broken'"), std::string::npos) << failed.str();
+  EXPECT_EQ(currentTier(mod), Tier::FirstTierOnly);
+  EXPECT_EQ(product(), (std::vector<float>{19, 22, 43, 50}));
 }
