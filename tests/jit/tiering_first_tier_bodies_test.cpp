@@ -149,6 +149,15 @@ std::vector<Bits<T>> run(const LoadedModule& mod, std::int64_t defaultKc) {
   return bits;
 }
 
+// Tiering whose tier-up waits for requestTierUp; dumps in `dumps` when given.
+JitOptions firstTierUntilAsked(const std::filesystem::path& dumps = {}) {
+  JitOptions options;
+  options.tiering.enabled = true;
+  options.tiering.callThreshold = 1000000;
+  options.dumpDirectory = dumps.string();
+  return options;
+}
+
 template <typename T>
 void checkAcrossTiers(const std::string& tag) {
   const std::int64_t defaultKc = codegen::VectorTarget::host().registers >= 32 ? 256 : 384;
@@ -161,11 +170,7 @@ void checkAcrossTiers(const std::string& tag) {
     EXPECT_EQ(test::readFile(entry.path()).find("first_tier_body"), std::string::npos) << entry.path();
 
   const std::filesystem::path dumps = test::freshDir("tiering_first_tier_bodies/tiered_" + tag);
-  JitOptions options;
-  options.tiering.enabled = true;
-  options.tiering.callThreshold = 1000000;  // the tier-up waits for requestTierUp
-  options.dumpDirectory = dumps.string();
-  Jit jit = test::makeJit(options);
+  Jit jit = test::makeJit(firstTierUntilAsked(dumps));
   LoadedModule mod = valueOrFail(jit.add(matmulModule<T>()));
   ASSERT_EQ(currentTier(mod), Tier::First);
   // The first tier calls each kernel's first-tier body and has none of the blocked kernels' masks.
@@ -195,10 +200,7 @@ TEST(FirstTierBodies, MatmulsGiveTheSameBitsInBothTiersAsADirectCompileAndTheDoc
 // first tier reports a shape mismatch as a direct compile does. Nor has a
 // matmul whose C may overlap A or B one (the order of its reads and writes).
 TEST(FirstTierBodies, CheckedAndOverlappingKernelsHaveNone) {
-  JitOptions options;
-  options.tiering.enabled = true;
-  options.tiering.callThreshold = 1000000;
-  Jit jit = test::makeJit(options);
+  Jit jit = test::makeJit(firstTierUntilAsked());
   codegen::Module m("checked");
   ASSERT_FALSE(codegen::addSgemm(m, "sgemm", {.checked = true}));
   ASSERT_FALSE(codegen::addMatmul(m, "matmul", {.checked = true}));
@@ -223,11 +225,7 @@ TEST(FirstTierBodies, CheckedAndOverlappingKernelsHaveNone) {
 // is the deferred stub in either tier.
 TEST(FirstTierBodies, TheTierUpInlinesTheExpandedEntryTheFirstTierLeftOut) {
   const std::filesystem::path dumps = test::freshDir("tiering_first_tier_bodies/expanded");
-  JitOptions options;
-  options.tiering.enabled = true;
-  options.tiering.callThreshold = 1000000;
-  options.dumpDirectory = dumps.string();
-  Jit jit = test::makeJit(options);
+  Jit jit = test::makeJit(firstTierUntilAsked(dumps));
   codegen::Module m("expanded");
   ASSERT_FALSE(codegen::addSgemm(m, "sgemm"));
   LoadedModule mod = valueOrFail(jit.add(std::move(m)));
@@ -266,10 +264,7 @@ TEST(FirstTierBodies, TheTierUpInlinesTheExpandedEntryTheFirstTierLeftOut) {
 // the verifier rejects fails the tier-up, with the verifier's words, and the
 // module keeps its correct first tier.
 TEST(FirstTierBodies, AReplacedBodyThatFailsToVerifyFailsTheTierUpNotTheAdd) {
-  JitOptions options;
-  options.tiering.enabled = true;
-  options.tiering.callThreshold = 1000000;
-  Jit jit = test::makeJit(options);
+  Jit jit = test::makeJit(firstTierUntilAsked());
   codegen::Module m("broken");
   ASSERT_FALSE(codegen::addSgemm(m, "sgemm"));
   llvm::Function* kernel = m.llvm().getFunction("sgemm");
