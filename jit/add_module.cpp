@@ -194,7 +194,8 @@ CacheLookup lookUp(JitCore& core, const AddOptions& options, const std::string& 
 // instead (tiering.h), which stays out of the cache: a hit skips tiering.
 Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOptions& options, std::string key,
                                       CompileStats& stats, CacheLookup lookup,
-                                      std::shared_ptr<detail::TieredModule>* tiered = nullptr) {
+                                      std::shared_ptr<detail::TieredModule>* tiered = nullptr,
+                                      std::vector<detail::LaterInlining> inlineOnTierUp = {}) {
   Levels levels = levelsFor(core, options);
   ModuleObject object;
   object.cacheKey = std::move(key);
@@ -205,7 +206,8 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
   const std::string dumps = dumpStem(core, *ir.module, object.cacheKey);
   AddOptions firstTier;
   if (!object.bytes && tiered) {
-    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, ir.module, options, object.cacheKey));
+    MEMJIT_ASSIGN_OR_RETURN(*tiered, detail::prepareFirstTier(core, ir.module, options, object.cacheKey,
+                                                                    std::move(inlineOnTierUp)));
     levels = {detail::firstTierLevel(core), detail::firstTierLevel(core)};
     firstTier.runIRPasses = levels.ir != OptLevel::O0;
   }
@@ -381,6 +383,12 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
     lookup = lookUp(*core_, options, object.cacheKey, object.stats);
   }
   detail::DeferredEntries deferred;
+  // A builder module compiled in tiers defers its expanded entries without
+  // inlining them: the first tier moves each body into its C interface
+  // (spliceDeferredEntries: no copy), the tier-up inlines them as a direct
+  // add would (inlining copied the body and cost conv3x3's first tier 15%).
+  const bool deferToTierUp = bodiesOnTierUp || (builder && !options.remarks && !lookup.hit &&
+                                                detail::tieringApplies(*core_, handed, options));
   std::vector<detail::LaterInlining> inlineOnTierUp;
   if (builder) {
     if (defersExpanded) {
@@ -398,7 +406,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
       }
       if (told) {
         deferred = std::move(*told);
-      } else if (bodiesOnTierUp) {
+      } else if (deferToTierUp) {
         MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntriesToTierUp(*builder, inlineOnTierUp));
       } else {
         MEMJIT_ASSIGN_OR_RETURN(deferred, detail::deferExpandedEntries(*builder));
@@ -421,9 +429,8 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   }
   MEMJIT_ASSIGN_OR_RETURN(ModuleObject compiled, compileOrFetch(*core_, ir, options, std::move(object.cacheKey),
                                                                 object.stats, std::move(lookup),
-                                                                tiering ? &tiered : nullptr));
+                                                                tiering ? &tiered : nullptr, std::move(inlineOnTierUp)));
   if (tiered) {
-    tiered->inlineOnTierUp = std::move(inlineOnTierUp);
     detail::renameDefined(*tiered, object.defined);
     object.beforePublish = [tiered](const std::shared_ptr<detail::ModuleState>& state) {
       return detail::publishFirstTier(state, tiered);

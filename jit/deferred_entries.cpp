@@ -1,6 +1,7 @@
 #include "deferred_entries.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <llvm/Analysis/InlineCost.h>
 #include <llvm/Analysis/InstructionSimplify.h>
@@ -63,6 +64,45 @@ bool inlineIntoInterface(llvm::Function& body, llvm::CallInst& call) {
   if (!llvm::InlineFunction(call, info).isSuccess()) return false;
   body.eraseFromParent();
   return true;
+}
+
+// Moves `body`'s blocks into the function that makes `call`, its only use,
+// in place of the call: the block is split after the call, the body's
+// arguments become the call's operands, its returns branches to the split
+// (a phi collects a result), its static allocas move to the caller's entry
+// block (where FastISel allocates them in the frame once).
+void spliceIntoInterface(llvm::Function& body, llvm::CallInst& call) {
+  // FastISel selects no insertvalue: a descriptor struct left packed would
+  // send the rest of its block to SelectionDAG (inlining folds them as it copies).
+  foldDescriptorReads(body);
+  llvm::Function& caller = *call.getFunction();
+  llvm::BasicBlock* callBlock = call.getParent();
+  llvm::BasicBlock* after = callBlock->splitBasicBlock(std::next(call.getIterator()), "expanded.after");
+  llvm::BasicBlock* entry = &body.getEntryBlock();
+  llvm::BasicBlock& callerEntry = caller.getEntryBlock();
+  for (llvm::Instruction& inst : llvm::make_early_inc_range(*entry))
+    if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
+      alloca->moveBefore(callerEntry, callerEntry.getFirstInsertionPt());
+  for (unsigned i = 0; i < call.arg_size(); ++i) body.getArg(i)->replaceAllUsesWith(call.getArgOperand(i));
+  llvm::PHINode* result = nullptr;
+  if (!call.getType()->isVoidTy()) {
+    result = llvm::PHINode::Create(call.getType(), 1, "expanded.result");
+    result->insertBefore(after->begin());
+  }
+  std::vector<llvm::ReturnInst*> returns;
+  for (llvm::BasicBlock& block : body)
+    if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator())) returns.push_back(ret);
+  for (llvm::ReturnInst* ret : returns) {
+    if (result) result->addIncoming(ret->getReturnValue(), ret->getParent());
+    llvm::BranchInst::Create(after, ret->getParent());
+    ret->eraseFromParent();
+  }
+  caller.splice(after->getIterator(), &body);
+  if (result) call.replaceAllUsesWith(result);
+  callBlock->getTerminator()->eraseFromParent();  // the split's branch to `after`
+  call.eraseFromParent();
+  llvm::BranchInst::Create(entry, callBlock);
+  body.eraseFromParent();
 }
 
 struct Entry {
@@ -145,6 +185,20 @@ Expected<DeferredEntries> deferExpandedEntriesToTierUp(codegen::Module& module, 
     lowered->function->setVisibility(llvm::GlobalValue::DefaultVisibility);
   }
   return withStubs(module.name(), std::move(entries));
+}
+
+void spliceDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& entries) {
+  for (const LaterInlining& entry : entries) {
+    llvm::Function* body = module.getFunction(entry.expanded);
+    llvm::CallInst* call = onlyCallFromInterface(body, module.getFunction(entry.cInterface));
+    if (!call) continue;
+    if (body->getSubprogram() || call->getFunction()->getSubprogram()) {
+      llvm::InlineFunctionInfo info;
+      if (llvm::InlineFunction(*call, info).isSuccess()) body->eraseFromParent();
+      continue;
+    }
+    spliceIntoInterface(*body, *call);
+  }
 }
 
 void inlineDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& later) {

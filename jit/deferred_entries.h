@@ -61,6 +61,13 @@ struct LaterInlining {
 /// (deferredEntriesOfObject: the object does not define it).
 void inlineDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& later);
 
+/// The first tier's half: moves each listed expanded function's body into
+/// its C interface in place of the call, without copying it (the first tier
+/// needs neither inlining's alias scopes nor the original), and erases the
+/// function. Where the module has debug info, whose scopes a move would
+/// break, it inlines instead; where neither works the call stays (correct).
+void spliceDeferredEntries(llvm::Module& module, const std::vector<LaterInlining>& entries);
+
 /// What deferExpandedEntries made of `module` when its object was compiled,
 /// told without changing the module (a cache hit skips the inlining, which is
 /// most of the cost of adding a cached module): the functions it would try to

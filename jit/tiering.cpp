@@ -249,8 +249,10 @@ bool tieringApplies(const JitCore& core, const llvm::Module& module, const AddOp
 }
 
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::unique_ptr<llvm::Module>& handed,
-                                                        const AddOptions& options, const std::string& cacheKey) {
+                                                        const AddOptions& options, const std::string& cacheKey,
+                                                        std::vector<LaterInlining> inlineOnTierUp) {
   auto tiered = std::make_shared<TieredModule>();
+  tiered->inlineOnTierUp = std::move(inlineOnTierUp);
   tiered->verifyOnTierUp = hasFirstTierBodies(*handed);
   if (tiered->verifyOnTierUp) {
     // Copying sgemm's 13K-line kernel cost a quarter of its first tier's add.
@@ -268,6 +270,8 @@ Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::uni
   tiered->callThreshold = core.options.tiering.callThreshold;
   // Before the call counters go in: a replaced body would take its counter along.
   useFirstTierBodies(module);
+  // After the bodies: a replaced interface no longer calls its expanded function.
+  spliceDeferredEntries(module, tiered->inlineOnTierUp);
   if (tiered->verifyOnTierUp) MEMJIT_TRY(verify(module));
   for (llvm::Function& function : module) {
     if (function.isDeclaration() || function.hasLocalLinkage()) continue;

@@ -125,9 +125,12 @@ OptLevel firstTierLevel(const JitCore& core);
 /// its calls when a call threshold is set. A module with first-tier bodies
 /// (first_tier_bodies.h) is kept as it is and `module` becomes the first
 /// tier's copy, which leaves out the bodies it replaces; that copy is
-/// verified here, and the whole module by the tier-up.
+/// verified here, and the whole module by the tier-up. `inlineOnTierUp`
+/// (deferExpandedEntriesToTierUp) is spliced into the first tier's copy and
+/// kept for the tier-up.
 Expected<std::shared_ptr<TieredModule>> prepareFirstTier(JitCore& core, std::unique_ptr<llvm::Module>& module,
-                                                        const AddOptions& options, const std::string& cacheKey);
+                                                        const AddOptions& options, const std::string& cacheKey,
+                                                        std::vector<LaterInlining> inlineOnTierUp);
 
 /// `defined` (the module's names before the renaming) as the first tier's
 /// object defines them.

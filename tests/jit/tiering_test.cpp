@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
@@ -290,4 +291,63 @@ TEST(Tiering, TheCacheHoldsTheOptimisedObjectAndAHitSkipsTiering) {
   LoadedModule third = valueOrFail(direct.add(kernelModule()));
   EXPECT_TRUE(third.fromCache());
   EXPECT_EQ(third.cacheKey(), first.cacheKey());
+}
+
+namespace {
+
+// (memref<?xi64>, f64) -> (i64, f64): the wrapping sum of the elements and
+// the last element times the scalar; a loop, two results and a temporary.
+codegen::Module resultsModule(bool debugInfo) {
+  codegen::Module m(debugInfo ? "results_debug" : "results");
+  codegen::FunctionOptions options;
+  options.debugInfo = debugInfo;
+  codegen::FunctionBuilder b(m, "sum", *parseFunctionType("(memref<?xi64>, f64) -> (i64, f64)"), options);
+  codegen::Value in = b.arg(0), scale = b.arg(1);
+  codegen::Value n = b.dim(in, 0);
+  auto sum = b.forLoop(b.index(0), n, b.index(1), {b.i64(0)},
+                       [&](codegen::Value i, const std::vector<codegen::Value>& acc) {
+                         return std::vector<codegen::Value>{acc[0] + b.load(in, {i})};
+                       });
+  codegen::Value last = b.load(in, {n - b.index(1)});
+  b.ret({sum[0], b.cast(last, ElementType::F64) * scale});
+  EXPECT_FALSE(b.finish());
+  return m;
+}
+
+}  // namespace
+
+// The first tier moves each expanded entry's body into its C interface
+// (jit/deferred_entries.h, spliceDeferredEntries; with debug info it inlines
+// it): results come back through both tiers, the expanded entry's stub and
+// the typed invoker alike, on values that wrap and above 2^53.
+TEST(Tiering, ResultsComeBackThroughTheFirstTiersMovedBodiesAndTheTierUp) {
+  for (bool debugInfo : {false, true}) {
+    SCOPED_TRACE(debugInfo ? "debug info" : "no debug info");
+    Jit jit = test::makeJit(tiered(1000000));
+    LoadedModule mod = valueOrFail(jit.add(resultsModule(debugInfo)));
+    ASSERT_EQ(currentTier(mod), Tier::First);
+    Function sum = valueOrFail(mod.function("sum"));
+    auto typed = valueOrFail(sum.as<std::tuple<std::int64_t, double>(StridedMemRef<std::int64_t, 1>, double)>());
+    std::vector<std::int64_t> values{INT64_MAX, 1, (std::int64_t{1} << 53) + 1, -3, INT64_MIN + 7};
+    const std::int64_t wrapped = static_cast<std::int64_t>(
+        static_cast<std::uint64_t>(INT64_MAX) + 1 + (std::uint64_t{1} << 53) + 1 - 3 + static_cast<std::uint64_t>(INT64_MIN + 7));
+    const double scaled = static_cast<double>(INT64_MIN + 7) * -0.5;
+    // {i64, f64} comes back in rax and xmm0, as C returns this struct.
+    struct Pair {
+      std::int64_t sum;
+      double scaled;
+    };
+    using Expanded = Pair(std::int64_t*, std::int64_t*, std::int64_t, std::int64_t, std::int64_t, double);
+    for (int tier = 0; tier < 2; ++tier) {
+      EXPECT_EQ(typed(makeView<std::int64_t>(values), -0.5), std::make_tuple(wrapped, scaled)) << "tier " << tier;
+      Expanded* expanded = sum.expandedAs<Expanded>();
+      const Pair got = expanded(values.data(), values.data(), 0, 5, 1, -0.5);
+      EXPECT_EQ(got.sum, wrapped) << "tier " << tier;
+      EXPECT_EQ(got.scaled, scaled) << "tier " << tier;
+      if (tier == 0) {
+        requestTierUp(mod);
+        ASSERT_FALSE(waitForTierUp(mod));
+      }
+    }
+  }
 }
