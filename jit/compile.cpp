@@ -340,6 +340,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   }
   passes.run(module, mam);
   if (level >= OptLevel::O1) boundSchedulingRegions(module);
+  // After vectorising, which is what calls libmvec's wide variants.
+  keepFramePointerAroundVectorCalls(module);
 }
 
 static void dropTrailingNewlines(std::string& text) {

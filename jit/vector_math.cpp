@@ -8,6 +8,8 @@
 #include <mutex>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -118,6 +120,32 @@ std::vector<std::string> vectorMathSymbols() {
   for (const Variant& v : variants())
     if (v.scalar.rfind("llvm.", 0) != 0) out.push_back(v.vector);
   return out;
+}
+
+bool keepFramePointerAroundVectorCalls(llvm::Module& module) {
+  const llvm::DataLayout& layout = module.getDataLayout();
+  auto wide = [&](const llvm::Type* type) {
+    return type->isVectorTy() && layout.getTypeStoreSize(const_cast<llvm::Type*>(type)).getKnownMinValue() >= 32;
+  };
+  auto callsWideVectors = [&](const llvm::Function& function) {
+    for (const llvm::BasicBlock& block : function)
+      for (const llvm::Instruction& inst : block) {
+        const auto* call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        if (!call || (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic())) continue;
+        if (wide(call->getType())) return true;
+        for (const llvm::Value* arg : call->args())
+          if (wide(arg->getType())) return true;
+      }
+    return false;
+  };
+  bool changed = false;
+  for (llvm::Function& function : module)
+    if (!function.isDeclaration() && function.getFnAttribute("frame-pointer").getValueAsString() != "all" &&
+        callsWideVectors(function)) {
+      function.addFnAttr("frame-pointer", "all");
+      changed = true;
+    }
+  return changed;
 }
 
 }  // namespace memjit::jit::detail

@@ -15,6 +15,7 @@
 #include "memjit/error.h"
 
 namespace llvm {
+class Module;
 class TargetLibraryInfoImpl;
 class TargetMachine;
 class Triple;
@@ -38,6 +39,16 @@ Error addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib);
 
 /// Every libmvec symbol memjit may call on a CPU with every feature (for tests).
 std::vector<std::string> vectorMathSymbols();
+
+/// Keeps the frame pointer in every function of `module` that calls a
+/// function (not an intrinsic) with a vector argument or result of 32 bytes
+/// or more, such as libmvec's. Such a call clobbers every vector register, so
+/// vectors live across it are spilled; LLVM aligns a spill slot wider than the
+/// stack's 16 bytes only where it can realign the frame, which needs the frame
+/// pointer. Unaligned, a 64-byte spill straddles a cache line for half the
+/// stack positions, and on AMD Zen 4 reloading it made fast softmax's exp loop
+/// 1.55x slower (docs/benchmarks.md). Returns whether anything changed.
+bool keepFramePointerAroundVectorCalls(llvm::Module& module);
 
 /// The shared library providing them ("libmvec.so.1").
 inline constexpr const char* kVectorMathLibrary = "libmvec.so.1";
