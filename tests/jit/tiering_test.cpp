@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <limits>
 #include <thread>
 #include <tuple>
@@ -23,6 +25,7 @@
 #include "memjit/type_syntax.h"
 #include "support/expect_error.h"
 #include "support/expected.h"
+#include "support/files.h"
 #include "support/jit.h"
 
 using namespace memjit;
@@ -350,4 +353,34 @@ TEST(Tiering, ResultsComeBackThroughTheFirstTiersMovedBodiesAndTheTierUp) {
       }
     }
   }
+}
+
+// The tier-up compiles what a direct add compiles: the first tier's changes
+// (renaming, call counting, bodies moved rather than inlined) stay in the
+// first tier's copy, so the optimised IR is the direct compile's, line for line.
+TEST(Tiering, TheTierUpOptimisesWhatADirectAddOptimises) {
+  auto optimisedIn = [](const std::filesystem::path& dir, bool tierUp) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (name.ends_with(".after.ll") && (name.find(".tier-up.") != std::string::npos) == tierUp)
+        return test::readFile(entry.path());
+    }
+    return std::string();
+  };
+  const std::filesystem::path directDumps = test::freshDir("jit/tiering_optimised_direct");
+  const std::filesystem::path tieredDumps = test::freshDir("jit/tiering_optimised_tiered");
+  JitOptions directOptions;
+  directOptions.dumpDirectory = directDumps.string();
+  Jit direct = test::makeJit(directOptions);
+  LoadedModule directMod = valueOrFail(direct.add(kernelModule()));
+  JitOptions tieredOptions = tiered(1000000);
+  tieredOptions.dumpDirectory = tieredDumps.string();
+  Jit jit = test::makeJit(tieredOptions);
+  LoadedModule mod = valueOrFail(jit.add(kernelModule()));
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  const std::string directIR = optimisedIn(directDumps, false), tierUpIR = optimisedIn(tieredDumps, true);
+  ASSERT_FALSE(directIR.empty());
+  ASSERT_FALSE(tierUpIR.empty());
+  EXPECT_EQ(directIR, tierUpIR);
 }
