@@ -375,20 +375,20 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   }
   if (core_->options.cache && !digested) {
     // After verifying: LLVM's bitcode writer may crash on IR the verifier rejects.
-    detail::PhaseTimer timer(object.stats.cacheLookup);
     {
       detail::PhaseTimer timer(object.stats.cacheLookup);
       object.cacheKey = objectCacheKey(*core_, detail::writeBitcode(handed), options, levels, defersExpanded);
     }
-    lookup = lookUp(*core_, options, object.cacheKey, object.stats);
+    lookup = lookUp(*core_, options, object.cacheKey, object.stats);  // times itself
   }
   detail::DeferredEntries deferred;
   // A builder module compiled in tiers defers its expanded entries without
   // inlining them: the first tier moves each body into its C interface
   // (spliceDeferredEntries: no copy), the tier-up inlines them as a direct
   // add would (inlining copied the body and cost conv3x3's first tier 15%).
-  const bool deferToTierUp = bodiesOnTierUp || (builder && !options.remarks && !lookup.hit &&
-                                                detail::tieringApplies(*core_, handed, options));
+  // (Every module with bodies on the tier-up is one: its lookup, if any, came before.)
+  const bool deferToTierUp =
+      builder && !options.remarks && !lookup.hit && detail::tieringApplies(*core_, handed, options);
   std::vector<detail::LaterInlining> inlineOnTierUp;
   if (builder) {
     if (defersExpanded) {

@@ -7,10 +7,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "memjit/codegen/kernels.h"
 #include "memjit/codegen/module.h"
 #include "memjit/jit/aot.h"
+#include "memjit/jit/cache_backend.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/object_cache.h"
 #include "support/expected.h"
@@ -34,6 +36,27 @@ void expectNoNegativePhase(const CompileStats& s) {
     EXPECT_GE(phase.count(), 0);
   EXPECT_GE(s.total, sumOfPhases(s));
 }
+
+// A local layer that answers every lookup with a miss after `delay`: the
+// lookup's time is then known to dominate it.
+class SlowMissingBackend final : public CacheBackend {
+ public:
+  explicit SlowMissingBackend(std::chrono::milliseconds delay) : delay_(delay) {}
+  std::string location() const override { return "slow:"; }
+  Expected<std::optional<std::string>> get(const std::string&) override {
+    std::this_thread::sleep_for(delay_);
+    return std::optional<std::string>{};
+  }
+  Error put(const std::string&, std::string_view) override { return Error::success(); }
+  Error remove(const std::string&) override { return Error::success(); }
+  Expected<std::vector<CacheEntryInfo>> list(bool) override { return std::vector<CacheEntryInfo>{}; }
+  Expected<PruneResult> prune(std::uint64_t) override { return PruneResult{}; }
+  Error clear() override { return Error::success(); }
+  std::uint64_t corruptEntries() const override { return 0; }
+
+ private:
+  std::chrono::milliseconds delay_;
+};
 
 }  // namespace
 
@@ -73,6 +96,22 @@ TEST(CompileStats, ACacheHitSkipsOptimisationAndCodeGeneration) {
   // The same object, so the same sizes.
   EXPECT_EQ(s.objectBytes, cold.compileStats().objectBytes);
   EXPECT_EQ(s.codeBytes, cold.compileStats().codeBytes);
+}
+
+// A module the structural digest does not cover (an alias) is keyed by its
+// bitcode's hash: the key and the lookup are timed once each (a timer around
+// both, beside the lookup's own, counted a slow lookup twice, and the phases
+// then added up to more than the add).
+TEST(CompileStats, ASlowLookupIsCountedOnce) {
+  constexpr std::chrono::milliseconds kDelay{60};
+  ObjectCacheOptions layers;
+  layers.maxMemoryBytes = 0;
+  layers.local = std::make_shared<SlowMissingBackend>(kDelay);
+  Jit jit = makeJit({.cache = ObjectCache::create(layers)});
+  LoadedModule mod = valueOrFail(jit.addIR(test::constantIR("k", 7) + "@k_alias = alias i64 (), ptr @k\n", "m"), "addIR");
+  const CompileStats& s = mod.compileStats();
+  expectNoNegativePhase(s);
+  EXPECT_GE(s.cacheLookup, kDelay);
 }
 
 TEST(CompileStats, WithoutIRPassesOptimiseIsZero) {
