@@ -124,8 +124,8 @@ std::vector<std::string> vectorMathSymbols() {
 
 bool keepFramePointerAroundVectorCalls(llvm::Module& module) {
   const llvm::DataLayout& layout = module.getDataLayout();
-  auto wide = [&](const llvm::Type* type) {
-    return type->isVectorTy() && layout.getTypeStoreSize(const_cast<llvm::Type*>(type)).getKnownMinValue() >= 32;
+  auto wide = [&](llvm::Type* type) {
+    return type->isVectorTy() && layout.getTypeStoreSize(type).getKnownMinValue() >= 32;
   };
   auto callsWideVectors = [&](const llvm::Function& function) {
     for (const llvm::BasicBlock& block : function)
