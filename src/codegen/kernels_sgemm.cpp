@@ -71,11 +71,13 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   // x 2 with 16. LLVM issues a step's broadcasts of A all ahead of its FMAs,
   // so the registers must hold mr broadcasts besides the accumulators and
   // B's vectors: 6 x 4 needs 34 of 32, and spilled, its k loop ran 40 copies
-  // per 24 FMAs (256^3 at 0.75x OpenBLAS); 5 x 4 needs 29. (16 registers
-  // keep 6 x 2, not measured on an AVX2 machine.)
+  // per 24 FMAs (256^3 at 0.75x OpenBLAS); 5 x 4 needs 29, but 4 x 4 runs
+  // as fast at every unpacked shape benchmarked and divides the M of most
+  // problems: 64^3 in 5-row tiles is 12 and one holding 4 rows (4.94-5.08
+  // us), in 4-row tiles 16 (4.64-4.71 us; OpenBLAS 4.62-4.73; Zen 4).
+  // (16 registers keep 6 x 2, not measured on an AVX2 machine.)
   b.directNv = o.vectors ? b.nv : (o.target.registers >= 32 ? 4 : 2);
-  const unsigned directRows = o.target.registers >= 32 ? (o.target.registers - b.directNv) / (b.directNv + 1)
-                                                       : (o.target.registers - b.directNv - 2) / b.directNv;
+  const unsigned directRows = o.target.registers >= 32 ? 4 : (o.target.registers - b.directNv - 2) / b.directNv;
   b.directMr = o.rows ? b.mr : std::max(1u, std::min(6u, directRows));
   const std::int64_t bytes = static_cast<std::int64_t>(storageSize(o.element));
   // kc: a B micro-panel (kc x NR) of 32 KiB, at most 384 deep: 256 for
@@ -95,7 +97,7 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   b.nc = roundTo(o.nc ? o.nc : 1024 * 1024 / (b.kc * bytes), b.nr);
   // Unpacked up to a 1 MiB B (packed once, half of a 2 MiB L2): 512^3 ran
   // unpacked at 1.03x OpenBLAS, packed at 0.99x; 1024^3 (4 MiB) unpacked at
-  // half the speed (B streams from L3 for every 5 rows of A).
+  // half the speed (B streams from L3 for every few rows of A).
   b.directBytes = o.directBytes >= 0 ? o.directBytes : 1024 * 1024;
   if (b.kc <= 0)
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': kc must be positive");
@@ -234,7 +236,7 @@ class SgemmKernel {
           });
         });
       };
-      // The last block, when it has few rows, as in the packed path (M = 64: 10 x 6 + 4).
+      // The last block, when it has few rows, as in the packed path (M = 67: 16 x 4 + 3).
       const unsigned edge = edgeRows(k_.directMr);
       auto tiles = [&](const std::function<Value(unsigned, const Value&)>& aAt) {
         if (edge == 0) return tilesOf(k_.directMr, aAt);
