@@ -222,14 +222,18 @@ void movesAsBits(llvm::Function& f) {
   }
 }
 
-// A lane of half vector arithmetic whose other operand is that operation's
+// A lane of float vector arithmetic whose other operand is that operation's
 // identity (x / 1, x * 1, x + -0, x - 0) takes x itself. LLVM 22's SLP
 // vectoriser packs plain values beside arithmetic ones that way ("copyable
-// elements": lane 5 of `fdiv <7 x bfloat>` became x / 1.0), and x86 computes
-// bf16 arithmetic in f32 and narrows it with vcvtneps2bf16, which flushes a
-// denormal: a bf16 argument the program only moved came out as 0 at O2-O3
-// (difftest seed 3500000001958). The lanes are shuffled back in from x, which
-// movesAsBits then makes an i16 shuffle.
+// elements": lane 5 of `fdiv <7 x bfloat>` became x / 1.0), which changes the
+// bits of values the program only moved: x86 computes bf16 arithmetic in f32
+// and narrows it with vcvtneps2bf16, which flushes a denormal (a bf16 argument
+// came out as 0 at O2-O3, difftest seed 3500000001958), and any arithmetic
+// quiets a signalling NaN (an f32 0x7f922cb3 read and scattered unchanged was
+// stored as 0x7fd22cb3, seed 137766914070758). The lanes are shuffled back in
+// from x (for halves movesAsBits then makes that an i16 shuffle). A lane the
+// program itself wrote as x * 1.0 gives x too, as LLVM's own folds do: the
+// documented result of arithmetic on a NaN is some NaN.
 bool isIdentityFor(unsigned opcode, const llvm::Value* lane, bool right) {
   const auto* c = llvm::dyn_cast_or_null<llvm::ConstantFP>(lane);
   if (!c) return false;
@@ -247,7 +251,7 @@ void identityLanesAsOperands(llvm::Function& f) {
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& inst : block)
       if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
-          op && llvm::isa<llvm::FixedVectorType>(op->getType()) && isHalf(op->getType()))
+          op && llvm::isa<llvm::FixedVectorType>(op->getType()) && op->getType()->isFPOrFPVectorTy())
         ops.push_back(op);
   for (llvm::BinaryOperator* op : ops) {
     const unsigned lanes = llvm::cast<llvm::FixedVectorType>(op->getType())->getNumElements();

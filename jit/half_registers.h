@@ -13,7 +13,9 @@
 // spilled as f32); selects, vector lane moves, loads and stores of halves,
 // which the back end also promotes to f32, become i16 operations (so do lanes
 // of half vector arithmetic whose other operand is the identity, x / 1.0,
-// which LLVM 22's SLP vectoriser makes of moved values); fabs, fneg
+// which LLVM 22's SLP vectoriser makes of moved values; such lanes of f32
+// and f64 vectors take their operand too, or a moved signalling NaN comes out
+// quiet); fabs, fneg
 // and copysign, which InstCombine re-forms from the builder's masks, become
 // masks again; and the bits of a computed bf16 reach integer operations
 // through an empty asm (the back end takes their sign to be zero). Nothing

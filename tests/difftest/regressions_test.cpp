@@ -3668,3 +3668,104 @@ TEST(DifftestRegression, Seed5000000008719Bf16MinimumSignAtO3) {
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
 }
+
+// Found by the 60-s clock-seeded run of the LLVM 22 build (O3; reduced, O2 too; LLVM 19 agrees): a
+// signalling NaN (0x7f922cb3) read by a transfer_read and written unchanged by the one active lane of a scatter
+// came out quiet (0x7fd22cb3). LLVM 22's SLP vectoriser built the scatter's values as one `fdiv <4 x float>`
+// with 1.0 in the lanes that only move a value (its "copyable elements"), and the division quiets a signalling
+// NaN. Fixed as for halves: identity lanes of float vector arithmetic take their operand (half_registers.cpp).
+// memjit-difftest seed 137766914070758: `memjit-difftest --seed 137766914070758 --count 1`
+TEST(DifftestRegression, Seed137766914070758MovedSignallingNaNThroughSlpIdentityLane) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 4;
+  s.outputs = 40;
+  s.io = {0xe23bb25af6128000ULL, 0xbfbcfbbfd29d6374ULL, 0x8000000000000002ULL, 0xaec1d2d0f590007fULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 5};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 0;
+  s.fm.data = {0x7fffffULL, 0x40b93587ULL, 0xfff09254ULL, 0x7f979133ULL, 0x400705d2ULL, 0x5a000000ULL, 0x4297a65eULL, 0x7f922cb3ULL, 0x800000ULL, 0x800000ULL};
+  s.im.sizes = {1, 4};
+  s.im.strides = {8, 2};
+  s.im.offset = 1;
+  s.im.data = {0x7fffffffULL, 0xffffffffULL, 0x5ULL, 0x80000000ULL, 0x0ULL, 0x80000000ULL, 0x1ULL, 0x8ULL, 0xeec28f493a114755ULL};
+  s.h = 0x2e15ULL, s.g = 0xff80ULL, s.c = 0x49d5c4a98a47dc6fULL, s.d = 0x7ff0000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.outputs.push_back({36, 0x0ULL});
+  e.outputs.push_back({37, 0x0ULL});
+  e.outputs.push_back({38, 0x0ULL});
+  e.outputs.push_back({39, 0x0ULL});
+  e.hasRet = true, e.ret = 0x8000000000000002ULL;
+  e.fm.push_back({1, 0x7f922cb3ULL});
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v11 = b.constant(ElementType::Index, 1LL);
+    Value v12 = b.load(io, {v11});
+    Value v13 = b.cast(v12, ElementType::I16);
+    Value v14 = b.bitcast(v13, ElementType::SI16);
+    Value v17 = b.constant(ElementType::I64, -9223372036854775806LL);
+    Value v24 = b.bitcast(b.constant(ElementType::I32, 0x7ff9fc7fULL), ElementType::F32);
+    Value v25 = b.constant(ElementType::F32, 0x1.64d568p-39);
+    Value v33 = b.constant(ElementType::F32, 0x1p+53);
+    Value v35 = b.constant(ElementType::Index, 1LL);
+    Value v39 = b.constant(ElementType::Index, 2LL);
+    Value l1000000 = b.transferRead(fm, {v35, v39}, 2, v24);
+    Value v40 = b.extract(l1000000, 0);
+    Value v41 = b.extract(l1000000, 1);
+    Value v42 = b.constant(ElementType::I1, 0x1ULL);
+    Value v201 = b.constant(ElementType::I1, 0x0ULL);
+    Value v207 = b.constant(ElementType::I1, 0x0ULL);
+    Value v253 = b.constant(ElementType::SI16, -1LL);
+    Value v254 = b.cmp(CmpPredicate::Eq, v14, v253);
+    Value v255 = b.constant(ElementType::I1, 0x0ULL);
+    Value v260 = b.div(v41, v25);
+    Value v284 = b.constant(ElementType::Index, 1LL);
+    Value v287 = b.constant(ElementType::Index, 0LL);
+    Value v289 = b.constant(ElementType::Index, 0LL);
+    Value v291 = b.constant(ElementType::Index, 2LL);
+    Value v293 = b.constant(ElementType::Index, 0LL);
+    Value v295 = b.constant(ElementType::Index, 2LL);
+    Value v297 = b.constant(ElementType::Index, 0LL);
+    b.scatter(b.fromElements({v260, v40, v41, v260, v33}), fm, {v284, v287}, b.fromElements({v289, v291, v293, v295, v297}), b.fromElements({v207, v201, v42, v254, v255}));
+    b.ret({v17});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}

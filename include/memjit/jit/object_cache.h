@@ -41,7 +41,9 @@ namespace memjit::jit {
 /// fences dropped, and half phis' bits frozen (optimizePhiType), issue 24.
 /// 6: every use but a store of a narrowed bf16's bits goes through the asm
 /// that hides their sign from the back end (difftest seed 5000000008719).
-inline constexpr std::uint32_t kObjectAbiVersion = 6;
+/// 7: identity lanes of f32/f64 vector arithmetic take their operand (LLVM
+/// 22's SLP vectoriser quieted a moved signalling NaN, seed 137766914070758).
+inline constexpr std::uint32_t kObjectAbiVersion = 7;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
 /// debug info are chosen per function when the kernel is built
