@@ -1,6 +1,7 @@
 #include "code_emitter.h"
 
 #include "half_registers.h"
+#include "identity_lanes.h"
 #include "large_functions.h"
 #include "shift_amounts.h"
 #include "splat_bitcasts.h"
@@ -63,6 +64,7 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
+  identityLanesAsOperands(module);
   passHalvesAsBits(module);
   zeroOutOfRangeShiftLanes(module);
   splatBitcastsOfScalars(module);

@@ -222,61 +222,6 @@ void movesAsBits(llvm::Function& f) {
   }
 }
 
-// A lane of float vector arithmetic whose other operand is that operation's
-// identity (x / 1, x * 1, x + -0, x - 0) takes x itself. LLVM 22's SLP
-// vectoriser packs plain values beside arithmetic ones that way ("copyable
-// elements": lane 5 of `fdiv <7 x bfloat>` became x / 1.0), which changes the
-// bits of values the program only moved: x86 computes bf16 arithmetic in f32
-// and narrows it with vcvtneps2bf16, which flushes a denormal (a bf16 argument
-// came out as 0 at O2-O3, difftest seed 3500000001958), and any arithmetic
-// quiets a signalling NaN (an f32 0x7f922cb3 read and scattered unchanged was
-// stored as 0x7fd22cb3, seed 137766914070758). The lanes are shuffled back in
-// from x (for halves movesAsBits then makes that an i16 shuffle). A lane the
-// program itself wrote as x * 1.0 gives x too, as LLVM's own folds do: the
-// documented result of arithmetic on a NaN is some NaN.
-bool isIdentityFor(unsigned opcode, const llvm::Value* lane, bool right) {
-  const auto* c = llvm::dyn_cast_or_null<llvm::ConstantFP>(lane);
-  if (!c) return false;
-  switch (opcode) {
-    case llvm::Instruction::FMul: return c->isExactlyValue(1.0);
-    case llvm::Instruction::FDiv: return right && c->isExactlyValue(1.0);
-    case llvm::Instruction::FAdd: return c->isZero() && c->isNegative();
-    case llvm::Instruction::FSub: return right && c->isZero() && !c->isNegative();
-    default: return false;
-  }
-}
-
-void identityLanesAsOperands(llvm::Function& f) {
-  std::vector<llvm::BinaryOperator*> ops;
-  for (llvm::BasicBlock& block : f)
-    for (llvm::Instruction& inst : block)
-      if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
-          op && llvm::isa<llvm::FixedVectorType>(op->getType()) && op->getType()->isFPOrFPVectorTy())
-        ops.push_back(op);
-  for (llvm::BinaryOperator* op : ops) {
-    const unsigned lanes = llvm::cast<llvm::FixedVectorType>(op->getType())->getNumElements();
-    llvm::IRBuilder<> ir(op->getNextNode());
-    ir.SetCurrentDebugLocation(op->getDebugLoc());
-    llvm::Value* result = op;
-    llvm::SmallPtrSet<const llvm::User*, 2> made;
-    // Lanes where the right operand is the identity take the left one, and the other way round.
-    for (unsigned side : {1u, 0u}) {
-      llvm::SmallVector<int, 16> mask;
-      bool any = false;
-      for (unsigned i = 0; i < lanes; ++i) {
-        const bool identity =
-            isIdentityFor(op->getOpcode(), llvm::findScalarElement(op->getOperand(side), i), side == 1);
-        mask.push_back(static_cast<int>(identity ? lanes + i : i));
-        any |= identity;
-      }
-      if (!any) continue;
-      result = ir.CreateShuffleVector(result, op->getOperand(1 - side), mask);
-      if (auto* shuffle = llvm::dyn_cast<llvm::User>(result)) made.insert(shuffle);
-    }
-    if (result != op) op->replaceUsesWithIf(result, [&](const llvm::Use& u) { return !made.contains(u.getUser()); });
-  }
-}
-
 // fabs, fneg and copysign of halves as integer operations on the sign bit.
 // The builder emits them so, but InstCombine turns the masks back into
 // llvm.fabs (and the like), which the x86 back end computes through f32:
@@ -493,7 +438,6 @@ void passHalvesAsBits(llvm::Module& module) {
   for (llvm::Function& f : module) {
     if (f.isDeclaration()) continue;
     dropHalfBitcastFences(f);
-    identityLanesAsOperands(f);
     signOpsAsBits(f);
     movesAsBits(f);
     comparesInF32(f);

@@ -11,11 +11,8 @@
 // folds bitcast pairs and makes i16 phis of bitcast halves half phis again),
 // so is every half argument (live across a call it was
 // spilled as f32); selects, vector lane moves, loads and stores of halves,
-// which the back end also promotes to f32, become i16 operations (so do lanes
-// of half vector arithmetic whose other operand is the identity, x / 1.0,
-// which LLVM 22's SLP vectoriser makes of moved values; such lanes of f32
-// and f64 vectors take their operand too, or a moved signalling NaN comes out
-// quiet); fabs, fneg
+// which the back end also promotes to f32, become i16 operations (so do the
+// shuffles identity_lanes.h makes of moved half values); fabs, fneg
 // and copysign, which InstCombine re-forms from the builder's masks, become
 // masks again; and the bits of a computed bf16 reach integer operations
 // through an empty asm (the back end takes their sign to be zero). Nothing
