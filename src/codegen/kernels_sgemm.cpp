@@ -155,8 +155,8 @@ class SgemmKernel {
 
   // The BLIS loop nest over packed panels.
   void packed() {
-    viewATransposed();
-    if (o_.b == MatrixLayout::ColumnMajor) viewBTransposed();
+    At_ = transposedView(A_, o_.a);
+    if (o_.b == MatrixLayout::ColumnMajor) Bt_ = transposedView(B_, o_.b);
     // The A block's rows: mc, or M rounded up to MR when smaller.
     Value aRows = b_.min(b_.index(k_.mc), b_.ceildivsi(M_, b_.index(MR_)) * b_.index(MR_));
     aPack_ = b_.alloc(packed_, {aRows * b_.index(rowPanels_ ? aStride_ : k_.kc)}, 64);
@@ -188,7 +188,7 @@ class SgemmKernel {
     const Value bBytes = K_ * N_ * b_.index(static_cast<std::int64_t>(storageSize(t_)));
     const Value packB = columnMajorB ? b_.constant(ElementType::I1, 1) : bBytes > b_.index(kInPlaceBBytes);
     const Value panels = b_.ceildivsi(N_, b_.index(dnr));
-    if (columnMajorB) viewBTransposed();
+    if (columnMajorB) Bt_ = transposedView(B_, o_.b);
     bPack_ = b_.alloc(packed_, {b_.select(packB, panels * b_.index(dnr) * K_, i0_)}, 64);
     b_.ifThen(packB, [&] {
       b_.forLoop(i0_, N_, b_.index(dnr), [&](Value jr) { packBPanel(i0_, i0_, K_, jr, k_.directNv); });
@@ -213,7 +213,7 @@ class SgemmKernel {
     };
     Value sharedStrip;
     if (packA) {
-      viewATransposed();
+      At_ = transposedView(A_, o_.a);
       if (!o_.parallel) sharedStrip = b_.alloc(packed_, {stripSize}, 64);
     }
     auto rowBlock = [&](Value ir) {
@@ -286,23 +286,17 @@ class SgemmKernel {
     });
   }
 
-  // A^T: a view whose rows are A's columns, so a column of A (MR rows of a
-  // panel) is one strided transfer_read, zero-padded past M.
-  // A column-major A gives A^T unit stride along its rows (contiguous reads).
-  void viewATransposed() {
-    const bool rowMajor = o_.a == MatrixLayout::RowMajor;
+  // m^T, for A (M x K) or B (K x N) in `layout`: a view whose rows are m's
+  // columns. A column of a row-major A (MR rows of a panel) is then one
+  // strided transfer_read, zero-padded past M; a column-major operand's
+  // transpose has unit stride along its rows (contiguous reads along k).
+  Value transposedView(const Value& m, MatrixLayout layout) {
+    const bool rowMajor = layout == MatrixLayout::RowMajor;
     const MemRefType transposedType(t_, {kDynamic, kDynamic}, rowMajor ? StridedLayout{kDynamic, {1, kDynamic}}
                                                                        : StridedLayout{kDynamic, {kDynamic, 1}});
-    Value rowStride = field(b_, A_, {4, 0}), colStride = field(b_, A_, {4, 1});
-    At_ = b_.reinterpretCast(A_, transposedType, field(b_, A_, {2}), {K_, b_.dim(A_, 0)},
-                             {rowMajor ? b_.index(1) : colStride, rowMajor ? rowStride : b_.index(1)});
-  }
-
-  // B^T: a row-major view of a column-major B (its columns as rows), for
-  // contiguous reads along k.
-  void viewBTransposed() {
-    const MemRefType rowMajor(t_, {kDynamic, kDynamic}, StridedLayout{kDynamic, {kDynamic, 1}});
-    Bt_ = b_.reinterpretCast(B_, rowMajor, field(b_, B_, {2}), {N_, K_}, {field(b_, B_, {4, 1}), b_.index(1)});
+    Value rowStride = field(b_, m, {4, 0}), colStride = field(b_, m, {4, 1});
+    return b_.reinterpretCast(m, transposedType, field(b_, m, {2}), {b_.dim(m, 1), b_.dim(m, 0)},
+                              {rowMajor ? b_.index(1) : colStride, rowMajor ? rowStride : b_.index(1)});
   }
 
   // rows[i] lane j -> result[j] lane i, for a power-of-two count of rows of
@@ -657,7 +651,7 @@ class SgemmKernel {
   const bool rowPanels_;
   const std::int64_t aStride_;
   Value A_, B_, C_, M_, N_, K_, zero_, i0_;
-  Value At_, Bt_, aPack_, bPack_;  // Bt_: viewBTransposed, for a column-major B
+  Value At_, Bt_, aPack_, bPack_;  // transposedView of A, and of a column-major B
 };
 
 }  // namespace
