@@ -154,8 +154,58 @@ class Rewriter {
       case llvm::Intrinsic::umax: return minMax(call, llvm::ICmpInst::ICMP_UGT);
       case llvm::Intrinsic::masked_load: return maskedAccess(call, /*isStore=*/false);
       case llvm::Intrinsic::masked_store: return maskedAccess(call, /*isStore=*/true);
+      case llvm::Intrinsic::maxnum: return floatMinMax(call, llvm::FCmpInst::FCMP_OGT);
+      case llvm::Intrinsic::minnum: return floatMinMax(call, llvm::FCmpInst::FCMP_OLT);
+      case llvm::Intrinsic::exp: return callFunction(call, "expf", "exp");
+      case llvm::Intrinsic::exp2: return callFunction(call, "exp2f", "exp2");
+      case llvm::Intrinsic::log: return callFunction(call, "logf", "log");
+      case llvm::Intrinsic::log2: return callFunction(call, "log2f", "log2");
+      case llvm::Intrinsic::log10: return callFunction(call, "log10f", "log10");
+      case llvm::Intrinsic::sin: return callFunction(call, "sinf", "sin");
+      case llvm::Intrinsic::cos: return callFunction(call, "cosf", "cos");
+      case llvm::Intrinsic::pow: return callFunction(call, "powf", "pow");
       default: return false;
     }
+  }
+
+  // Scalar maxnum(a, b) as x86's SelectionDAG lowers it at O0: maxss(b, a)
+  // (b when b > a, else a: a on a NaN b and on two zeros), and b when a is a
+  // NaN. minnum the same with <. The sign of a zero from either is left open
+  // (kernel-language.md), and x86 orders the operands differently when one is
+  // a constant; every other bit is the SelectionDAG's.
+  static bool floatMinMax(llvm::IntrinsicInst& call, llvm::FCmpInst::Predicate predicate) {
+    llvm::Type* type = call.getType();
+    if (!type->isFloatTy() && !type->isDoubleTy()) return false;
+    llvm::IRBuilder<> b(&call);
+    llvm::Value *x = call.getArgOperand(0), *y = call.getArgOperand(1);
+    llvm::Value* chosen = b.CreateSelect(b.CreateFCmp(predicate, y, x), y, x);
+    call.replaceAllUsesWith(b.CreateSelect(b.CreateFCmpUNO(x, x), y, chosen));
+    call.eraseFromParent();
+    return true;
+  }
+
+  // A scalar f32/f64 intrinsic as a call of the C library function
+  // (`float32`/`float64`) the SelectionDAG calls for it at O0, so the same
+  // bits: FastISel selects a call, and gave each such intrinsic a
+  // SelectionDAG of its own.
+  bool callFunction(llvm::IntrinsicInst& call, const char* float32, const char* float64) {
+    llvm::Type* type = call.getType();
+    if (!type->isFloatTy() && !type->isDoubleTy()) return false;
+    for (const llvm::Use& argument : call.args())
+      if (argument->getType() != type) return false;
+    std::vector<llvm::Type*> parameters(call.arg_size(), type);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(type->isFloatTy() ? float32 : float64,
+                                                              llvm::FunctionType::get(type, parameters, false));
+    auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+    // The name taken by something else in the module: left to the SelectionDAG.
+    if (!function || function->getFunctionType() != callee.getFunctionType()) return false;
+    function->setDoesNotThrow();
+    llvm::IRBuilder<> b(&call);
+    llvm::CallInst* replacement = b.CreateCall(callee, std::vector<llvm::Value*>(call.arg_begin(), call.arg_end()));
+    replacement->setDoesNotThrow();
+    call.replaceAllUsesWith(replacement);
+    call.eraseFromParent();
+    return true;
   }
 
   static bool minMax(llvm::IntrinsicInst& call, llvm::ICmpInst::Predicate predicate) {

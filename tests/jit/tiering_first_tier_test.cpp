@@ -1,5 +1,6 @@
 // The O0 first tier's rewrites for FastISel (jit/first_tier_isel.h): lane
 // masks as per-lane copies, prefetches dropped, scalar min/max as selects,
+// scalar math intrinsics as calls,
 // descriptor loads split into field loads.
 // Every result is compared with the tier-up's and with what the mask means,
 // including masks whose lane indices wrap around 2^64.
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "memjit/codegen/kernels.h"
@@ -293,4 +295,120 @@ TEST(FirstTier, AggregateLoadsWhoseFieldsAreExtractedBecomeFieldLoadsInPlace) {
   EXPECT_EQ(callFields(fn), expected);
   tierUpNow(mod);
   EXPECT_EQ(callFields(fn), expected);
+}
+
+namespace {
+
+// The scalar float intrinsics the first tier calls functions for or turns
+// into selects, and fma (which it keeps), in f32 and f64: out[k] =
+// op_k(a, b, c) for one (a, b, c).
+constexpr const char* kScalarOps[] = {"fma", "maxnum", "minnum", "exp", "exp2", "log",
+                                      "log2", "log10", "sin", "cos", "pow"};
+
+std::string scalarMathIR() {
+  std::string ir;
+  for (const char* type : {"float", "double"}) {
+    const std::string t = type, suffix = t == "float" ? "f32" : "f64";
+    ir += "define void @math_" + suffix + "(ptr %in, ptr %out) {\n";
+    ir += "  %a = load " + t + ", ptr %in\n";
+    ir += "  %pb = getelementptr " + t + ", ptr %in, i64 1\n  %b = load " + t + ", ptr %pb\n";
+    ir += "  %pc = getelementptr " + t + ", ptr %in, i64 2\n  %c = load " + t + ", ptr %pc\n";
+    for (std::size_t k = 0; k < std::size(kScalarOps); ++k) {
+      const std::string op = kScalarOps[k], arity = op == "fma" ? "3" : op == "maxnum" || op == "minnum" || op == "pow" ? "2" : "1";
+      const std::string args = arity == "3" ? t + " %a, " + t + " %b, " + t + " %c"
+                               : arity == "2" ? t + " %a, " + t + " %b"
+                                              : t + " %a";
+      const std::string r = "%r" + std::to_string(k);
+      ir += "  " + r + " = call " + t + " @llvm." + op + "." + suffix + "(" + args + ")\n";
+      ir += "  %p" + std::to_string(k) + " = getelementptr " + t + ", ptr %out, i64 " + std::to_string(k) + "\n";
+      ir += "  store " + t + " " + r + ", ptr %p" + std::to_string(k) + "\n";
+    }
+    ir += "  ret void\n}\n";
+  }
+  return ir;
+}
+
+// (a, b, c) triples: zeros of both signs, NaNs (quiet and signalling),
+// infinities, denormals, and an FMA whose unfused result differs (0 against -2^-46).
+template <typename T>
+std::vector<std::array<T, 3>> scalarCases() {
+  using L = std::numeric_limits<T>;
+  const T eps = L::epsilon();
+  const T snan = L::signaling_NaN();
+  return {{1 + eps, 1 - eps, -1},   {-0.0, 0.0, -0.0},       {0.0, -0.0, 0.0},          {L::quiet_NaN(), 2, 1},
+          {3, L::quiet_NaN(), 1},   {snan, 1.5, 0},          {0.5, snan, 2},            {L::infinity(), 0, 1},
+          {-L::infinity(), 2, 3},   {L::denorm_min(), 0.5, L::denorm_min()}, {-L::min(), 1e3, 7}, {0.75, -2.5, 1e-3}};
+}
+
+template <typename T>
+std::vector<T> callScalarMath(void* fn, const std::array<T, 3>& abc) {
+  std::vector<T> out(std::size(kScalarOps));
+  test::callJit<void(const T*, T*)>(fn, abc.data(), out.data());
+  return out;
+}
+
+// Bit for bit, but for what the semantics leave open: any NaN for a NaN, and
+// either zero from maxnum/minnum of two zeros.
+template <typename T>
+void expectSameResults(const std::vector<T>& got, const std::vector<T>& want, const std::array<T, 3>& abc,
+                       const char* what) {
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const std::string op = kScalarOps[k];
+    if (std::isnan(want[k])) {
+      EXPECT_TRUE(std::isnan(got[k])) << what << " " << op << "(" << abc[0] << ", " << abc[1] << ")";
+      continue;
+    }
+    if ((op == "maxnum" || op == "minnum") && want[k] == 0 && got[k] == 0) continue;
+    EXPECT_EQ(std::memcmp(&got[k], &want[k], sizeof(T)), 0)
+        << what << " " << op << "(" << abc[0] << ", " << abc[1] << ", " << abc[2] << "): " << got[k] << " against "
+        << want[k];
+  }
+}
+
+template <typename T>
+std::vector<std::vector<T>> scalarMathResults(void* fn) {
+  std::vector<std::vector<T>> results;
+  for (const auto& abc : scalarCases<T>()) results.push_back(callScalarMath<T>(fn, abc));
+  return results;
+}
+
+template <typename T>
+void expectAllSame(void* fn, const std::vector<std::vector<T>>& want, const char* what) {
+  const auto cases = scalarCases<T>();
+  for (std::size_t i = 0; i < cases.size(); ++i) expectSameResults(callScalarMath<T>(fn, cases[i]), want[i], cases[i], what);
+}
+
+}  // namespace
+
+// What FastISel cannot select among the scalar float intrinsics becomes what
+// the SelectionDAG would have made of it: the same bits as a direct O0 compile
+// (and as the tier-up).
+TEST(FirstTier, ScalarFmaMinMaxAndMathCallsGiveTheSelectionDagsResults) {
+  const std::string ir = scalarMathIR();
+  JitOptions o0;
+  o0.optLevel = OptLevel::O0;
+  Jit direct = test::makeJit(o0);
+  LoadedModule reference = valueOrFail(direct.addIR(ir, "scalar_math_O0"));
+  const auto want32 = scalarMathResults<float>(valueOrFail(direct.lookupSymbol("math_f32")));
+  const auto want64 = scalarMathResults<double>(valueOrFail(direct.lookupSymbol("math_f64")));
+  // The unfused product would give 0.
+  ASSERT_EQ(want32[0][0], -std::ldexp(1.0f, -46));
+  ASSERT_EQ(want64[0][0], -std::ldexp(1.0, -104));
+
+  auto [jit, mod, firstIR] = addAtFirstTier(ir.c_str(), "scalar_math");
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  for (const char* op : kScalarOps) {  // declared still, called no more (fma stays an intrinsic)
+    if (std::string_view(op) == "fma") continue;
+    for (const char* call : {"call float @llvm.", "call double @llvm."})
+      EXPECT_EQ(firstIR.find(call + std::string(op) + "."), std::string::npos) << op;
+  }
+  EXPECT_NE(firstIR.find("call float @expf("), std::string::npos) << firstIR;
+  EXPECT_NE(firstIR.find("call double @pow("), std::string::npos) << firstIR;
+  void* f32 = valueOrFail(jit.lookupSymbol("math_f32"));
+  void* f64 = valueOrFail(jit.lookupSymbol("math_f64"));
+  expectAllSame<float>(f32, want32, "first tier");
+  expectAllSame<double>(f64, want64, "first tier");
+  tierUpNow(mod);
+  expectAllSame<float>(f32, want32, "tier-up");
+  expectAllSame<double>(f64, want64, "tier-up");
 }
