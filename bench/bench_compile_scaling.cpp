@@ -15,6 +15,12 @@
 //   optimize_s, codegen_s  LoadedModule::compileStats()'s phases
 // Growth is linear when each 10x in ops costs at most ~10x (2.3x per doubling:
 // 2.3^log2(10) = 16x per decade is the bound).
+//
+//   ScalingRun/loops/10000/<elements>
+//
+// is what the compile buys: one call of the 10K-op loops kernel (1,666 loops,
+// outlined and compiled as large_functions.h says) at O2 on `elements` floats,
+// for changes to how those loops are compiled.
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
@@ -28,6 +34,7 @@
 
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
+#include "memjit/runtime/memref.h"
 #include "scaling_kernels.h"
 
 namespace {
@@ -130,7 +137,39 @@ void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops
   state.counters["codegen_s"] = avg(codegen);
 }
 
+void scalingRun(benchmark::State& state, ScalingShape shape, std::size_t ops) {
+  auto jit = memjit::jit::Jit::create({.optLevel = OptLevel::O2});
+  memjit::codegen::Module module("scaling_run");
+  if (!jit || memjit::bench::addScalingKernel(module, "kernel", shape, ops)) {
+    state.SkipWithError("cannot build the kernel");
+    return;
+  }
+  auto loaded = jit->add(std::move(module));
+  if (!loaded) {
+    state.SkipWithError(loaded.error().str().c_str());
+    return;
+  }
+  using Vector = memjit::runtime::StridedMemRef<float, 1>;
+  auto fn = loaded->function("kernel");
+  auto call = fn ? fn->as<void(Vector, Vector)>() : decltype(fn->as<void(Vector, Vector)>())(fn.error());
+  if (!call) {
+    state.SkipWithError(call.error().str().c_str());
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(state.range(0));
+  std::vector<float> in(static_cast<std::size_t>(n), 0.25f), out(static_cast<std::size_t>(n), 1.0f);
+  for (auto _ : state) {
+    (*call)(memjit::runtime::makeView<float, 1>(in.data(), {n}), memjit::runtime::makeView<float, 1>(out.data(), {n}));
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+}
+
 int registerAll() {
+  benchmark::RegisterBenchmark("ScalingRun/loops/10000", scalingRun, ScalingShape::Loops, std::size_t{10000})
+      ->Arg(16)
+      ->Arg(1000)
+      ->Unit(benchmark::kMicrosecond);
   const char* large = std::getenv("MEMJIT_BENCH_SCALING_LARGE");
   std::vector<std::size_t> sizes = {1000, 10000};
   if (large && std::string(large) == "1") sizes.push_back(100000);
