@@ -197,8 +197,9 @@ class Rewriter {
     llvm::FunctionCallee callee = module_.getOrInsertFunction(type->isFloatTy() ? float32 : float64,
                                                               llvm::FunctionType::get(type, parameters, false));
     auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee());
-    // The name taken by something else in the module: left to the SelectionDAG.
-    if (!function || function->getFunctionType() != callee.getFunctionType()) return false;
+    // A name the module defines or uses otherwise: left to the SelectionDAG.
+    if (!function || !function->isDeclaration() || function->getFunctionType() != callee.getFunctionType())
+      return false;
     function->setDoesNotThrow();
     llvm::IRBuilder<> b(&call);
     llvm::CallInst* replacement = b.CreateCall(callee, std::vector<llvm::Value*>(call.arg_begin(), call.arg_end()));

@@ -412,3 +412,29 @@ TEST(FirstTier, ScalarFmaMinMaxAndMathCallsGiveTheSelectionDagsResults) {
   expectAllSame<float>(f32, want32, "tier-up");
   expectAllSame<double>(f64, want64, "tier-up");
 }
+
+// A module with a function of its own named as the C library's keeps its
+// intrinsic: the rewrite would call the module's function.
+TEST(FirstTier, AMathIntrinsicStaysWhereTheModuleDefinesTheLibraryName) {
+  constexpr const char* kOwnExpIR = R"(
+define internal float @expf(float %x) {
+  ret float 4.200000e+01
+}
+define float @both(float %x) {
+  %e = call float @llvm.exp.f32(float %x)
+  %own = call float @expf(float %x)
+  %sum = fadd float %e, %own
+  ret float %sum
+}
+declare float @llvm.exp.f32(float)
+)";
+  JitOptions o0;
+  o0.optLevel = OptLevel::O0;
+  Jit direct = test::makeJit(o0);
+  LoadedModule reference = valueOrFail(direct.addIR(kOwnExpIR, "own_exp_O0"));
+  const float want = test::callJit<float(float)>(valueOrFail(direct.lookupSymbol("both")), 1.0f);
+  auto [jit, mod, ir] = addAtFirstTier(kOwnExpIR, "own_exp");
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  EXPECT_NE(ir.find("call float @llvm.exp.f32(float %"), std::string::npos) << ir;
+  EXPECT_EQ(test::callJit<float(float)>(valueOrFail(jit.lookupSymbol("both")), 1.0f), want);
+}
