@@ -283,6 +283,42 @@ void comparesInF32(llvm::Function& f) {
   }
 }
 
+// bf16 arithmetic (fadd, fsub, fmul, fdiv, frem) is done in f32 as the back
+// end promotes it, with the operands widened from their bits by a shift, so
+// that no operand goes through vcvtneps2bf16 on its way in: at O1 a bf16
+// argument divided inside a loop was widened, narrowed (the denormal flushed
+// to -0) and widened again before the loop, and 0x807f / 0x807f gave a NaN
+// (difftest seed 3300000001358). The result is rounded to bf16 once, as
+// before: f32 carries more than twice bf16's precision, so the f32 operation
+// rounded to bf16 is the correctly rounded bf16 result.
+void bf16ArithmeticInF32(llvm::Function& f) {
+  std::vector<llvm::BinaryOperator*> operations;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block)
+      if (auto* op = llvm::dyn_cast<llvm::BinaryOperator>(&inst); op && op->getType()->getScalarType()->isBFloatTy())
+        operations.push_back(op);
+  for (llvm::BinaryOperator* op : operations) {
+    llvm::IRBuilder<> ir(op);
+    ir.SetCurrentDebugLocation(op->getDebugLoc());
+    llvm::Type* type = op->getType();
+    llvm::Type *f32 = ir.getFloatTy(), *i32 = ir.getInt32Ty();
+    if (auto* v = llvm::dyn_cast<llvm::VectorType>(type)) {
+      f32 = llvm::VectorType::get(f32, v->getElementCount());
+      i32 = llvm::VectorType::get(i32, v->getElementCount());
+    }
+    auto widen = [&](llvm::Value* x) {
+      llvm::Value* bits = ir.CreateZExt(ir.CreateBitCast(x, bitsOf(type)), i32);
+      return ir.CreateBitCast(ir.CreateShl(bits, llvm::ConstantInt::get(i32, 16)), f32);
+    };
+    llvm::Value* wide = ir.CreateBinOp(op->getOpcode(), widen(op->getOperand(0)), widen(op->getOperand(1)));
+    if (auto* i = llvm::dyn_cast<llvm::Instruction>(wide)) i->copyFastMathFlags(op);
+    llvm::Value* result = ir.CreateFPTrunc(wide, type);
+    op->replaceAllUsesWith(result);
+    result->takeName(op);
+    op->eraseFromParent();
+  }
+}
+
 // Loads and stores of halves move i16. SelectionDAG at O0 (which modules with
 // halves take, see code_emitter.cpp) loads a half as an extension to f32 and
 // narrows it back for a store or a bitcast, flushing bf16 denormals.
@@ -441,6 +477,7 @@ void passHalvesAsBits(llvm::Module& module) {
     signOpsAsBits(f);
     movesAsBits(f);
     comparesInF32(f);
+    bf16ArithmeticInF32(f);
     memoryAsBits(f);
     argumentsAsBits(f);
     phisAsBits(f);
