@@ -12,7 +12,10 @@
 // so is every half argument (live across a call it was
 // spilled as f32); selects, vector lane moves, loads and stores of halves,
 // which the back end also promotes to f32, become i16 operations (so do the
-// shuffles identity_lanes.h makes of moved half values); fabs, fneg
+// shuffles identity_lanes.h makes of moved half values); bf16 arithmetic
+// is done in f32 on operands widened from their bits by a shift (the back
+// end's own widening of an argument was seen to go through vcvtneps2bf16 at
+// O1) and rounded to bf16 once; fabs, fneg
 // and copysign, which InstCombine re-forms from the builder's masks, become
 // masks again; and the bits of a computed bf16 reach integer operations
 // through an empty asm (the back end takes their sign to be zero). Nothing

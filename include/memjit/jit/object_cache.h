@@ -43,7 +43,9 @@ namespace memjit::jit {
 /// that hides their sign from the back end (difftest seed 5000000008719).
 /// 7: identity lanes of f32/f64 vector arithmetic take their operand (LLVM
 /// 22's SLP vectoriser quieted a moved signalling NaN, seed 137766914070758).
-inline constexpr std::uint32_t kObjectAbiVersion = 7;
+/// 8: bf16 arithmetic in f32 on operands widened from their bits (an O1
+/// argument narrowed by vcvtneps2bf16 on its way in, seed 3300000001358).
+inline constexpr std::uint32_t kObjectAbiVersion = 8;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
 /// debug info are chosen per function when the kernel is built
