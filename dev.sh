@@ -160,6 +160,10 @@ thread_sanitizer_pass() {
   # Tier-ups swapped in while several threads call, modules unloaded mid-tier-up.
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
     ./build-tsan/tests/jit/jit_tiering_test
+  # Large modules compiled in parts on several threads at once (module_parts.h).
+  cmake --build build-tsan -j "$JOBS" --target jit_module_parts_test
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp" \
+    ./build-tsan/tests/jit/jit_module_parts_test --gtest_filter='CompileInParts.*'
   # Parallel loops: 8 host threads calling parallel kernels, and nested loops.
   # libgomp is not TSan-instrumented (its barriers look like races), so these
   # cases run on a scheduler of plain std::threads that the tests install;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -20,8 +21,11 @@
 #include "engine.h"
 #include "first_tier_bodies.h"
 #include "global_structors.h"
+#include "large_functions.h"
 #include "link_module.h"
 #include "module_hash.h"
+#include "module_parts.h"
+#include "object_archive.h"
 #include "llvm_error.h"
 #include "phase_timer.h"
 #include "tiering.h"
@@ -125,13 +129,65 @@ void writeDump(const std::string& path, std::string_view data) {
   out.write(data.data(), static_cast<std::streamsize>(data.size()));
 }
 
+// Whether a module added with `options` may compile its outlined loops in
+// parts on several threads (module_parts.h): at O1 and above, through the IR
+// passes, without remarks (collected on one context) or crash recovery (a
+// crash on another thread cannot become an Error).
+bool mayCompileInParts(const JitCore& core, const AddOptions& options, Levels levels) {
+  return options.runIRPasses && levels.ir >= OptLevel::O1 && !options.remarks && !core.options.recoverFromLlvmCrashes;
+}
+
+// Compiles `rest` (the module the parts were split from) on this thread with
+// `lease` and each part with a machine of its own; returns the objects as one
+// archive (object_archive.h). The optimise and codegen phases are the sums
+// over the parts.
+Expected<std::string> compileWithParts(JitCore& core, llvm::Module& rest, detail::MachinePool::Lease& lease,
+                                       detail::ModuleSplit& parts, const detail::PipelineOptions& pipeline,
+                                       Levels levels, const std::string& dumps, CompileStats& stats) {
+  detail::applyProcessWideOptions(pipeline);
+  std::mutex mutex;
+  auto account = [&](const CompileStats& own) {
+    std::lock_guard<std::mutex> lock(mutex);
+    stats.optimize += own.optimize;
+    stats.codegen += own.codegen;
+  };
+  auto compile = [&](llvm::Module& module, detail::MachinePool::Lease& machine,
+                     const std::string& dump) -> Expected<std::string> {
+    CompileStats own;
+    {
+      detail::PhaseTimer timer(own.optimize);
+      detail::optimize(module, *machine, pipeline);
+    }
+    if (!dump.empty()) writeDump(dump + ".after.ll", detail::printIR(module));
+    auto object = [&] {
+      detail::PhaseTimer timer(own.codegen);
+      return machine.emitObject(module);
+    }();
+    account(own);
+    return object;
+  };
+  MEMJIT_ASSIGN_OR_RETURN(
+      std::vector<std::string> objects,
+      detail::compileInParts(
+          parts, core.options.compileThreads, [&] { return compile(rest, lease, dumps); },
+          [&](llvm::Module& part, std::size_t index) -> Expected<std::string> {
+            MEMJIT_ASSIGN_OR_RETURN(auto own, core.machines.acquire(levels.codegen));
+            part.setModuleIdentifier(rest.getModuleIdentifier() + ".part" + std::to_string(index + 1));
+            return compile(part, own, dumps.empty() ? dumps : dumps + ".part" + std::to_string(index + 1));
+          }));
+  return detail::archiveObjects(objects);
+}
+
 // Runs the IR passes (unless AddOptions::runIRPasses is off) and generates
 // the object with a leased machine; under JitOptions::recoverFromLlvmCrashes
-// a crash in LLVM becomes an Error.
+// a crash in LLVM becomes an Error. A large module may compile in parts
+// (module_parts.h), into an archive of objects.
 Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOptions& options, Levels levels,
                                     const std::string& dumps, CompileStats& stats, std::vector<Remark>& remarks) {
   MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(levels.codegen));
   llvm::Module& module = *ir.module;
+  detail::PipelineOptions pipeline{levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath,
+                                   options.remarks ? &remarks : nullptr};
   std::string code;
   auto compile = [&]() -> Error {
     {
@@ -139,11 +195,22 @@ Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOption
       detail::prepareModule(module, *lease);
     }
     if (!dumps.empty()) writeDump(dumps + ".before.ll", detail::printIR(module));
+    if (mayCompileInParts(core, options, levels)) {
+      std::optional<detail::ModuleSplit> parts;
+      {
+        detail::PhaseTimer timer(stats.optimize);
+        detail::outlineLoopsOfLargeFunctions(module);
+        parts = detail::ModuleSplit::plan(module);
+      }
+      pipeline.outlineLoops = false;
+      if (parts) {
+        MEMJIT_ASSIGN_OR_RETURN(code, compileWithParts(core, module, lease, *parts, pipeline, levels, dumps, stats));
+        return Error::success();
+      }
+    }
     if (options.runIRPasses) {
       detail::PhaseTimer timer(stats.optimize);
-      detail::optimize(module, *lease,
-                       {levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath,
-                        options.remarks ? &remarks : nullptr});
+      detail::optimize(module, *lease, pipeline);
     }
     if (!dumps.empty()) writeDump(dumps + ".after.ll", detail::printIR(module));
     detail::PhaseTimer timer(stats.codegen);
@@ -226,7 +293,7 @@ Expected<ModuleObject> compileOrFetch(JitCore& core, ModuleIR& ir, const AddOpti
     }
     object.bytes = std::make_shared<const std::string>(std::move(*code));
   }
-  if (!dumps.empty()) writeDump(dumps + ".o", *object.bytes);
+  if (!dumps.empty()) writeDump(dumps + (detail::isArchive(*object.bytes) ? ".a" : ".o"), *object.bytes);
   return object;
 }
 
@@ -390,6 +457,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   const bool deferToTierUp =
       builder && !options.remarks && !lookup.hit && detail::tieringApplies(*core_, handed, options);
   std::vector<detail::LaterInlining> inlineOnTierUp;
+  bool definedByObject = false;  // what a cached object defines, read from it
   if (builder) {
     if (defersExpanded) {
       // A hit's object tells which entries were deferred when it was
@@ -402,6 +470,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
         if (told) {
           object.defined = std::move(read.defined);
           object.interface = std::move(read.interface);
+          definedByObject = true;
         }
       }
       if (told) {
@@ -418,7 +487,7 @@ Expected<LoadedModule> Jit::addModule(std::unique_ptr<llvm::LLVMContext> context
   {
     detail::PhaseTimer timer(object.stats.prepare);
     detail::lowerGlobalStructors(*ir.module);
-    if (!object.interface) object.defined = definedNames(*ir.module);
+    if (!definedByObject) object.defined = definedNames(*ir.module);
   }
   std::shared_ptr<detail::TieredModule> tiered;
   // After lowering the structors: llvm.global_ctors is a writable global.

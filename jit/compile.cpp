@@ -263,13 +263,17 @@ static const llvm::TargetLibraryInfoImpl& libraryInfo(const llvm::TargetMachine&
   return *slot;
 }
 
+void applyProcessWideOptions(const PipelineOptions& options) {
+  if (options.level >= OptLevel::O2 && options.skipVectorEpilogue) skipEpilogueVectorization();
+}
+
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, const PipelineOptions& options) {
   const OptLevel level = options.level;
-  if (level >= OptLevel::O2 && options.skipVectorEpilogue) skipEpilogueVectorization();
+  applyProcessWideOptions(options);
   // Guards that keep large functions' optimisation linear (large_functions.h);
   // functions below their thresholds, every hand-written kernel, are untouched.
   if (level >= OptLevel::O1) {
-    outlineLoopsOfLargeFunctions(module);
+    if (options.outlineLoops) outlineLoopsOfLargeFunctions(module);
     keepHugeLoopsScalar(module);
   }
   llvm::PipelineTuningOptions tuning;

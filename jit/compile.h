@@ -59,7 +59,13 @@ struct PipelineOptions {
   bool vectorMath = true;          ///< as JitOptions::vectorMath
   /// When set, the loop vectoriser's remarks are appended here (remarks.h).
   std::vector<Remark>* remarks = nullptr;
+  /// Outline the loops of large functions first (large_functions.h); false
+  /// where that was done already (a module compiled in parts, module_parts.h).
+  bool outlineLoops = true;
 };
+/// Sets what optimize() sets in LLVM's process-wide options for `options`
+/// (once per process): call it before optimising on several threads at once.
+void applyProcessWideOptions(const PipelineOptions& options);
 /// Runs the default O0..O3 module pipeline with the machine's TTI and
 /// memjit's TargetLibraryInfo (vector math library, see vector_math.h).
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, const PipelineOptions& options);

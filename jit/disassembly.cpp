@@ -31,6 +31,7 @@
 #include "compile.h"
 #include "llvm_compat.h"
 #include "llvm_error.h"
+#include "object_archive.h"
 #include "memjit/jit/target.h"
 
 namespace memjit::jit::detail {
@@ -168,21 +169,33 @@ std::string hex(std::uint64_t value) {
 
 }  // namespace
 
-Expected<std::string> disassembleFunction(std::string_view object, std::string_view symbol, const void* loadedAt) {
-  auto file = llvm::object::ObjectFile::createObjectFile(
-      llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "object"));
-  if (!file) return fromLLVM(file.takeError(), ErrorCode::ParseError, "cannot read the module's object");
-  MEMJIT_ASSIGN_OR_RETURN(FoundFunction function, findFunction(**file, symbol));
+Expected<std::string> disassembleFunction(std::string_view objectBytes, std::string_view symbol, const void* loadedAt) {
+  MEMJIT_ASSIGN_OR_RETURN(std::vector<std::string_view> objects, objectsIn(objectBytes));
+  // A module compiled in parts: the function is in one of its objects.
+  std::unique_ptr<llvm::object::ObjectFile> file;
+  Expected<FoundFunction> found = Error(ErrorCode::NotFound, "");
+  for (std::string_view object : objects) {
+    auto read = llvm::object::ObjectFile::createObjectFile(
+        llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "object"));
+    if (!read) return fromLLVM(read.takeError(), ErrorCode::ParseError, "cannot read the module's object");
+    found = findFunction(**read, symbol);
+    if (found) {
+      file = std::move(*read);
+      break;
+    }
+  }
+  if (!found) return found.error();
+  const FoundFunction& function = *found;
   auto contents = function.section.getContents();
   if (!contents) return fromLLVM(contents.takeError(), ErrorCode::ParseError, "cannot read the code section");
   if (function.offset + function.size > contents->size())
     return Error(ErrorCode::ParseError, "function '" + std::string(symbol) + "' lies outside its section");
   MEMJIT_ASSIGN_OR_RETURN(auto host, makeHostDisassembler());
-  const auto relocations = relocationTargets(**file, function.section);
+  const auto relocations = relocationTargets(*file, function.section);
   std::unique_ptr<llvm::DWARFContext> dwarf;
-  for (const llvm::object::SectionRef& section : (*file)->sections())
+  for (const llvm::object::SectionRef& section : file->sections())
     if (auto name = section.getName(); name && *name == ".debug_line")
-      dwarf = llvm::DWARFContext::create(**file, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr,
+      dwarf = llvm::DWARFContext::create(*file, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr,
                                          "", [](llvm::Error e) { llvm::consumeError(std::move(e)); },
                                          [](llvm::Error e) { llvm::consumeError(std::move(e)); });
 

@@ -11,6 +11,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "llvm_error.h"
+#include "object_archive.h"
 #include "phase_timer.h"
 #include "runtime_symbols.h"
 #include "session_errors.h"
@@ -91,13 +92,15 @@ Error linkFailure(const ModuleState& state, llvm::Error lookupError) {
 // externals and relocation problems surface here.
 Expected<llvm::orc::SymbolMap> addAndResolve(ModuleState& state, const ObjectToLink& object) {
   llvm::orc::LLJIT& lljit = *state.core->lljit;
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.bytes.data(), object.bytes.size()),
-                                                     object.name);
-  // What LLJIT::addObjectFile does, with ORC's reading of the object when the add made it already.
-  llvm::Error added = object.interface
-                          ? lljit.getObjTransformLayer().add(*state.dylib, std::move(buffer), *object.interface)
-                          : lljit.addObjectFile(*state.dylib, std::move(buffer));
-  if (added) return fromOrc(std::move(added), "cannot add module '" + object.name + "'");
+  MEMJIT_ASSIGN_OR_RETURN(std::vector<std::string_view> objects, objectsIn(object.bytes));
+  for (std::string_view bytes : objects) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(bytes.data(), bytes.size()), object.name);
+    // What LLJIT::addObjectFile does, with ORC's reading of the object when the add made it already.
+    llvm::Error added = object.interface
+                            ? lljit.getObjTransformLayer().add(*state.dylib, std::move(buffer), *object.interface)
+                            : lljit.addObjectFile(*state.dylib, std::move(buffer));
+    if (added) return fromOrc(std::move(added), "cannot add module '" + object.name + "'");
+  }
   llvm::orc::SymbolLookupSet lookupSet;
   for (const std::string& symbol : object.defined) lookupSet.add(lljit.mangleAndIntern(symbol));
   clearSessionErrors();
@@ -135,7 +138,7 @@ struct ObjectFacts {
   bool writable = true;
 };
 
-ObjectFacts readObjectFacts(std::string_view object) {
+ObjectFacts readOneObjectsFacts(std::string_view object) {
   ObjectFacts facts;
   auto file = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(
       llvm::StringRef(object.data(), object.size()), "object"));
@@ -161,6 +164,21 @@ ObjectFacts readObjectFacts(std::string_view object) {
   return facts;
 }
 
+// The facts of an object or of an archive of them (the sums, and writable when one is).
+ObjectFacts readObjectFacts(std::string_view bytes, std::size_t& parts) {
+  auto objects = objectsIn(bytes);
+  if (!objects) return {};  // the linker has read it already
+  parts = objects->size();
+  ObjectFacts facts;
+  facts.writable = false;
+  for (std::string_view object : *objects) {
+    const ObjectFacts one = readOneObjectsFacts(object);
+    facts.codeBytes += one.codeBytes;
+    facts.writable = facts.writable || one.writable;
+  }
+  return facts;
+}
+
 // Offers the module's code to later adds of the same key (shareLinkedTwin).
 void offerForSharing(JitCore& core, const std::shared_ptr<ModuleState>& state) {
   // Caller holds core.mutex. Sweeping when the map outgrows the loaded
@@ -173,15 +191,24 @@ void offerForSharing(JitCore& core, const std::shared_ptr<ModuleState>& state) {
 }  // namespace
 
 Expected<ObjectInterface> objectInterface(JitCore& core, std::string_view bytes, const std::string& name) {
-  auto interface = llvm::orc::getObjectFileInterface(core.lljit->getExecutionSession(),
-                                                     llvm::MemoryBufferRef(llvm::StringRef(bytes.data(), bytes.size()), name));
-  if (!interface)
-    return fromLLVM(interface.takeError(), ErrorCode::ParseError, "'" + name + "' is not an object file memjit can load");
-  ObjectInterface out{std::move(*interface), {}};
-  for (const auto& [symbol, flags] : out.interface.SymbolFlags)
-    if (symbol != out.interface.InitSymbol && !flags.hasMaterializationSideEffectsOnly())
-      out.defined.push_back((*symbol).str());
+  MEMJIT_ASSIGN_OR_RETURN(std::vector<std::string_view> objects, objectsIn(bytes));
+  ObjectInterface out;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    auto interface = llvm::orc::getObjectFileInterface(
+        core.lljit->getExecutionSession(),
+        llvm::MemoryBufferRef(llvm::StringRef(objects[i].data(), objects[i].size()), name));
+    if (!interface)
+      return fromLLVM(interface.takeError(), ErrorCode::ParseError,
+                      "'" + name + "'" + (objects.size() > 1 ? " (member " + std::to_string(i + 1) + ")" : "") +
+                          " is not an object file memjit can load");
+    for (const auto& [symbol, flags] : interface->SymbolFlags)
+      if (symbol != interface->InitSymbol && !flags.hasMaterializationSideEffectsOnly() &&
+          (i == 0 || flags.isExported()))
+        out.defined.push_back((*symbol).str());
+    if (objects.size() == 1) out.interface = std::move(*interface);
+  }
   std::sort(out.defined.begin(), out.defined.end());
+  out.defined.erase(std::unique(out.defined.begin(), out.defined.end()), out.defined.end());
   return out;
 }
 
@@ -228,7 +255,7 @@ Expected<LoadedModule> linkObject(const std::shared_ptr<JitCore>& core, ObjectTo
     recordAddresses(*state, object.defined, addresses);
     if (object.beforePublish) MEMJIT_TRY(object.beforePublish(state));
   }
-  const ObjectFacts facts = readObjectFacts(object.bytes);
+  const ObjectFacts facts = readObjectFacts(object.bytes, object.stats.parts);
   object.stats.objectBytes = object.bytes.size();
   object.stats.codeBytes = facts.codeBytes;
   object.stats.cacheHit = object.fromCache;
@@ -266,6 +293,7 @@ std::optional<LoadedModule> shareLinkedTwin(const std::shared_ptr<JitCore>& core
   state->codeOwner = std::move(owner);  // whose resolved functions LoadedModule::function reuses
   object.stats.objectBytes = state->codeOwner->stats.objectBytes;
   object.stats.codeBytes = state->codeOwner->stats.codeBytes;
+  object.stats.parts = state->codeOwner->stats.parts;
   object.stats.cacheHit = true;
   object.stats.total =
       std::chrono::duration_cast<CompileStats::Duration>(std::chrono::steady_clock::now() - object.started);

@@ -29,8 +29,11 @@ struct ModuleLinks {
 /// ORC's own reading of an object, as the linker will see it, and the symbols
 /// it defines in it (sorted; not the init symbol ORC makes up for an object
 /// with .init_array, which is no definition). ParseError when ORC cannot read it.
+/// For an archive of objects (object_archive.h): no interface, and the
+/// symbols its first member defines and those the others export (the parts of
+/// a module define hidden functions only its first object calls).
 struct ObjectInterface {
-  llvm::orc::MaterializationUnit::Interface interface;
+  std::optional<llvm::orc::MaterializationUnit::Interface> interface;
   std::vector<std::string> defined;
 };
 [[nodiscard]] Expected<ObjectInterface> objectInterface(JitCore& core, std::string_view bytes, const std::string& name);
@@ -41,7 +44,7 @@ struct ObjectInterface {
 /// A compiled object and what is known of it before it is linked.
 struct ObjectToLink {
   std::string name;
-  std::string_view bytes;            ///< copied by linkObject
+  std::string_view bytes;            ///< copied by linkObject; an object or an archive of them
   /// The bytes' owner when shared (kept for LoadedModule::assembly); else linkObject keeps a copy.
   std::shared_ptr<const std::string> owner;
   std::vector<Remark> remarks;  ///< AddOptions::remarks' collection

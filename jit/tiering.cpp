@@ -22,6 +22,7 @@
 #include "compile.h"
 #include "engine.h"
 #include "llvm_error.h"
+#include "object_archive.h"
 #include "memjit/metadata_symbols.h"
 #include "session_errors.h"
 
@@ -201,8 +202,12 @@ void TieredModule::tierUp() {
       if (link.first != firstTier) order.push_back(link);
   });
   dylib->setLinkOrder(std::move(order), /*LinkAgainstThisJITDylibFirst=*/true);
-  if (auto err = lljit.addObjectFile(*dylib, llvm::MemoryBuffer::getMemBufferCopy(**object, moduleName)))
-    return finish(fromOrc(std::move(err), "cannot add the tier-up of module '" + moduleName + "'"));
+  auto objects = objectsIn(**object);
+  if (!objects) return finish(objects.error().withContext("tier-up of module '" + moduleName + "'"));
+  for (std::string_view bytes : *objects)
+    if (auto err = lljit.addObjectFile(
+            *dylib, llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(bytes.data(), bytes.size()), moduleName)))
+      return finish(fromOrc(std::move(err), "cannot add the tier-up of module '" + moduleName + "'"));
   llvm::orc::SymbolLookupSet names;
   for (const std::string& name : exported) names.add(lljit.mangleAndIntern(name));
   clearSessionErrors();

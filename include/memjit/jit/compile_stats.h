@@ -24,10 +24,13 @@ struct CompileStats {
   /// its bitcode where the digest does not cover it, and a BLAKE3) and asking
   /// the cache; zero without JitOptions::cache.
   Duration cacheLookup{0};
-  /// The IR pass pipeline at the module's optimisation level.
+  /// The IR pass pipeline at the module's optimisation level. For a module
+  /// compiled in parts (`parts` > 1) the sum over the parts, which ran on
+  /// several threads at once: it may then exceed `total`.
   Duration optimize{0};
   /// Instruction selection, register allocation and machine code emission
-  /// (LLVM's code generator up to the object file's bytes).
+  /// (LLVM's code generator up to the object file's bytes); summed over the
+  /// parts as `optimize` is.
   Duration codegen{0};
   /// JIT only: creating the module's symbol table, linking the object into
   /// memory (JITLink: relocations, memory protection) and resolving every
@@ -39,8 +42,12 @@ struct CompileStats {
   /// object file's symbol table, bookkeeping).
   Duration total{0};
 
-  /// Size of the object file (a cached one on a hit).
+  /// Size of the object file (a cached one on a hit); of the archive of
+  /// objects for a module compiled in parts.
   std::size_t objectBytes = 0;
+  /// The objects the module's code is in: 1, or more for a large module whose
+  /// outlined loops compiled in parts (JitOptions::compileThreads).
+  std::size_t parts = 1;
   /// Bytes of machine code in it (its executable sections; JIT only).
   std::size_t codeBytes = 0;
   /// True when the object came from the object cache: optimize and codegen

@@ -135,9 +135,11 @@ class Jit {
                                AddOptions options = {});
 
   /// The same for a relocatable object file (ELF on Linux), e.g. from
-  /// `llc -filetype=obj -relocation-model=pic` or `memjit compile`. Nothing is
-  /// optimised or compiled; its .init_array/.fini_array are not run (see
-  /// Program for IR modules' constructors).
+  /// `llc -filetype=obj -relocation-model=pic` or `memjit compile`, or an `ar`
+  /// archive of such objects (what a module compiled in parts leaves in
+  /// JitOptions::dumpDirectory), every member of which is linked into the
+  /// module. Nothing is optimised or compiled; its .init_array/.fini_array are
+  /// not run (see Program for IR modules' constructors).
   Expected<LoadedModule> addObject(std::string_view objectBytes, std::string_view moduleName,
                                    AddOptions options = {});
 

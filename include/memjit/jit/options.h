@@ -94,10 +94,20 @@ struct JitOptions {
   /// (body in `<name>`, interface calling it). AOT output never changes.
   bool compileExpandedOnFirstUse = true;
   /// When non-empty, each compiled module leaves `<name>.<key>.before.ll`,
-  /// `.after.ll` and `.o` in this directory (created if missing).
+  /// `.after.ll` and `.o` in this directory (created if missing); a module
+  /// compiled in parts (compileThreads) leaves `.a`, the archive of its
+  /// objects, and each part's `.partN.after.ll` besides.
   std::string dumpDirectory{};
   /// Compile modules in two tiers (off by default).
   TieringOptions tiering{};
+  /// Threads that compile one large module at O1-O3, the adding thread
+  /// included: a module whose loops were outlined (generated kernels of
+  /// thousands of loops, docs/jit-and-aot.md "Large functions") compiles them
+  /// in parts of a few thousand instructions on these threads, into one
+  /// archive of objects. 0: one per core; 1: every part on the adding thread.
+  /// The code does not depend on it (parts are cut by size); every other
+  /// module compiles on the adding thread alone.
+  unsigned compileThreads = 0;
 };
 
 }  // namespace memjit::jit
