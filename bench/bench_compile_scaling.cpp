@@ -1,7 +1,11 @@
 // Compile time and memory against function size, at O0 and O2:
 //
-//   CompileScaling/<body|loops|nest>/<ops>/<O0|O2>
+//   CompileScaling/<body|loops|nest>/<ops>/<O0|O2|O2_1thread>
 //
+// O2 compiles a large module's outlined loops in parts on every core
+// (JitOptions::compileThreads = 0); O2_1thread compiles the same parts on the
+// adding thread alone, which shows what the threads bought and what the split
+// alone did.
 // for the generated kernels of scaling_kernels.h at 1K and 10K builder
 // operations, and 100K when MEMJIT_BENCH_SCALING_LARGE=1 is set in the
 // environment (minutes at O2 before issue 25's fixes; left out of
@@ -12,7 +16,9 @@
 //                alone misleads)
 //   peak_MB      the child's peak RSS (VmHWM), reset when the child starts
 //   growth_MB    peak_MB less the RSS the child started with (what compiling took)
-//   optimize_s, codegen_s  LoadedModule::compileStats()'s phases
+//   optimize_s, codegen_s  LoadedModule::compileStats()'s phases (summed over
+//                the parts: on several threads they exceed the wall time)
+//   parts        CompileStats::parts, the objects the code is in
 // Growth is linear when each 10x in ops costs at most ~10x (2.3x per doubling:
 // 2.3^log2(10) = 16x per decade is the issue's bound).
 //
@@ -28,6 +34,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <tuple>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -46,6 +53,7 @@ using memjit::jit::OptLevel;
 struct ChildResult {
   double wallSeconds = 0, cpuSeconds = 0, optimizeSeconds = 0, codegenSeconds = 0;
   long startKiB = 0, peakKiB = 0;
+  std::size_t parts = 0;
   char error[256] = {};
 };
 
@@ -67,7 +75,7 @@ double cpuSeconds() {
   return s(usage.ru_utime) + s(usage.ru_stime);
 }
 
-ChildResult compileInChild(ScalingShape shape, std::size_t ops, OptLevel level) {
+ChildResult compileInChild(ScalingShape shape, std::size_t ops, OptLevel level, unsigned threads) {
   ChildResult r;
   // Start the peak at the current RSS ("5": reset VmHWM, Linux 4.0+).
   std::ofstream("/proc/self/clear_refs") << "5";
@@ -79,6 +87,7 @@ ChildResult compileInChild(ScalingShape shape, std::size_t ops, OptLevel level) 
     return r;
   };
   memjit::jit::JitOptions options{.optLevel = level};
+  options.compileThreads = threads;
   // As bench/jit_kernels.h: MEMJIT_BENCH_DUMP=<dir> keeps the IR before and after the passes and the object.
   if (const char* dir = std::getenv("MEMJIT_BENCH_DUMP")) options.dumpDirectory = dir;
   auto jit = memjit::jit::Jit::create(options);
@@ -93,12 +102,13 @@ ChildResult compileInChild(ScalingShape shape, std::size_t ops, OptLevel level) 
   r.cpuSeconds = cpuSeconds() - cpuStart;
   r.optimizeSeconds = seconds(loaded->compileStats().optimize);
   r.codegenSeconds = seconds(loaded->compileStats().codegen);
+  r.parts = loaded->compileStats().parts;
   r.peakKiB = statusKiB("VmHWM");
   return r;
 }
 
-void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops, OptLevel level) {
-  double cpu = 0, peak = 0, growth = 0, optimize = 0, codegen = 0;
+void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops, OptLevel level, unsigned threads) {
+  double cpu = 0, peak = 0, growth = 0, optimize = 0, codegen = 0, parts = 0;
   for (auto _ : state) {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -108,7 +118,7 @@ void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops
     const pid_t child = fork();
     if (child == 0) {
       close(fds[0]);
-      ChildResult r = compileInChild(shape, ops, level);
+      ChildResult r = compileInChild(shape, ops, level, threads);
       const bool written = write(fds[1], &r, sizeof r) == static_cast<ssize_t>(sizeof r);
       _exit(written ? 0 : 1);
     }
@@ -128,6 +138,7 @@ void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops
     growth += static_cast<double>(r.peakKiB - r.startKiB) / 1024;
     optimize += r.optimizeSeconds;
     codegen += r.codegenSeconds;
+    parts += static_cast<double>(r.parts);
   }
   auto avg = [&](double total) { return benchmark::Counter(total, benchmark::Counter::kAvgIterations); };
   state.counters["cpu_s"] = avg(cpu);
@@ -135,6 +146,7 @@ void compileScaling(benchmark::State& state, ScalingShape shape, std::size_t ops
   state.counters["growth_MB"] = avg(growth);
   state.counters["optimize_s"] = avg(optimize);
   state.counters["codegen_s"] = avg(codegen);
+  state.counters["parts"] = avg(parts);
 }
 
 void scalingRun(benchmark::State& state, ScalingShape shape, std::size_t ops) {
@@ -175,10 +187,11 @@ int registerAll() {
   if (large && std::string(large) == "1") sizes.push_back(100000);
   for (ScalingShape shape : {ScalingShape::Body, ScalingShape::Loops, ScalingShape::Nest})
     for (std::size_t ops : sizes)
-      for (auto [name, level] : {std::pair{"O0", OptLevel::O0}, std::pair{"O2", OptLevel::O2}}) {
+      for (auto [name, level, threads] : {std::tuple{"O0", OptLevel::O0, 0u}, std::tuple{"O2", OptLevel::O2, 0u},
+                                          std::tuple{"O2_1thread", OptLevel::O2, 1u}}) {
         const std::string label = std::string("CompileScaling/") + memjit::bench::scalingShapeName(shape) + "/" +
                                   std::to_string(ops) + "/" + name;
-        auto* b = benchmark::RegisterBenchmark(label.c_str(), compileScaling, shape, ops, level);
+        auto* b = benchmark::RegisterBenchmark(label.c_str(), compileScaling, shape, ops, level, threads);
         b->UseManualTime()->Unit(benchmark::kMillisecond);
         if (ops >= 10000) b->Iterations(1);
       }
