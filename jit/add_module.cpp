@@ -92,6 +92,9 @@ std::string objectCacheKey(const JitCore& core, std::string_view contents, const
   if (defersExpanded) pipeline += "/expanded-on-first-use";
   if (!options.runIRPasses) pipeline += "/no-ir-passes";
   if (levels.codegen != levels.ir) pipeline += std::string("/codegen-") + optLevelName(levels.codegen);
+  if (const LargeFunctionOptions& large = core.options.largeFunctions; large != LargeFunctionOptions{})
+    pipeline += "/large-functions-" + std::to_string(large.outlineLoopsAbove) + "-" +
+                std::to_string(large.compileInPartsAbove) + "-" + std::to_string(large.instructionsPerPart);
   return cacheKey({.moduleBitcode = contents,
                    .triple = host.triple,
                    .cpu = host.cpu,
@@ -186,8 +189,10 @@ Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOption
                                     const std::string& dumps, CompileStats& stats, std::vector<Remark>& remarks) {
   MEMJIT_ASSIGN_OR_RETURN(auto lease, core.machines.acquire(levels.codegen));
   llvm::Module& module = *ir.module;
+  const LargeFunctionOptions& large = core.options.largeFunctions;
   detail::PipelineOptions pipeline{levels.ir, core.options.skipVectorEpilogue, core.options.vectorMath,
                                    options.remarks ? &remarks : nullptr};
+  pipeline.outlineLoopsAbove = large.outlineLoopsAbove;
   std::string code;
   auto compile = [&]() -> Error {
     {
@@ -199,8 +204,8 @@ Expected<std::string> compileObject(JitCore& core, ModuleIR& ir, const AddOption
       std::optional<detail::ModuleSplit> parts;
       {
         detail::PhaseTimer timer(stats.optimize);
-        detail::outlineLoopsOfLargeFunctions(module);
-        parts = detail::ModuleSplit::plan(module);
+        detail::outlineLoopsOfLargeFunctions(module, large.outlineLoopsAbove);
+        parts = detail::ModuleSplit::plan(module, large.compileInPartsAbove, large.instructionsPerPart);
       }
       pipeline.outlineLoops = false;
       if (parts) {

@@ -273,7 +273,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   // Guards that keep large functions' optimisation linear (large_functions.h);
   // functions below their thresholds, every hand-written kernel, are untouched.
   if (level >= OptLevel::O1) {
-    if (options.outlineLoops) outlineLoopsOfLargeFunctions(module);
+    if (options.outlineLoops) outlineLoopsOfLargeFunctions(module, options.outlineLoopsAbove);
     keepHugeLoopsScalar(module);
   }
   llvm::PipelineTuningOptions tuning;

@@ -62,6 +62,8 @@ struct PipelineOptions {
   /// Outline the loops of large functions first (large_functions.h); false
   /// where that was done already (a module compiled in parts, module_parts.h).
   bool outlineLoops = true;
+  /// Functions over this many IR instructions have their loops outlined.
+  std::size_t outlineLoopsAbove = LargeFunctionOptions{}.outlineLoopsAbove;
 };
 /// Sets what optimize() sets in LLVM's process-wide options for `options`
 /// (once per process): call it before optimising on several threads at once.

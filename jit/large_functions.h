@@ -9,6 +9,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include "llvm_compat.h"
+#include "memjit/jit/options.h"
 
 namespace llvm {
 class LLVMContext;
@@ -20,7 +21,7 @@ class PassInstrumentationCallbacks;
 namespace memjit::jit::detail {
 
 /// Functions with more IR instructions than this have their loops outlined.
-inline constexpr std::size_t kOutlineLoopsAbove = 2000;
+inline constexpr std::size_t kOutlineLoopsAbove = LargeFunctionOptions{}.outlineLoopsAbove;
 
 /// Consecutive top-level loops are outlined together while their function
 /// stays within this many IR instructions (before optimisation).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memjit/error.h"
+#include "memjit/jit/options.h"
 
 namespace llvm {
 class Function;
@@ -21,11 +22,11 @@ namespace memjit::jit::detail {
 
 /// Modules whose outlined loops (large_functions.h) hold more IR instructions
 /// than this, in all, compile them apart from the rest of the module.
-inline constexpr std::size_t kCompileInPartsAbove = 20000;
+inline constexpr std::size_t kCompileInPartsAbove = LargeFunctionOptions{}.compileInPartsAbove;
 
 /// Each part holds consecutive outlined functions up to about this many IR
 /// instructions (one function may exceed it alone).
-inline constexpr std::size_t kInstructionsPerPart = 8000;
+inline constexpr std::size_t kInstructionsPerPart = LargeFunctionOptions{}.instructionsPerPart;
 
 /// The functions outlineLoopsOfLargeFunctions made in a module, cut into
 /// parts of up to `perPart` IR instructions each, to be compiled apart from

@@ -142,6 +142,7 @@ std::vector<Oracle> standardOracles() {
       {"O2-1-thread", OptLevel::O2, typed, false, false, false, 1},
       {"O3-dynamic-invoker", OptLevel::O3, {Invoker::Dynamic}, false, false, false},
       {"tiered-first-O2", OptLevel::O2, {Invoker::Typed, Invoker::Raw}, false, false, false, 4, true},
+      {"O2-outlined-in-parts", OptLevel::O2, typed, false, false, false, 4, false, true},
   };
 }
 
@@ -193,6 +194,19 @@ Expected<jit::Jit*> Runner::firstTierJit() {
     firstTierJit_ = std::make_unique<jit::Jit>(std::move(*j));
   }
   return firstTierJit_.get();
+}
+
+Expected<jit::Jit*> Runner::partsJit() {
+  if (!partsJit_) {
+    jit::JitOptions o;
+    o.compileThreads = 2;
+    o.largeFunctions = {.outlineLoopsAbove = 0, .compileInPartsAbove = 0, .instructionsPerPart = 300};
+    if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
+    auto j = jit::Jit::create(o);
+    if (!j) return j.error();
+    partsJit_ = std::make_unique<jit::Jit>(std::move(*j));
+  }
+  return partsJit_.get();
 }
 
 Expected<Runner> Runner::create() {
@@ -279,6 +293,14 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
         continue;
       }
       compiler = *tiering;
+    }
+    if (o.inParts) {
+      auto parts = partsJit();
+      if (!parts) {
+        mismatches.push_back({members.front(), o.name, "no in-parts Jit: " + parts.error().message()});
+        continue;
+      }
+      compiler = *parts;
     }
     auto loaded = compile(*compiler, std::move(module), o);
     if (!loaded) {

@@ -31,12 +31,18 @@ struct Oracle {
   /// tier's code (tiering.h), which a direct O0 compile does not run (no IR
   /// pipeline, FastISel rewrites, stubs). The module must be tiered.
   bool firstTier = false;
+  /// Compiled by a Jit whose large-function guards start at every function
+  /// with two loops: loops outlined, and the module compiled in parts of a
+  /// few hundred instructions on two threads (module_parts.h), which real
+  /// programs reach only at tens of thousands of instructions.
+  bool inParts = false;
 };
 
 /// Every oracle: O0..O3 (the typed invoker; the dynamic invoker at O1, the
 /// raw C interface at O3), checked mode at O2 and with debug info at O0,
-/// debug info at O3, an AOT object at O2 loaded back, and the tiered
-/// first tier of an O2 module (typed and raw C interface, through the stubs).
+/// debug info at O3, an AOT object at O2 loaded back, the tiered
+/// first tier of an O2 module (typed and raw C interface, through the stubs),
+/// and an O2 module whose loops are outlined and compiled in parts.
 std::vector<Oracle> standardOracles();
 /// The oracles of batch `k`: O0 and O3 always, and two of the others in
 /// turn, so a run spreads every oracle over its programs at a third of the cost.
@@ -74,8 +80,11 @@ class Runner {
   /// The Jit of the first-tier oracles (made on first use): tiering on, its
   /// call threshold never reached.
   Expected<jit::Jit*> firstTierJit();
+  /// The Jit of the in-parts oracles (made on first use).
+  Expected<jit::Jit*> partsJit();
   std::unique_ptr<jit::Jit> jit_;
   std::unique_ptr<jit::Jit> firstTierJit_;
+  std::unique_ptr<jit::Jit> partsJit_;
 };
 
 /// Compares one call's results with the interpreter's; appends the differences (at most a few per call).

@@ -406,3 +406,31 @@ TEST(ObjectArchive, AddObjectLinksEveryMemberOfAnArchive) {
   EXPECT_EQ(damaged.error().code(), ErrorCode::ParseError);
   EXPECT_NE(damaged.error().message().find("archive"), std::string::npos) << damaged.error().message();
 }
+
+TEST(CompileInParts, LargeFunctionOptionsMoveTheThresholdsAndTheCacheKey) {
+  jit::Jit o0 = test::makeJit({.optLevel = jit::OptLevel::O0});
+  const std::vector<float> expected = runLoops(o0, loopsKernel(600));
+  auto cache = jit::ObjectCache::inMemory();
+  jit::JitOptions small{.optLevel = jit::OptLevel::O2, .cache = cache};
+  small.largeFunctions = {.outlineLoopsAbove = 0, .compileInPartsAbove = 0, .instructionsPerPart = 300};
+  jit::JitOptions defaults{.optLevel = jit::OptLevel::O2, .cache = cache};
+  jit::CompileStats inParts, whole, again;
+  {
+    jit::Jit jit = test::makeJit(small);
+    EXPECT_TRUE(sameBits(runLoops(jit, loopsKernel(600), &inParts), expected));
+  }
+  {
+    jit::Jit jit = test::makeJit(defaults);
+    EXPECT_TRUE(sameBits(runLoops(jit, loopsKernel(600), &whole), expected));
+  }
+  {
+    jit::Jit jit = test::makeJit(small);
+    EXPECT_TRUE(sameBits(runLoops(jit, loopsKernel(600), &again), expected));
+  }
+  EXPECT_GE(inParts.parts, 3u);
+  EXPECT_FALSE(inParts.cacheHit);
+  EXPECT_EQ(whole.parts, 1u);
+  EXPECT_FALSE(whole.cacheHit) << "the other thresholds' object was taken for this one";
+  EXPECT_TRUE(again.cacheHit);
+  EXPECT_EQ(again.parts, inParts.parts);
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,6 +35,23 @@ struct TieringOptions {
   std::uint32_t callThreshold = 0;
   /// ... and no earlier than this long after the module was added.
   std::chrono::milliseconds delay{0};
+};
+
+/// Where the guards that keep large functions' compile linear start
+/// (docs/jit-and-aot.md, "Large functions"), at O1-O3. The defaults are
+/// memjit's measured choices; other values change the code (and the object
+/// cache key), never the results.
+struct LargeFunctionOptions {
+  /// The top-level loops of a function of more IR instructions than this
+  /// (with two or more of them) are outlined into functions of their own.
+  std::size_t outlineLoopsAbove = 2000;
+  /// A module whose outlined loops hold more IR instructions than this, in
+  /// all, compiles them in parts (JitOptions::compileThreads).
+  std::size_t compileInPartsAbove = 20000;
+  /// Each part holds outlined functions up to about this many instructions.
+  std::size_t instructionsPerPart = 8000;
+
+  bool operator==(const LargeFunctionOptions&) const = default;
 };
 
 /// What `memjit::jit::Jit` does with every module it compiles.
@@ -108,6 +126,8 @@ struct JitOptions {
   /// The code does not depend on it (parts are cut by size); every other
   /// module compiles on the adding thread alone.
   unsigned compileThreads = 0;
+  /// Where outlining loops and compiling in parts start.
+  LargeFunctionOptions largeFunctions{};
 };
 
 }  // namespace memjit::jit
