@@ -38,6 +38,7 @@
 #include "scaling_kernels.h"
 #include "support/expected.h"
 #include "support/jit.h"
+#include "support/parsed_ir.h"
 
 using namespace memjit;
 using memjit::bench::ScalingShape;
@@ -57,13 +58,7 @@ std::size_t definedFunctions(const llvm::Module& module) {
   return n;
 }
 
-bool verifies(const llvm::Module& module) {
-  std::string report;
-  llvm::raw_string_ostream os(report);
-  const bool broken = llvm::verifyModule(module, &os);
-  EXPECT_FALSE(broken) << os.str();
-  return !broken;
-}
+using test::verifies;
 
 // `out` after running `module`'s kernel on fixed inputs, compiled by default
 // at O0 without IR passes (so the code is what the outlining left).

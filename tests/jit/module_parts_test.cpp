@@ -36,6 +36,7 @@
 #include "support/expected.h"
 #include "support/files.h"
 #include "support/jit.h"
+#include "support/parsed_ir.h"
 
 using namespace memjit;
 using memjit::bench::ScalingShape;
@@ -51,13 +52,7 @@ codegen::Module outlinedLoops(std::size_t ops = 10000) {
   return module;
 }
 
-bool verifies(const llvm::Module& module) {
-  std::string report;
-  llvm::raw_string_ostream os(report);
-  const bool broken = llvm::verifyModule(module, &os);
-  EXPECT_FALSE(broken) << os.str();
-  return !broken;
-}
+using test::verifies;
 
 std::unique_ptr<llvm::Module> readPart(const std::string& bitcode, llvm::LLVMContext& context) {
   auto module = llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "part"), context);
@@ -73,6 +68,12 @@ std::set<std::string> outlinedNames(const llvm::Module& module) {
   for (const llvm::Function& f : module)
     if (!f.isDeclaration() && f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute)) names.insert(f.getName().str());
   return names;
+}
+
+// A writable i32 global of `linkage`, 0 at first.
+llvm::GlobalVariable& i32Global(llvm::Module& module, llvm::GlobalValue::LinkageTypes linkage, const char* name) {
+  auto* i32 = llvm::Type::getInt32Ty(module.getContext());
+  return *new llvm::GlobalVariable(module, i32, false, linkage, llvm::ConstantInt::get(i32, 0), name);
 }
 
 // A first outlined function of `module` stores to `global` before its loop.
@@ -166,10 +167,7 @@ TEST(ModuleSplit, LeavesWholeWhatOnlyOneObjectCanHold) {
   {
     codegen::Module module = outlinedLoops();
     llvm::Module& ir = module.llvm();
-    auto* counter = new llvm::GlobalVariable(ir, llvm::Type::getInt32Ty(ir.getContext()), false,
-                                             llvm::GlobalValue::InternalLinkage,
-                                             llvm::ConstantInt::get(llvm::Type::getInt32Ty(ir.getContext()), 0), "counter");
-    storeInFirstOutlined(ir, *counter);
+    storeInFirstOutlined(ir, i32Global(ir, llvm::GlobalValue::InternalLinkage, "counter"));
     EXPECT_FALSE(jit::detail::ModuleSplit::plan(ir, 100, 2000).has_value()) << "a writable internal global";
     for (const std::string& name : outlinedNames(ir))
       EXPECT_TRUE(ir.getFunction(name)->hasInternalLinkage()) << name << ": changed though not split";
@@ -177,10 +175,7 @@ TEST(ModuleSplit, LeavesWholeWhatOnlyOneObjectCanHold) {
   {
     codegen::Module module = outlinedLoops();
     llvm::Module& ir = module.llvm();
-    auto* weak = new llvm::GlobalVariable(ir, llvm::Type::getInt32Ty(ir.getContext()), false,
-                                          llvm::GlobalValue::WeakAnyLinkage,
-                                          llvm::ConstantInt::get(llvm::Type::getInt32Ty(ir.getContext()), 0), "weak_counter");
-    storeInFirstOutlined(ir, *weak);
+    storeInFirstOutlined(ir, i32Global(ir, llvm::GlobalValue::WeakAnyLinkage, "weak_counter"));
     EXPECT_FALSE(jit::detail::ModuleSplit::plan(ir, 100, 2000).has_value()) << "a weak definition";
   }
 }

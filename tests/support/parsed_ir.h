@@ -12,9 +12,11 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include "support/expected.h"  // TestStopped
 
@@ -43,6 +45,15 @@ inline ParsedIR parseIR(std::string_view text, std::string_view name = "test",
     throw TestStopped(message);
   }
   return parsed;
+}
+
+/// Whether `module` passes LLVM's verifier; when not, the test fails with its report.
+inline bool verifies(const llvm::Module& module, std::source_location where = std::source_location::current()) {
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  const bool broken = llvm::verifyModule(module, &os);
+  if (broken) ADD_FAILURE_AT(where.file_name(), static_cast<int>(where.line())) << os.str();
+  return !broken;
 }
 
 }  // namespace memjit::test
