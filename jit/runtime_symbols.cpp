@@ -14,11 +14,14 @@
 #include "memjit/runtime/runner_utils.h"
 
 // addMatmul's and addSgemm's first-tier bodies call these (src/runtime/first_tier_matmul.cpp,
-// codegen/matmul_first_tier.h); only a tiered Jit's first tier references them.
+// codegen/kernel_first_tiers.h); only a tiered Jit's first tier references them.
 extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
                                              std::int32_t columnMajor);
 extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
                                              std::int32_t columnMajor);
+// addSoftmax's (src/runtime/first_tier_softmax.cpp).
+extern "C" void memjit_first_tier_softmax_f32(const void* in, void* out);
+extern "C" void memjit_first_tier_softmax_f64(const void* in, void* out);
 
 namespace memjit::jit::detail {
 
@@ -40,6 +43,8 @@ Expected<llvm::orc::JITDylib*> defineRuntimeSymbols(llvm::orc::LLJIT& jit) {
   define("memjit_arena_release", &memjit_arena_release);
   define("memjit_first_tier_matmul_f32", &memjit_first_tier_matmul_f32);
   define("memjit_first_tier_matmul_f64", &memjit_first_tier_matmul_f64);
+  define("memjit_first_tier_softmax_f32", &memjit_first_tier_softmax_f32);
+  define("memjit_first_tier_softmax_f64", &memjit_first_tier_softmax_f64);
   if (auto err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols))))
     return fromLLVM(std::move(err), ErrorCode::Internal, "cannot define the runtime symbols");
   return &*dylib;

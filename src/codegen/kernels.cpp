@@ -10,7 +10,7 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include "builder_checks.h"
-#include "matmul_first_tier.h"
+#include "kernel_first_tiers.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/lowering.h"
 
@@ -154,7 +154,11 @@ Error addSoftmax(Module& m, std::string_view name, const KernelOptions& o) {
               [&](Value c) { b.store(b.load(out, {r, c}) * inverse, out, {r, c}, {o.nontemporal}); });
   });
   b.ret();
-  return b.finish();
+  MEMJIT_TRY(b.finish());
+  // Checked mode's reports and fast-math's one-pass sum are the kernel's own.
+  if (!o.checked && o.fastMath == FastMath::None && !o.debugInfo)
+    detail::addSoftmaxFirstTierBody(m, std::string(name), o.element);
+  return Error::success();
 }
 
 namespace {

@@ -40,7 +40,7 @@
 #include "builder_checks.h"
 #include "memjit/codegen/builder.h"
 #include "memjit/codegen/kernels.h"
-#include "matmul_first_tier.h"
+#include "kernel_first_tiers.h"
 
 namespace memjit::codegen {
 

@@ -1,4 +1,4 @@
-// The first-tier body of addMatmul and addSgemm (codegen/matmul_first_tier.h)
+// The first-tier body of addMatmul and addSgemm (codegen/kernel_first_tiers.h)
 // calls these: C = A * B in the kernels' summation order, compiled ahead of
 // time so that a tiered Jit's first tier compiles nothing but the call (the
 // same loop nest as IR cost twice the instructions of the kernel's own O0

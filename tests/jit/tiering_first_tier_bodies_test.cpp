@@ -22,6 +22,7 @@
 #include "memjit/codegen/module.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/tiering.h"
+#include "memjit/metadata_symbols.h"
 #include "memjit/runtime/memref.h"
 #include "support/expected.h"
 #include "support/files.h"
@@ -289,3 +290,77 @@ TEST(FirstTierBodies, AReplacedBodyThatFailsToVerifyFailsTheTierUpNotTheAdd) {
   EXPECT_EQ(currentTier(mod), Tier::FirstTierOnly);
   EXPECT_EQ(product(), (std::vector<float>{19, 22, 43, 50}));
 }
+
+namespace {
+
+// Softmax's bits on rows holding -0, +0, denormals, infinities, quiet and
+// signalling NaNs, a row of one value, an empty matrix, a strided input and
+// an in-place call; each NaN as all ones (only "a NaN" is promised).
+template <typename T>
+std::vector<Bits<T>> runSoftmax(const LoadedModule& mod) {
+  auto fn = valueOrFail(valueOrFail(mod.function("softmax")).as<void(Mat<T>, Mat<T>)>());
+  std::vector<Bits<T>> bits;
+  auto record = [&](const std::vector<T>& out) {
+    for (T x : out) bits.push_back(std::isnan(x) ? ~Bits<T>{0} : std::bit_cast<Bits<T>>(x));
+  };
+  const T signalling = std::numeric_limits<T>::signaling_NaN();
+  // Mostly within [-8, 8), where many exps are alike and their sum's order shows in the last bits.
+  auto inputs = [&](std::size_t n, unsigned seed) {
+    std::vector<T> in = values<T>(n, seed);
+    for (std::size_t i = 0; i < n; ++i)
+      if (i % 37 != 0 && i != 500 && i != 700) in[i] = static_cast<T>(std::ldexp(static_cast<double>((seed * 7919u + i * 104729u) % 4096u), -8) - 8.0);
+    for (std::size_t i = 11; i < n; i += 53) in[i] = signalling;
+    for (std::size_t i = 29; i < n; i += 97) in[i] = -std::numeric_limits<T>::infinity();
+    return in;
+  };
+  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{7, 45}, {1, 1}, {3, 200}, {0, 5}, {4, 0}, {2, 900}}) {
+    std::vector<T> in = inputs(static_cast<std::size_t>(rows * cols), static_cast<unsigned>(rows * 31 + cols));
+    std::vector<T> out(in.size(), T(-7.0));
+    fn(runtime::makeView<T, 2>(in.data(), {rows, cols}), runtime::makeView<T, 2>(out.data(), {rows, cols}));
+    record(out);
+    fn(runtime::makeView<T, 2>(in.data(), {rows, cols}), runtime::makeView<T, 2>(in.data(), {rows, cols}));
+    record(in);  // in place
+  }
+  // Rows 60 and 40 apart (memref<?x?xT>: the row stride is the descriptor's, the column's 1).
+  std::vector<T> in = inputs(300, 77), out(200, T(-7.0));
+  fn(runtime::makeView<T, 2>(in.data(), {5, 30}, {60, 1}), runtime::makeView<T, 2>(out.data(), {5, 30}, {40, 1}));
+  record(out);
+  return bits;
+}
+
+template <typename T>
+void checkSoftmaxAcrossTiers() {
+  const ElementType element = sizeof(T) == 4 ? ElementType::F32 : ElementType::F64;
+  auto module = [&] {
+    codegen::Module m("softmax");
+    EXPECT_FALSE(codegen::addSoftmax(m, "softmax", {.element = element}));
+    return m;
+  };
+  Jit o0 = test::makeJit({.optLevel = OptLevel::O0});
+  const std::vector<Bits<T>> expected = runSoftmax<T>(valueOrFail(o0.add(module())));
+  // Scalar libm calls in the tier-up too, so that it must give the same bits.
+  JitOptions options = firstTierUntilAsked(test::freshDir("tiering_first_tier_bodies/softmax"));
+  options.vectorMath = false;
+  Jit jit = test::makeJit(options);
+  LoadedModule mod = valueOrFail(jit.add(module()));
+  ASSERT_EQ(currentTier(mod), Tier::First);
+  const std::string ir = test::firstTierDump(options.dumpDirectory);
+  EXPECT_NE(ir.find("call void @softmax.c_interface.memjit.first_tier_body("), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("@llvm.exp"), std::string::npos);
+  EXPECT_EQ(runSoftmax<T>(mod), expected) << "first tier";
+  requestTierUp(mod);
+  ASSERT_FALSE(waitForTierUp(mod));
+  EXPECT_EQ(runSoftmax<T>(mod), expected) << "tier-up";
+  // Checked and fast-math softmaxes keep their own bodies.
+  codegen::Module other("other");
+  ASSERT_FALSE(codegen::addSoftmax(other, "checked", {.element = element, .checked = true}));
+  ASSERT_FALSE(codegen::addSoftmax(other, "fast", {.element = element, .fastMath = codegen::FastMath::Fast}));
+  for (const llvm::Function& f : other.llvm())
+    EXPECT_FALSE(f.hasFnAttribute(metadata::kFirstTierBodyAttribute)) << f.getName().str();
+}
+
+}  // namespace
+
+TEST(FirstTierBodies, SoftmaxGivesAnO0CompilesBitsInBothTiersF32) { checkSoftmaxAcrossTiers<float>(); }
+
+TEST(FirstTierBodies, SoftmaxGivesAnO0CompilesBitsInBothTiersF64) { checkSoftmaxAcrossTiers<double>(); }

@@ -1,8 +1,9 @@
-// Internal: the first-tier bodies of the matrix multiplies (addMatmul,
-// addSgemm in kernels.h; memjit/metadata_symbols.h, kFirstTierBodyAttribute).
-// sgemm's blocked kernel is one function of 13K lines of IR, and matmul's
-// O0 code runs one scalar FMA chain at a time; a tiered Jit's first tier
-// calls precompiled code instead, and every other compile drops the call.
+// Internal: the first-tier bodies of library kernels (addMatmul, addSgemm and
+// addSoftmax in kernels.h; memjit/metadata_symbols.h, kFirstTierBodyAttribute).
+// sgemm's blocked kernel is one function of 13K lines of IR, matmul's O0 code
+// runs one scalar FMA chain at a time, and softmax's four loops of math calls
+// were the slowest first tier of the FirstCall kernels; a tiered Jit's first
+// tier calls precompiled code instead, and every other compile drops the call.
 #pragma once
 
 #include <cstdint>
@@ -25,5 +26,14 @@ namespace memjit::codegen::detail {
 /// convention (it adds no attribute then).
 void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType element, MatrixLayout a,
                             MatrixLayout b, std::int64_t kc);
+
+/// The same for an exact softmax `name` (`(in, out) -> ()`, addSoftmax's rows
+/// x cols matrices of f32 or f64): a call of the runtime's
+/// memjit_first_tier_softmax_f32/f64, which per row takes the maximum as the
+/// O0 first tier selects maxnum, stores exp(x - max) by the C library's
+/// expf/exp, sums those in order from +0 and multiplies each by 1 / sum: an
+/// O0 compile's bits. Call it only for a kernel without checks or fast-math
+/// flags; does nothing for other elements or conventions.
+void addSoftmaxFirstTierBody(Module& m, const std::string& name, ElementType element);
 
 }  // namespace memjit::codegen::detail
