@@ -143,6 +143,7 @@ std::vector<Oracle> standardOracles() {
       {"O3-dynamic-invoker", OptLevel::O3, {Invoker::Dynamic}, false, false, false},
       {"tiered-first-O2", OptLevel::O2, {Invoker::Typed, Invoker::Raw}, false, false, false, 4, true},
       {"O2-outlined-in-parts", OptLevel::O2, typed, false, false, false, 4, false, true},
+      {"O3-outlined-in-parts-debuginfo", OptLevel::O3, typed, false, true, false, 4, false, true},
   };
 }
 

@@ -42,7 +42,8 @@ struct Oracle {
 /// raw C interface at O3), checked mode at O2 and with debug info at O0,
 /// debug info at O3, an AOT object at O2 loaded back, the tiered
 /// first tier of an O2 module (typed and raw C interface, through the stubs),
-/// and an O2 module whose loops are outlined and compiled in parts.
+/// and modules whose loops are outlined and compiled in parts (at O2, and at
+/// O3 with debug info, whose scopes the outlining and the split carry).
 std::vector<Oracle> standardOracles();
 /// The oracles of batch `k`: O0 and O3 always, and two of the others in
 /// turn, so a run spreads every oracle over its programs at a third of the cost.
