@@ -46,11 +46,15 @@ struct LaterInlining {
   std::string cInterface;
 };
 
-/// deferExpandedEntries for a module compiled in tiers: the same entries are
-/// deferred, but nothing is inlined on the first call's path (sgemm's kernel
-/// cost 47M instructions there, four fifths of its first tier). Each deferred
-/// expanded function becomes internal, so the stub owns its name, and
-/// `later` lists it for inlineDeferredEntries on the tier-up's copy.
+/// deferExpandedEntries for a module compiled in tiers: nothing is inlined on
+/// the first call's path (sgemm's kernel cost 47M instructions there, four
+/// fifths of its first tier), nor asked whether it could be (its 15K
+/// instructions' walk, a tenth of what was left): every function called only
+/// by its interface is deferred, and one that turns out not inlinable stays
+/// called by its interface in both tiers. Each deferred expanded function
+/// becomes internal, so the stub owns its name, and `later` lists it for
+/// spliceDeferredEntries on the first tier's copy and inlineDeferredEntries on
+/// the tier-up's.
 [[nodiscard]] Expected<DeferredEntries> deferExpandedEntriesToTierUp(codegen::Module& module,
                                                                      std::vector<LaterInlining>& later);
 
