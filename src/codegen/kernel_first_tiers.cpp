@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -96,13 +97,25 @@ void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType elem
                             MatrixLayout b, std::int64_t kc) {
   auto lowered = matrixKernel(m, name, element, 3);
   if (!lowered) return;
+  // The offsets the kernel's types fix at 0 are 0 in the body too, whatever
+  // a descriptor says (the tiers agree); another static offset has no body.
+  int zeroOffsets = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto* type = std::get_if<MemRefType>(&lowered->type.inputs[static_cast<std::size_t>(i)]);
+    if (!type) return;
+    if (type->effectiveOffset() == 0)
+      zeroOffsets |= 4 << i;
+    else if (type->effectiveOffset() != kDynamic)
+      return;
+  }
   addBodies(name, element, 3, *lowered, [&](llvm::IRBuilder<>& ir, llvm::Function& first) {
     llvm::Type* ptr = ir.getPtrTy();
     llvm::FunctionCallee runtime = weakRuntimeFunction(
         *first.getParent(), element == ElementType::F64 ? "memjit_first_tier_matmul_f64" : "memjit_first_tier_matmul_f32",
         llvm::FunctionType::get(ir.getVoidTy(), {ptr, ptr, ptr, ir.getInt64Ty(), ir.getInt32Ty()}, false));
-    const int columnMajor = (a == MatrixLayout::ColumnMajor ? 1 : 0) | (b == MatrixLayout::ColumnMajor ? 2 : 0);
-    ir.CreateCall(runtime, {first.getArg(0), first.getArg(1), first.getArg(2), ir.getInt64(kc), ir.getInt32(columnMajor)});
+    const int layout =
+        (a == MatrixLayout::ColumnMajor ? 1 : 0) | (b == MatrixLayout::ColumnMajor ? 2 : 0) | zeroOffsets;
+    ir.CreateCall(runtime, {first.getArg(0), first.getArg(1), first.getArg(2), ir.getInt64(kc), ir.getInt32(layout)});
   });
 }
 

@@ -22,8 +22,10 @@ namespace memjit::codegen::detail {
 /// in-order FMA chain from +0, fma(A[i][p], B[p][j], acc) with p ascending;
 /// the first block's chain the sum, each later one's added to it as chain +
 /// sum). C must not overlap A or B (the kernel's arguments are `noalias`).
-/// Does nothing for f16/bf16 elements or a kernel not in the expanded
-/// convention (it adds no attribute then).
+/// A matrix whose type fixes its offset at 0 is read from the descriptor's
+/// aligned pointer, whatever offset the descriptor holds, as the kernel reads
+/// it. Does nothing for f16/bf16 elements, a kernel not in the expanded
+/// convention or a static offset other than 0 (it adds no attribute then).
 void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType element, MatrixLayout a,
                             MatrixLayout b, std::int64_t kc);
 

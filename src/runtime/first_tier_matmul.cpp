@@ -19,13 +19,28 @@ namespace {
 template <typename T>
 using Matrix = memjit::runtime::StridedMemRef<T, 2>;
 
-// The layouts' static unit strides are what the kernels use, whatever the descriptor says.
+// What the kernel's memref types fix, the kernels use, whatever a descriptor
+// says: the layouts' unit strides, and a static offset of 0 (addMatmul's
+// memref<?x?xT>; addSgemm's offsets are dynamic).
+enum Layout : std::int32_t {
+  kColumnMajorA = 1,
+  kColumnMajorB = 2,
+  kZeroOffsetA = 4,  // its type's offset is a static 0
+  kZeroOffsetB = 8,
+  kZeroOffsetC = 16,
+};
+
+template <typename T>
+std::int64_t offsetOf(const Matrix<T>& m, bool zeroOffset) {
+  return zeroOffset ? 0 : m.offset;
+}
+
 template <typename T>
 struct View {
   const T* data;
   std::int64_t rowStride, columnStride;
-  View(const Matrix<T>& m, bool columnMajor)
-      : data(m.data + m.offset),
+  View(const Matrix<T>& m, bool columnMajor, bool zeroOffset)
+      : data(m.data + offsetOf(m, zeroOffset)),
         rowStride(columnMajor ? 1 : m.strides[0]),
         columnStride(columnMajor ? m.strides[1] : 1) {}
   T at(std::int64_t i, std::int64_t j) const { return data[i * rowStride + j * columnStride]; }
@@ -34,8 +49,8 @@ struct View {
 // Inlined into each target's version below.
 template <typename T>
 [[gnu::always_inline]] inline void matmul(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc,
-                                          std::int32_t columnMajor) {
-  const View<T> A(*a, columnMajor & 1), B(*b, columnMajor & 2);
+                                          std::int32_t layout) {
+  const View<T> A(*a, layout & kColumnMajorA, layout & kZeroOffsetA), B(*b, layout & kColumnMajorB, layout & kZeroOffsetB);
   const std::int64_t M = c->sizes[0], N = c->sizes[1], K = a->sizes[1];
   const std::int64_t depth = kc > 0 ? kc : std::max<std::int64_t>(K, 1);
   constexpr std::int64_t kStrip = 64;
@@ -58,7 +73,7 @@ template <typename T>
         }
         for (std::int64_t j = 0; j < width; ++j) sum[j] = pc == 0 ? chain[j] : chain[j] + sum[j];
       }
-      T* out = c->data + c->offset + i * c->strides[0] + j0;
+      T* out = c->data + offsetOf(*c, layout & kZeroOffsetC) + i * c->strides[0] + j0;
       std::copy(sum, sum + width, out);
     }
 }
@@ -70,22 +85,22 @@ template <typename T>
 using Entry = void (*)(const Matrix<T>*, const Matrix<T>*, Matrix<T>*, std::int64_t, std::int32_t);
 
 template <typename T>
-void portable(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc, std::int32_t columnMajor) {
-  matmul(a, b, c, kc, columnMajor);
+void portable(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc, std::int32_t layout) {
+  matmul(a, b, c, kc, layout);
 }
 
 #if defined(__x86_64__)
 template <typename T>
 __attribute__((target("avx2,fma"))) void avx2(const Matrix<T>* a, const Matrix<T>* b, Matrix<T>* c, std::int64_t kc,
-                                             std::int32_t columnMajor) {
-  matmul(a, b, c, kc, columnMajor);
+                                             std::int32_t layout) {
+  matmul(a, b, c, kc, layout);
 }
 
 template <typename T>
 __attribute__((target("avx512f,avx512vl,avx2,fma"))) void avx512(const Matrix<T>* a, const Matrix<T>* b,
                                                                  Matrix<T>* c, std::int64_t kc,
-                                                                 std::int32_t columnMajor) {
-  matmul(a, b, c, kc, columnMajor);
+                                                                 std::int32_t layout) {
+  matmul(a, b, c, kc, layout);
 }
 #endif
 
@@ -101,18 +116,20 @@ Entry<T> best() {
 
 }  // namespace
 
-// `columnMajor`: bit 0 A, bit 1 B (C is row-major). Descriptors of rank 2
+// `layout`: bit 0 A is column-major, bit 1 B is (C is row-major); bits 2, 3
+// and 4: A's, B's and C's type fix its offset at 0, whatever the descriptor
+// says (Layout above). Descriptors of rank 2
 // (jit/runtime_symbols.cpp declares these without the runtime's types).
 extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor) {
+                                             std::int32_t layout) {
   static const Entry<float> entry = best<float>();
   entry(static_cast<const Matrix<float>*>(a), static_cast<const Matrix<float>*>(b), static_cast<Matrix<float>*>(c), kc,
-        columnMajor);
+        layout);
 }
 
 extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor) {
+                                             std::int32_t layout) {
   static const Entry<double> entry = best<double>();
   entry(static_cast<const Matrix<double>*>(a), static_cast<const Matrix<double>*>(b), static_cast<Matrix<double>*>(c),
-        kc, columnMajor);
+        kc, layout);
 }

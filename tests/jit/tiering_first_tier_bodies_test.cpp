@@ -197,6 +197,60 @@ TEST(FirstTierBodies, MatmulsGiveTheSameBitsInBothTiersAsADirectCompileAndTheDoc
   checkAcrossTiers<double>("f64");
 }
 
+namespace {
+
+// C's whole buffer, padding included, after `name`'s C interface ran on
+// descriptors whose offsets are 3 (A), 5 (B) and 2 (C): 4 x 3 = (4 x 6)(6 x 3).
+std::vector<float> productAtOffsets(const LoadedModule& mod, const char* name) {
+  std::vector<float> a = values<float>(3 + 24, 11), b = values<float>(5 + 18, 12), c(2 + 12, -7.0f);
+  Mat<float> A = runtime::makeView<float, 2>(a.data(), {4, 6}), B = runtime::makeView<float, 2>(b.data(), {6, 3}),
+             C = runtime::makeView<float, 2>(c.data(), {4, 3});
+  A.offset = 3, B.offset = 5, C.offset = 2;
+  auto* fn = reinterpret_cast<void (*)(Mat<float>*, Mat<float>*, Mat<float>*)>(valueOrFail(mod.function(name)).cInterface());
+  fn(&A, &B, &C);
+  return c;
+}
+
+}  // namespace
+
+// addMatmul's memref<?x?xf32> fixes its offsets at 0, so its code reads
+// every matrix from the aligned pointer, whatever offset a descriptor holds;
+// the first-tier body does too (it honoured the offsets, unlike the tier-up).
+// addSgemm's offsets are dynamic: both tiers honour them.
+TEST(FirstTierBodies, BothTiersReadOffsetsAsTheKernelsTypesSay) {
+  auto build = [] {
+    codegen::Module m("offsets");
+    EXPECT_FALSE(codegen::addMatmul(m, "matmul"));
+    EXPECT_FALSE(codegen::addSgemm(m, "sgemm", {.kc = 4}));
+    return m;
+  };
+  Jit directJit = test::makeJit();
+  LoadedModule direct = valueOrFail(directJit.add(build()));
+  Jit tieredJit = test::makeJit(firstTierUntilAsked());
+  LoadedModule tiered = valueOrFail(tieredJit.add(build()));
+  ASSERT_EQ(currentTier(tiered), Tier::First);
+  for (const char* name : {"matmul", "sgemm"}) {
+    const std::vector<float> expected = productAtOffsets(direct, name);
+    EXPECT_EQ(productAtOffsets(tiered, name), expected) << name << ", first tier";
+  }
+  requestTierUp(tiered);
+  ASSERT_FALSE(waitForTierUp(tiered));
+  for (const char* name : {"matmul", "sgemm"})
+    EXPECT_EQ(productAtOffsets(tiered, name), productAtOffsets(direct, name)) << name << ", tier-up";
+  // What each read: matmul from offset 0 (C's first two elements written),
+  // sgemm from the descriptors' offsets (C's padding left alone).
+  std::vector<float> a = values<float>(3 + 24, 11), b = values<float>(5 + 18, 12);
+  const std::vector<float> atZero = reference(runtime::makeView<float, 2>(a.data(), {4, 6}),
+                                              runtime::makeView<float, 2>(b.data(), {6, 3}), 4, 3, 6, 0);
+  Mat<float> A = runtime::makeView<float, 2>(a.data(), {4, 6}), B = runtime::makeView<float, 2>(b.data(), {6, 3});
+  A.offset = 3, B.offset = 5;
+  const std::vector<float> atOffsets = reference(A, B, 4, 3, 6, 4);
+  const std::vector<float> matmul = productAtOffsets(direct, "matmul"), sgemm = productAtOffsets(direct, "sgemm");
+  EXPECT_EQ(std::vector<float>(matmul.begin(), matmul.begin() + 12), atZero);
+  EXPECT_EQ(std::vector<float>(sgemm.begin() + 2, sgemm.end()), atOffsets);
+  EXPECT_EQ(sgemm[0], -7.0f);
+}
+
 // Checked mode's reports are the kernel's own: no first-tier body, so the
 // first tier reports a shape mismatch as a direct compile does. Nor has a
 // matmul whose C may overlap A or B one (the order of its reads and writes).
