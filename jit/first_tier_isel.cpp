@@ -164,6 +164,11 @@ class Rewriter {
       case llvm::Intrinsic::sin: return callFunction(call, "sinf", "sin");
       case llvm::Intrinsic::cos: return callFunction(call, "cosf", "cos");
       case llvm::Intrinsic::pow: return callFunction(call, "powf", "pow");
+      // Correctly rounded either way: the C library's fma gives the bits x86's
+      // vfmadd does (and is what SelectionDAG calls on a host without FMA).
+      // conv3x3's nine were the last SelectionDAGs of its first tier, whose
+      // code the cold caches after a tier-up make dear (docs/benchmarks.md).
+      case llvm::Intrinsic::fma: return callFunction(call, "fmaf", "fma");
       default: return false;
     }
   }

@@ -12,6 +12,9 @@
 //   wrapped ones, selects the same lanes;
 // - `llvm.prefetch` is dropped: it is a hint;
 // - scalar `llvm.smin/smax/umin/umax` become a compare and a select;
+// - scalar f32/f64 `llvm.maxnum/minnum` become compares and selects, and
+//   `llvm.exp/exp2/log/log2/log10/sin/cos/pow/fma` calls of the C library's
+//   functions (`expf`, ..., `fmaf`/`fma`);
 // - a simple load of an aggregate (a memref descriptor) whose users all
 //   extract scalar fields becomes one load per field, before the original.
 // Internal to jit/.
