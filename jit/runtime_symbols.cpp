@@ -10,18 +10,9 @@
 #include "llvm_error.h"
 #include "memjit/runtime/arena.h"
 #include "memjit/runtime/checks.h"
+#include "memjit/runtime/detail/first_tier.h"
 #include "memjit/runtime/parallel.h"
 #include "memjit/runtime/runner_utils.h"
-
-// addMatmul's and addSgemm's first-tier bodies call these (src/runtime/first_tier_matmul.cpp,
-// codegen/kernel_first_tiers.h); only a tiered Jit's first tier references them.
-extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor);
-extern "C" void memjit_first_tier_matmul_f64(const void* a, const void* b, void* c, std::int64_t kc,
-                                             std::int32_t columnMajor);
-// addSoftmax's (src/runtime/first_tier_softmax.cpp).
-extern "C" void memjit_first_tier_softmax_f32(const void* in, void* out);
-extern "C" void memjit_first_tier_softmax_f64(const void* in, void* out);
 
 namespace memjit::jit::detail {
 

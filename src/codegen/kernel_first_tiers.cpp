@@ -19,6 +19,7 @@
 #include "descriptor_ops.h"
 #include "memjit/codegen/function_lowering.h"
 #include "memjit/metadata_symbols.h"
+#include "memjit/runtime/detail/first_tier.h"
 
 namespace memjit::codegen::detail {
 namespace {
@@ -104,7 +105,7 @@ void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType elem
     const auto* type = std::get_if<MemRefType>(&lowered->type.inputs[static_cast<std::size_t>(i)]);
     if (!type) return;
     if (type->effectiveOffset() == 0)
-      zeroOffsets |= 4 << i;
+      zeroOffsets |= runtime::first_tier::kZeroOffsetA << i;
     else if (type->effectiveOffset() != kDynamic)
       return;
   }
@@ -113,8 +114,9 @@ void addMatmulFirstTierBody(Module& m, const std::string& name, ElementType elem
     llvm::FunctionCallee runtime = weakRuntimeFunction(
         *first.getParent(), element == ElementType::F64 ? "memjit_first_tier_matmul_f64" : "memjit_first_tier_matmul_f32",
         llvm::FunctionType::get(ir.getVoidTy(), {ptr, ptr, ptr, ir.getInt64Ty(), ir.getInt32Ty()}, false));
-    const int layout =
-        (a == MatrixLayout::ColumnMajor ? 1 : 0) | (b == MatrixLayout::ColumnMajor ? 2 : 0) | zeroOffsets;
+    using namespace runtime::first_tier;
+    const int layout = (a == MatrixLayout::ColumnMajor ? kColumnMajorA : 0) |
+                       (b == MatrixLayout::ColumnMajor ? kColumnMajorB : 0) | zeroOffsets;
     ir.CreateCall(runtime, {first.getArg(0), first.getArg(1), first.getArg(2), ir.getInt64(kc), ir.getInt32(layout)});
   });
 }

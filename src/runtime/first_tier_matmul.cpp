@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "memjit/runtime/detail/first_tier.h"
 #include "memjit/runtime/memref.h"
 
 namespace {
@@ -19,16 +20,10 @@ namespace {
 template <typename T>
 using Matrix = memjit::runtime::StridedMemRef<T, 2>;
 
-// What the kernel's memref types fix, the kernels use, whatever a descriptor
-// says: the layouts' unit strides, and a static offset of 0 (addMatmul's
-// memref<?x?xT>; addSgemm's offsets are dynamic).
-enum Layout : std::int32_t {
-  kColumnMajorA = 1,
-  kColumnMajorB = 2,
-  kZeroOffsetA = 4,  // its type's offset is a static 0
-  kZeroOffsetB = 8,
-  kZeroOffsetC = 16,
-};
+// What the kernel's memref types fix (first_tier::MatmulLayout), the kernels
+// use, whatever a descriptor says: the layouts' unit strides, and a static
+// offset of 0 (addMatmul's memref<?x?xT>; addSgemm's offsets are dynamic).
+using namespace memjit::runtime::first_tier;
 
 template <typename T>
 std::int64_t offsetOf(const Matrix<T>& m, bool zeroOffset) {
@@ -116,10 +111,7 @@ Entry<T> best() {
 
 }  // namespace
 
-// `layout`: bit 0 A is column-major, bit 1 B is (C is row-major); bits 2, 3
-// and 4: A's, B's and C's type fix its offset at 0, whatever the descriptor
-// says (Layout above). Descriptors of rank 2
-// (jit/runtime_symbols.cpp declares these without the runtime's types).
+// `layout`: first_tier::MatmulLayout bits (C is row-major).
 extern "C" void memjit_first_tier_matmul_f32(const void* a, const void* b, void* c, std::int64_t kc,
                                              std::int32_t layout) {
   static const Entry<float> entry = best<float>();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "memjit/runtime/detail/first_tier.h"
 #include "memjit/runtime/memref.h"
 
 namespace {
@@ -35,7 +36,6 @@ void softmax(const memjit::runtime::StridedMemRef<T, 2>& in, const memjit::runti
 
 }  // namespace
 
-// Descriptors of rank 2 (jit/runtime_symbols.cpp declares these without the runtime's types).
 extern "C" void memjit_first_tier_softmax_f32(const void* in, void* out) {
   softmax(*static_cast<const memjit::runtime::StridedMemRef<float, 2>*>(in),
           *static_cast<const memjit::runtime::StridedMemRef<float, 2>*>(out));
