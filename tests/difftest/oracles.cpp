@@ -184,39 +184,40 @@ void compare(const Program& p, const Outcome& expected, const Observed& got, std
              ", got " + hex(got.im[i]));
 }
 
-Expected<jit::Jit*> Runner::firstTierJit() {
-  if (!firstTierJit_) {
-    jit::JitOptions o;
-    o.tiering.enabled = true;
-    o.tiering.callThreshold = std::numeric_limits<std::uint32_t>::max();
-    if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
-    auto j = jit::Jit::create(o);
-    if (!j) return j.error();
-    firstTierJit_ = std::make_unique<jit::Jit>(std::move(*j));
-  }
-  return firstTierJit_.get();
+namespace {
+
+// A Jit with `options`; with MEMJIT_DIFFTEST_DUMP set, as checkRegression
+// does: each oracle's IR before and after the passes, and its object (the
+// module is named after the oracle).
+Expected<std::unique_ptr<jit::Jit>> makeJit(jit::JitOptions options) {
+  if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) options.dumpDirectory = dump;
+  auto j = jit::Jit::create(options);
+  if (!j) return j.error();
+  return std::make_unique<jit::Jit>(std::move(*j));
 }
 
-Expected<jit::Jit*> Runner::partsJit() {
-  if (!partsJit_) {
-    jit::JitOptions o;
-    o.compileThreads = 2;
-    o.largeFunctions = {.outlineLoopsAbove = 0, .compileInPartsAbove = 0, .instructionsPerPart = 300};
-    if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
-    auto j = jit::Jit::create(o);
-    if (!j) return j.error();
-    partsJit_ = std::make_unique<jit::Jit>(std::move(*j));
+}  // namespace
+
+Expected<jit::Jit*> Runner::jitFor(const Oracle& o) {
+  if (!o.firstTier && !o.inParts) return jit_.get();
+  std::unique_ptr<jit::Jit>& made = o.firstTier ? firstTierJit_ : partsJit_;
+  if (!made) {
+    jit::JitOptions options;
+    if (o.firstTier) {
+      options.tiering.enabled = true;
+      options.tiering.callThreshold = std::numeric_limits<std::uint32_t>::max();
+    } else {
+      options.compileThreads = 2;
+      options.largeFunctions = {.outlineLoopsAbove = 0, .compileInPartsAbove = 0, .instructionsPerPart = 300};
+    }
+    MEMJIT_ASSIGN_OR_RETURN(made, makeJit(options));
   }
-  return partsJit_.get();
+  return made.get();
 }
 
 Expected<Runner> Runner::create() {
-  jit::JitOptions o;
-  // As checkRegression: each oracle's IR before and after the passes, and its object (the module is named after the oracle).
-  if (const char* dump = std::getenv("MEMJIT_DIFFTEST_DUMP")) o.dumpDirectory = dump;
-  auto j = jit::Jit::create(o);
-  if (!j) return j.error();
-  return Runner(std::move(*j));
+  MEMJIT_ASSIGN_OR_RETURN(auto made, makeJit({}));
+  return Runner(std::move(made));
 }
 
 namespace {
@@ -286,23 +287,12 @@ void Runner::run(const std::vector<Program>& programs, const std::vector<Oracle>
       members.push_back(i);
     }
     if (members.empty()) continue;
-    jit::Jit* compiler = jit_.get();
-    if (o.firstTier) {
-      auto tiering = firstTierJit();
-      if (!tiering) {
-        mismatches.push_back({members.front(), o.name, "no tiering Jit: " + tiering.error().message()});
-        continue;
-      }
-      compiler = *tiering;
+    auto made = jitFor(o);
+    if (!made) {
+      mismatches.push_back({members.front(), o.name, "no Jit for the oracle: " + made.error().message()});
+      continue;
     }
-    if (o.inParts) {
-      auto parts = partsJit();
-      if (!parts) {
-        mismatches.push_back({members.front(), o.name, "no in-parts Jit: " + parts.error().message()});
-        continue;
-      }
-      compiler = *parts;
-    }
+    jit::Jit* compiler = *made;
     auto loaded = compile(*compiler, std::move(module), o);
     if (!loaded) {
       mismatches.push_back({members.front(), o.name, "the module did not compile: " + loaded.error().message()});

@@ -77,12 +77,11 @@ class Runner {
            std::vector<Mismatch>& mismatches, BatchStats& stats);
 
  private:
-  explicit Runner(jit::Jit jit) : jit_(std::make_unique<jit::Jit>(std::move(jit))) {}
-  /// The Jit of the first-tier oracles (made on first use): tiering on, its
-  /// call threshold never reached.
-  Expected<jit::Jit*> firstTierJit();
-  /// The Jit of the in-parts oracles (made on first use).
-  Expected<jit::Jit*> partsJit();
+  explicit Runner(std::unique_ptr<jit::Jit> jit) : jit_(std::move(jit)) {}
+  /// The Jit that compiles `o`'s modules: the shared one, or (made on first
+  /// use) the first-tier oracles' (tiering on, its call threshold never
+  /// reached) or the in-parts oracles'.
+  Expected<jit::Jit*> jitFor(const Oracle& o);
   std::unique_ptr<jit::Jit> jit_;
   std::unique_ptr<jit::Jit> firstTierJit_;
   std::unique_ptr<jit::Jit> partsJit_;
