@@ -27,6 +27,7 @@
 #include "support/expected.h"
 #include "support/files.h"
 #include "support/jit.h"
+#include "support/matmul_order.h"
 
 using namespace memjit;
 using namespace memjit::jit;
@@ -98,23 +99,10 @@ Mat<T> view(std::vector<T>& data, std::int64_t rows, std::int64_t cols, codegen:
   return runtime::makeView<T, 2>(data.data(), {rows, cols}, {1, std::max<std::int64_t>(rows, 1)});
 }
 
-// The documented order (kernels.h, addSgemm; addMatmul is one block).
 template <typename T>
 std::vector<T> reference(const Mat<T>& A, const Mat<T>& B, std::int64_t M, std::int64_t N, std::int64_t K,
                          std::int64_t kc) {
-  std::vector<T> C(M * N);
-  const std::int64_t depth = kc > 0 ? kc : std::max<std::int64_t>(K, 1);
-  for (std::int64_t i = 0; i < M; ++i)
-    for (std::int64_t j = 0; j < N; ++j) {
-      T sum = 0;
-      for (std::int64_t pc = 0; pc < K; pc += depth) {
-        T chain = 0;
-        for (std::int64_t p = pc; p < std::min(K, pc + depth); ++p) chain = std::fma(A({i, p}), B({p, j}), chain);
-        sum = pc == 0 ? chain : chain + sum;
-      }
-      C[i * N + j] = sum;
-    }
-  return C;
+  return test::matmulInDocumentedOrder(A, B, M, N, K, kc);
 }
 
 template <typename T>

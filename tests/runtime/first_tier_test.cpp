@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memjit/runtime/memref.h"
+#include "support/matmul_order.h"
 
 namespace {
 
@@ -19,22 +20,9 @@ using memjit::runtime::makeView;
 using namespace memjit::runtime::first_tier;
 using Mat = memjit::runtime::StridedMemRef<float, 2>;
 
-// C = A B in the kernels' order: per element, K in blocks of kc, each an
-// in-order fma chain from +0, later chains added to the sum as chain + sum.
 std::vector<float> reference(const Mat& A, const Mat& B, std::int64_t M, std::int64_t N, std::int64_t K,
                              std::int64_t kc) {
-  std::vector<float> C(static_cast<std::size_t>(M * N));
-  for (std::int64_t i = 0; i < M; ++i)
-    for (std::int64_t j = 0; j < N; ++j) {
-      float sum = 0;
-      for (std::int64_t pc = 0; pc < K; pc += kc) {
-        float chain = 0;
-        for (std::int64_t p = pc; p < std::min(K, pc + kc); ++p) chain = std::fma(A({i, p}), B({p, j}), chain);
-        sum = pc == 0 ? chain : chain + sum;
-      }
-      C[static_cast<std::size_t>(i * N + j)] = sum;
-    }
-  return C;
+  return memjit::test::matmulInDocumentedOrder(A, B, M, N, K, kc);
 }
 
 // A 3 x 4 and B 4 x 2, each stored after `pad` elements; values whose sums
