@@ -258,14 +258,33 @@ void signOpsAsBits(llvm::Function& f) {
   }
 }
 
-// Compares of halves compare their exact f32 extensions. CodeGenPrepare
+// The exact f32 value of a half (scalar or vector). A bf16 is widened from its
+// bits by a shift, so that no bf16 value is left for the back end to hold in
+// an f32 register and narrow again through vcvtneps2bf16, which flushes
+// denormals: at O1 a bf16 argument divided inside a loop was widened, narrowed
+// (0x807f flushed to -0) and widened again before the loop, and 0x807f /
+// 0x807f gave a NaN (difftest seed 3300000001358). An f16 is extended:
+// vcvtph2ps is exact.
+llvm::Value* widenToF32(llvm::IRBuilder<>& ir, llvm::Value* half) {
+  llvm::Type* type = half->getType();
+  llvm::Type *f32 = ir.getFloatTy(), *i32 = ir.getInt32Ty();
+  if (auto* v = llvm::dyn_cast<llvm::VectorType>(type)) {
+    f32 = llvm::VectorType::get(f32, v->getElementCount());
+    i32 = llvm::VectorType::get(i32, v->getElementCount());
+  }
+  if (!type->getScalarType()->isBFloatTy()) return ir.CreateFPExt(half, f32);
+  llvm::Value* bits = ir.CreateZExt(ir.CreateBitCast(half, bitsOf(type)), i32);
+  return ir.CreateBitCast(ir.CreateShl(bits, llvm::ConstantInt::get(i32, 16)), f32);
+}
+
+// Compares of halves compare their exact f32 values. CodeGenPrepare
 // sinks a compare into the blocks of its users, past a block split the loop
 // above did not see (an atomic's cmpxchg loop), and the half operands went
 // with it: held across the split in an f32 register and narrowed again, a
 // bf16 denormal argument compared equal to 0 at O1-O3 (difftest seed
 // 276512670607037); an f16 bitcast of a bf16 argument made the x86 back end
 // abort ("Do not know how to soft promote this operator's result!", seed
-// 276512670612451). The extensions stay where the compare was, and the f32
+// 276512670612451). The widenings stay where the compare was, and the f32
 // values they make cross blocks unchanged.
 void comparesInF32(llvm::Function& f) {
   std::vector<llvm::FCmpInst*> compares;
@@ -276,21 +295,15 @@ void comparesInF32(llvm::Function& f) {
   for (llvm::FCmpInst* cmp : compares) {
     llvm::IRBuilder<> ir(cmp);
     ir.SetCurrentDebugLocation(cmp->getDebugLoc());
-    llvm::Type* type = cmp->getOperand(0)->getType();
-    llvm::Type* f32 = llvm::Type::getFloatTy(f.getContext());
-    if (auto* v = llvm::dyn_cast<llvm::VectorType>(type)) f32 = llvm::VectorType::get(f32, v->getElementCount());
-    for (unsigned k = 0; k < 2; ++k) cmp->setOperand(k, ir.CreateFPExt(cmp->getOperand(k), f32));
+    for (unsigned k = 0; k < 2; ++k) cmp->setOperand(k, widenToF32(ir, cmp->getOperand(k)));
   }
 }
 
 // bf16 arithmetic (fadd, fsub, fmul, fdiv, frem) is done in f32 as the back
-// end promotes it, with the operands widened from their bits by a shift, so
-// that no operand goes through vcvtneps2bf16 on its way in: at O1 a bf16
-// argument divided inside a loop was widened, narrowed (the denormal flushed
-// to -0) and widened again before the loop, and 0x807f / 0x807f gave a NaN
-// (difftest seed 3300000001358). The result is rounded to bf16 once, as
-// before: f32 carries more than twice bf16's precision, so the f32 operation
-// rounded to bf16 is the correctly rounded bf16 result.
+// end promotes it, on operands widened from their bits (widenToF32). The
+// result is rounded to bf16 once, as before: f32 carries more than twice
+// bf16's precision, so the f32 operation rounded to bf16 is the correctly
+// rounded bf16 result.
 void bf16ArithmeticInF32(llvm::Function& f) {
   std::vector<llvm::BinaryOperator*> operations;
   for (llvm::BasicBlock& block : f)
@@ -300,19 +313,10 @@ void bf16ArithmeticInF32(llvm::Function& f) {
   for (llvm::BinaryOperator* op : operations) {
     llvm::IRBuilder<> ir(op);
     ir.SetCurrentDebugLocation(op->getDebugLoc());
-    llvm::Type* type = op->getType();
-    llvm::Type *f32 = ir.getFloatTy(), *i32 = ir.getInt32Ty();
-    if (auto* v = llvm::dyn_cast<llvm::VectorType>(type)) {
-      f32 = llvm::VectorType::get(f32, v->getElementCount());
-      i32 = llvm::VectorType::get(i32, v->getElementCount());
-    }
-    auto widen = [&](llvm::Value* x) {
-      llvm::Value* bits = ir.CreateZExt(ir.CreateBitCast(x, bitsOf(type)), i32);
-      return ir.CreateBitCast(ir.CreateShl(bits, llvm::ConstantInt::get(i32, 16)), f32);
-    };
-    llvm::Value* wide = ir.CreateBinOp(op->getOpcode(), widen(op->getOperand(0)), widen(op->getOperand(1)));
+    llvm::Value* wide =
+        ir.CreateBinOp(op->getOpcode(), widenToF32(ir, op->getOperand(0)), widenToF32(ir, op->getOperand(1)));
     if (auto* i = llvm::dyn_cast<llvm::Instruction>(wide)) i->copyFastMathFlags(op);
-    llvm::Value* result = ir.CreateFPTrunc(wide, type);
+    llvm::Value* result = ir.CreateFPTrunc(wide, op->getType());
     op->replaceAllUsesWith(result);
     result->takeName(op);
     op->eraseFromParent();

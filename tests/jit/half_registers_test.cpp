@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -398,6 +399,84 @@ TEST(HalfRegisters, SignOfANarrowedBf16IsKeptAtEveryLevel) {
     EXPECT_EQ(minimum(0x55a2), 0xff80) << at;
     EXPECT_EQ(minimum(0x0001), 0xff80) << at;
     EXPECT_EQ(n, 5) << at;
+  }
+}
+
+
+// A bf16 compared in a loop with a loop-carried bf16 and with 0 (scalar and
+// 4-lane), as the builder emits it before memjit's passes: `fcmp` on bfloat.
+constexpr const char* kBf16CompareLoopIR = R"(
+target triple = "x86_64-pc-linux-gnu"
+define i64 @count_equal(i16 %gbits, i16 %xbits, i64 %n) #0 {
+entry:
+  %g = bitcast i16 %gbits to bfloat
+  %x0 = bitcast i16 %xbits to bfloat
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %count = phi i64 [ 0, %entry ], [ %count2, %loop ]
+  %x = phi bfloat [ %x0, %entry ], [ %g, %loop ]
+  %eq = fcmp oeq bfloat %g, %x
+  %zero = fcmp oeq bfloat %g, 0xR0000
+  %gv = insertelement <4 x bfloat> poison, bfloat %g, i64 0
+  %gs = shufflevector <4 x bfloat> %gv, <4 x bfloat> poison, <4 x i32> zeroinitializer
+  %lt = fcmp olt <4 x bfloat> %gs, <bfloat 0xR0000, bfloat 0xR8000, bfloat 0xR0001, bfloat 0xR807E>
+  %ltbits = bitcast <4 x i1> %lt to i4
+  %ltn = zext i4 %ltbits to i64
+  %e = zext i1 %eq to i64
+  %z = zext i1 %zero to i64
+  %ez = shl i64 %z, 8
+  %ltshift = shl i64 %ltn, 16
+  %step = or i64 %e, %ez
+  %step2 = or i64 %step, %ltshift
+  %count1 = mul i64 %count, 3
+  %count2 = add i64 %count1, %step2
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret i64 %count2
+}
+attributes #0 = { "target-cpu"="sapphirerapids" }
+)";
+
+// The code generator sees no bf16 value where a compare or arithmetic widens
+// one: a bf16 held in an f32 register may be narrowed through vcvtneps2bf16,
+// which flushes denormals (widenToF32 in half_registers.cpp).
+TEST(HalfRegisters, Bf16ComparesWidenFromTheBitsAndKeepDenormalsAtEveryLevel) {
+  const test::ParsedIR module = test::parseIR(kBf16CompareLoopIR);
+  passHalvesAsBits(*module);
+  EXPECT_TRUE(test::verifies(*module));
+  for (const llvm::Function& f : *module)
+    for (const llvm::BasicBlock& block : f)
+      for (const llvm::Instruction& inst : block)
+        if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(&inst)) {
+          EXPECT_FALSE(ext->getSrcTy()->getScalarType()->isBFloatTy()) << "a bf16 widened by fpext in " << f.getName().str();
+        }
+  // The model: each iteration count = 3 * count + step, step = (g == x) | (g == 0) << 8 | (g < {0, -0, min, -0x7e}) << 16,
+  // x being the second argument in the first iteration and g after.
+  auto expected = [](std::uint16_t g, std::uint16_t x, int n) {
+    auto value = [](std::uint16_t bits) {
+      std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+      float f;
+      std::memcpy(&f, &wide, sizeof f);
+      return f;
+    };
+    const float gv = value(g), lanes[4] = {value(0x0000), value(0x8000), value(0x0001), value(0x807e)};
+    std::uint64_t count = 0;
+    for (int i = 0; i < n; ++i) {
+      std::uint64_t step = (gv == value(i == 0 ? x : g)) | std::uint64_t{gv == 0.0f} << 8;
+      for (int k = 0; k < 4; ++k) step |= std::uint64_t{gv < lanes[k]} << (16 + k);
+      count = count * 3 + step;
+    }
+    return count;
+  };
+  for (OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    test::CompiledIR compiled = test::compileIR(kBf16CompareLoopIR, {.optLevel = level});
+    const auto count = compiled.function<std::uint64_t(std::uint16_t, std::uint16_t, std::int64_t)>("count_equal");
+    for (std::uint16_t g : {0x807f, 0x0001, 0x8001, 0x0000, 0x8000, 0x7fc0, 0x3f80})
+      for (std::uint16_t x : {g, static_cast<std::uint16_t>(0x8000), static_cast<std::uint16_t>(0x0000)})
+        EXPECT_EQ(count(g, x, 3), expected(g, x, 3)) << optLevelName(level) << " g=0x" << std::hex << g << " x=0x" << x;
   }
 }
 
