@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
+#include <regex>
 #include <string>
 
 #include "float_formats.h"
@@ -16,6 +18,7 @@
 #include "oracles.h"
 #include "reduce.h"
 #include "regression.h"
+#include "support/files.h"
 
 using namespace memjit::difftest;
 using memjit::ElementType;
@@ -362,8 +365,8 @@ TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
 }
 
 namespace {
-struct MemoryStatements {
-  int deallocs = 0, unrankedCasts = 0, dims = 0;
+struct StatementCounts {
+  int deallocs = 0, unrankedCasts = 0, dims = 0, ranks = 0, laneSteps = 0, thenOnlyIfs = 0;
   bool deallocsLast = true;  // each Dealloc releases an Alloc of its own block, and nothing after it uses that
 };
 bool uses(const Stmt& s, int id) {
@@ -374,11 +377,14 @@ bool uses(const Stmt& s, int id) {
   }
   return false;
 }
-void countMemoryStatements(const Block& b, MemoryStatements& n) {
+void tally(const Block& b, StatementCounts& n) {
   for (std::size_t i = 0; i < b.stmts.size(); ++i) {
     const Stmt& s = b.stmts[i];
     n.unrankedCasts += s.kind == StmtKind::MemrefCast && (s.imm & 2);
     n.dims += s.kind == StmtKind::Assign && s.op == Op::Dim;
+    n.ranks += s.kind == StmtKind::Assign && s.op == Op::Rank;
+    n.laneSteps += s.kind == StmtKind::Lanes && s.lane == LaneOp::Step;
+    n.thenOnlyIfs += s.kind == StmtKind::If && s.results.empty() && s.blocks[1].stmts.empty();
     if (s.kind == StmtKind::Dealloc) {
       ++n.deallocs;
       bool allocatedHere = false;
@@ -389,7 +395,7 @@ void countMemoryStatements(const Block& b, MemoryStatements& n) {
       for (int y : b.yields) usedAfter |= y == s.args[0];
       n.deallocsLast &= allocatedHere && !usedAfter;
     }
-    for (const Block& inner : s.blocks) countMemoryStatements(inner, n);
+    for (const Block& inner : s.blocks) tally(inner, n);
   }
 }
 }  // namespace
@@ -397,12 +403,23 @@ void countMemoryStatements(const Block& b, MemoryStatements& n) {
 // The programs difftest_fixed_seeds runs (seeds 1-300) release temporaries with dealloc and cast through unranked
 // memrefs, so every build's tests compare them with the interpreter.
 TEST(DifftestGenerator, WritesDeallocsAndUnrankedCasts) {
-  MemoryStatements n;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) countMemoryStatements(generate(seed).body, n);
+  StatementCounts n;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) tally(generate(seed).body, n);
   EXPECT_TRUE(n.deallocsLast);
   EXPECT_GE(n.deallocs, 10);
   EXPECT_GE(n.unrankedCasts, 10);
   EXPECT_GE(n.dims, 10);  // every third through castToUnranked (the lowering's choice)
+}
+
+// rank (every other one of an unranked memref), laneIndices (vector.step) and ifThen (an If without results or
+// else) are in the fixed seeds' programs too.
+TEST(DifftestGenerator, WritesRanksLaneIndicesAndIfThens) {
+  StatementCounts n;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) tally(generate(seed).body, n);
+  EXPECT_GE(n.ranks, 10);
+  EXPECT_GE(n.laneSteps, 10);
+  EXPECT_GE(n.thenOnlyIfs, 10);
+  std::printf("of 300 programs: %d ranks, %d laneIndices, %d ifThens\n", n.ranks, n.laneSteps, n.thenOnlyIfs);
 }
 
 TEST(DifftestReducer, RemovesDeadCodeButKeepsEffects) {
@@ -535,4 +552,40 @@ TEST(DifftestOracles, ComparisonReportsEveryKindOfDifference) {
     compare(p, sinhOfDenormal, flushed, diffs, stats);
     EXPECT_EQ(diffs.empty(), accepted) << std::hex << bits;
   }
+}
+
+// docs/debugging.md's rule, checked on the sources: every public FunctionBuilder operation enters the difftest's
+// generator and interpreter in the change that adds it, so the lowering calls it. The exceptions build no
+// operation of their own, or one whose results the interpreter does not define.
+TEST(DifftestCoverage, EveryBuilderOperationIsLowered) {
+  const std::string header = memjit::test::readFile(MEMJIT_SOURCE_DIR "/include/memjit/codegen/builder.h");
+  const std::string lowering = memjit::test::readFile(MEMJIT_SOURCE_DIR "/tests/difftest/lowering.cpp");
+  const std::size_t begin = header.find("\nclass FunctionBuilder {");
+  const std::size_t end = header.find("\n private:", begin);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const std::string api = header.substr(begin, end - begin);
+  const std::map<std::string, std::string> exempt = {
+      {"arg", "the program's arguments (lowering.h's caller)"},
+      {"finish", "ends every program (lowering.h's caller)"},
+      {"callC", "calls C code the interpreter cannot model (tests/codegen/call_c_test.cpp)"},
+      {"constantLike", "constant() of a literal's type"},
+      {"constantVector", "inline: constant() per lane, then fromElements"},
+      {"f32", "constant()"}, {"f64", "constant()"}, {"i32", "constant()"}, {"i64", "constant()"},
+      {"fastMath", "reads the flags"},
+      {"withFastMath", "results the interpreter does not define (tests/codegen/fast_math_test.cpp)"},
+      {"name", "names a value"},
+      {"wrap", "wraps LLVM values built through ir()"},
+  };
+  const std::regex declaration(R"(\n  (?:\[\[nodiscard\]\] )?[A-Za-z_][A-Za-z_:<>, ]*[ &*]([a-zA-Z0-9_]+)\()");
+  std::map<std::string, int> seen;
+  for (std::sregex_iterator it(api.begin(), api.end(), declaration), last; it != last; ++it) {
+    const std::string name = (*it)[1];
+    if (seen[name]++ || exempt.count(name)) continue;
+    EXPECT_NE(lowering.find("b_." + name + "("), std::string::npos)
+        << "FunctionBuilder::" << name << " is never generated: add it to the difftest's generator, interpreter, "
+        << "lowering and snippet, or say here why not";
+  }
+  EXPECT_GT(seen.size(), 100u) << "the declarations were not found";
+  for (const auto& [name, why] : exempt) EXPECT_TRUE(seen.count(name)) << name << " is exempt but not declared";
 }

@@ -316,7 +316,7 @@ class Gen {
   static bool vectorisable(const Stmt& s, ET t) {
     if (s.kind != StmtKind::Assign || s.type != t) return false;
     switch (s.op) {
-      case Op::Const: case Op::Load: case Op::Dim: case Op::Powi: case Op::Bitcast: case Op::Cast: return false;
+      case Op::Const: case Op::Load: case Op::Dim: case Op::Rank: case Op::Powi: case Op::Bitcast: case Op::Cast: return false;
       case Op::Div: case Op::Rem: case Op::DivSI: case Op::DivUI: case Op::RemSI: case Op::RemUI:
       case Op::CeilDivSI: case Op::CeilDivUI: case Op::FloorDivSI: return isFloat(t) && (s.op == Op::Div || s.op == Op::Rem);
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Neg: return t != ET::Index;
@@ -643,6 +643,12 @@ class Gen {
       Stmt s;
       switch (kind) {
         case 0:
+          if (r_.chance(20)) {  // vector.step: every integer type but i1, and index; n <= 8 fits each
+            static constexpr ET types[] = {ET::I8, ET::I16, ET::I32, ET::I64, ET::SI8, ET::SI16, ET::SI32, ET::SI64,
+                                           ET::UI8, ET::UI16, ET::UI32, ET::UI64, ET::Index};
+            finishLanes(laneStmt(LaneOp::Step, types[r_.below(std::size(types))], n), n);
+            return;
+          }
           s = laneStmt(LaneOp::Splat, t, n);
           s.args = {pick(t)};
           finishLanes(std::move(s), n);
@@ -767,7 +773,8 @@ class Gen {
     } else if (o_.memrefs && k < 34) {
       auto ms = visibleMemrefs();
       const int m = ms[r_.below(ms.size())];
-      assign(Op::Dim, ET::Index, {m}, r_.below(2));
+      if (r_.chance(15)) assign(Op::Rank, ET::Index, {m});
+      else assign(Op::Dim, ET::Index, {m}, r_.below(2));
     } else if (o_.atomics && o_.memrefs && k >= 96) {
       // Not in helpers, whose one memref may hold floats and which run no parallel loop.
       if (parallel_ && !inParallel_ && !inHelper_ && depth < 2 && r_.chance(40)) arrayReduce(depth);
@@ -1315,11 +1322,13 @@ class Gen {
     const int n = static_cast<int>(r_.below(4));
     for (int i = 0; i < n; ++i) types.push_back(r_.chance(30) ? ET::BF16 : randomType());
     s.blocks.resize(2);
+    // Without results, sometimes no else: the lowering builds that with ifThen.
+    const bool thenOnly = types.empty() && r_.chance(40);
     Block* saved = cur_;
     for (auto& block : s.blocks) {
       cur_ = &block;
       scopes_.emplace_back();
-      body(depth);
+      if (!thenOnly || &block == &s.blocks[0]) body(depth);
       for (ET t : types) cur_->yields.push_back(pick(t));
       scopes_.pop_back();
     }

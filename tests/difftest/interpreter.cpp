@@ -92,6 +92,8 @@ class Interpreter {
           vals_[s.results[0]] = load(s);
         } else if (s.op == Op::Dim) {
           vals_[s.results[0]] = {static_cast<std::uint64_t>(views_[s.args[0]].sizes[s.imm]), 0, kExact};
+        } else if (s.op == Op::Rank) {
+          vals_[s.results[0]] = {static_cast<std::uint64_t>(views_[s.args[0]].sizes.size()), 0, kExact};
         } else {
           std::vector<Val> a;
           for (int id : s.args) a.push_back(vals_[id]);
@@ -327,6 +329,12 @@ class Interpreter {
     };
     switch (s.lane) {
       case LaneOp::Splat: setResults(std::vector<Val>(n, arg(0))); return;
+      case LaneOp::Step: {
+        std::vector<Val> r;
+        for (std::size_t k = 0; k < n; ++k) r.push_back({k, 0, kExact});
+        setResults(r);
+        return;
+      }
       case LaneOp::Insert: {
         auto v = lanesAt(0);
         const Val& lane = arg(n + 1);

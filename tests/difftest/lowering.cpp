@@ -159,6 +159,8 @@ class Lowering {
       // Every third through the memref's unranked form (dim reads its rank-generic descriptor).
       case Op::Dim:
         return b_.dim(s.results[0] % 3 == 0 ? b_.castToUnranked(a(0)) : a(0), static_cast<std::size_t>(s.imm));
+      // Every other one through the unranked form (rank reads its descriptor; a ranked one is a constant).
+      case Op::Rank: return b_.rank(s.results[0] % 2 == 0 ? b_.castToUnranked(a(0)) : a(0));
       case Op::Load: {
         std::vector<Value> idx;
         for (std::size_t i = 1; i < s.args.size(); ++i) idx.push_back(a(i));
@@ -270,6 +272,10 @@ class Lowering {
         return;
       }
       case StmtKind::If: {
+        if (s.results.empty() && s.blocks[1].stmts.empty()) {
+          b_.ifThen(v(s.args[0]), [&] { block(s.blocks[0]); });
+          return;
+        }
         auto results = b_.ifElse(
             v(s.args[0]), [&] { block(s.blocks[0]); return yields(s.blocks[0]); },
             [&] { block(s.blocks[1]); return yields(s.blocks[1]); });
@@ -415,6 +421,7 @@ class Lowering {
     };
     switch (s.lane) {
       case LaneOp::Splat: extractAll(b_.splat(v(s.args[0]), n)); return;
+      case LaneOp::Step: extractAll(b_.laneIndices(s.type, n)); return;
       case LaneOp::Insert: extractAll(b_.insert(vec(0), v(s.args[n]), v(s.args[n + 1]))); return;
       case LaneOp::Extract: v(s.results[0]) = b_.extract(vec(0), v(s.args[n])); return;
       case LaneOp::Reduce:

@@ -11,7 +11,7 @@ const char* opName(Op op) {
       "ctpop", "ctlz", "cttz", "min", "max", "minnumf", "maxnumf", "minimumf", "maximumf", "abs", "cmp", "select",
       "cast", "bitcast", "sqrt", "rsqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
       "powi", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "erfc", "floor",
-      "ceil", "round", "roundeven", "trunc", "copysign", "fma", "dim", "load"};
+      "ceil", "round", "roundeven", "trunc", "copysign", "fma", "dim", "rank", "load"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(Op::Count));
   return names[static_cast<std::size_t>(op)];
 }

@@ -36,6 +36,7 @@ enum class Op : std::uint8_t {
   Sqrt, Rsqrt, Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Pow, Powi, Sin, Cos, Tan, Asin, Acos, Atan, Atan2,
   Sinh, Cosh, Tanh, Erf, Erfc, Floor, Ceil, Round, RoundEven, Trunc, CopySign, Fma,
   Dim,   // memref; imm: the dim
+  Rank,  // memref (its rank, read from the unranked descriptor on every other use)
   Load,  // memref, indices...
   Count
 };
@@ -97,6 +98,7 @@ enum class LaneOp : std::uint8_t {
   Shuffle,        // args: n x a, n x b; offsets: the mask   results: offsets.size() (lane k: a[m] or b[m - n])
   Interleave,     // args: n x a, n x b                    results: 2n (a0 b0 a1 b1 ...)
   Deinterleave,   // args: n x v (n even)                  results: n/2 even lanes, then n/2 odd lanes
+  Step,           // no args (s.type an integer or index)  results: n (lane k is k: vector.step)
 };
 /// MaskedLoad .. VectorStore: the lane operations that read or write a memref.
 inline bool accessesMemory(LaneOp op) { return op >= LaneOp::MaskedLoad && op <= LaneOp::VectorStore; }

@@ -129,6 +129,8 @@ class Printer {
       case Op::Bitcast: return "b.bitcast(" + a(0) + ", " + et(s.type) + ")";
       case Op::Dim:  // as the lowering does it: every third through the unranked form
         return "b.dim(" + (s.results[0] % 3 == 0 ? "b.castToUnranked(" + a(0) + ")" : a(0)) + ", " + std::to_string(s.imm) + ")";
+      case Op::Rank:  // as the lowering does it: every other one through the unranked form
+        return "b.rank(" + (s.results[0] % 2 == 0 ? "b.castToUnranked(" + a(0) + ")" : a(0)) + ")";
       case Op::Load: {
         std::vector<int> idx(s.args.begin() + 1, s.args.end());
         return "b.load(" + a(0) + ", " + list(idx) + ")";
@@ -210,6 +212,12 @@ class Printer {
         return;
       }
       case StmtKind::If: {
+        if (s.results.empty() && s.blocks[1].stmts.empty()) {  // as the lowering does it
+          line(indent, "b.ifThen(" + v(s.args[0]) + ", [&] {");
+          block(s.blocks[0], indent + 2);
+          line(indent, "});");
+          return;
+        }
         const std::string r = "r" + std::to_string(s.results.empty() ? nextTemp_++ : s.results[0]);
         line(indent, "auto " + r + " = b.ifElse(" + v(s.args[0]) + ", [&] {");
         block(s.blocks[0], indent + 2);
@@ -367,6 +375,7 @@ class Printer {
     static const char* const kinds[] = {"Add", "Mul", "Min", "Max", "Minimumf", "Maximumf", "And", "Or", "Xor"};
     switch (s.lane) {
       case LaneOp::Splat: extractAll("b.splat(" + v(s.args[0]) + ", " + std::to_string(n) + ")"); return;
+      case LaneOp::Step: extractAll("b.laneIndices(" + et(s.type) + ", " + std::to_string(n) + ")"); return;
       case LaneOp::Insert: extractAll("b.insert(" + vec(0) + ", " + v(s.args[n]) + ", " + v(s.args[n + 1]) + ")"); return;
       case LaneOp::Extract:
         line(indent, "Value " + v(s.results[0]) + " = b.extract(" + vec(0) + ", " + v(s.args[n]) + ");");
