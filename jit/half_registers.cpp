@@ -323,6 +323,26 @@ void bf16ArithmeticInF32(llvm::Function& f) {
   }
 }
 
+// Every other widening of a bf16 (a cast, the builder's math on halves, done
+// in f32 or f64) is done from the bits too, for the reason widenToF32 gives;
+// to f64 through the exact f32.
+void bf16ExtensionsFromBits(llvm::Function& f) {
+  std::vector<llvm::FPExtInst*> extensions;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& inst : block)
+      if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(&inst); ext && ext->getSrcTy()->getScalarType()->isBFloatTy())
+        extensions.push_back(ext);
+  for (llvm::FPExtInst* ext : extensions) {
+    llvm::IRBuilder<> ir(ext);
+    ir.SetCurrentDebugLocation(ext->getDebugLoc());
+    llvm::Value* wide = widenToF32(ir, ext->getOperand(0));
+    if (wide->getType() != ext->getType()) wide = ir.CreateFPExt(wide, ext->getType());
+    ext->replaceAllUsesWith(wide);
+    wide->takeName(ext);
+    ext->eraseFromParent();
+  }
+}
+
 // Loads and stores of halves move i16. SelectionDAG at O0 (which modules with
 // halves take, see code_emitter.cpp) loads a half as an extension to f32 and
 // narrows it back for a store or a bitcast, flushing bf16 denormals.
@@ -482,6 +502,7 @@ void passHalvesAsBits(llvm::Module& module) {
     movesAsBits(f);
     comparesInF32(f);
     bf16ArithmeticInF32(f);
+    bf16ExtensionsFromBits(f);
     memoryAsBits(f);
     argumentsAsBits(f);
     phisAsBits(f);

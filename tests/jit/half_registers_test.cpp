@@ -404,7 +404,8 @@ TEST(HalfRegisters, SignOfANarrowedBf16IsKeptAtEveryLevel) {
 
 
 // A bf16 compared in a loop with a loop-carried bf16 and with 0 (scalar and
-// 4-lane), as the builder emits it before memjit's passes: `fcmp` on bfloat.
+// 4-lane), as the builder emits it before memjit's passes (`fcmp` on bfloat),
+// and widened to f32 and f64 as a cast or the builder's math on halves does.
 constexpr const char* kBf16CompareLoopIR = R"(
 target triple = "x86_64-pc-linux-gnu"
 define i64 @count_equal(i16 %gbits, i16 %xbits, i64 %n) #0 {
@@ -428,7 +429,17 @@ loop:
   %ez = shl i64 %z, 8
   %ltshift = shl i64 %ltn, 16
   %step = or i64 %e, %ez
-  %step2 = or i64 %step, %ltshift
+  %step1 = or i64 %step, %ltshift
+  %gf = fpext bfloat %g to float
+  %gd = fpext bfloat %x to double
+  %fzero = fcmp oeq float %gf, 0.0
+  %dneg = fcmp olt double %gd, 0.0
+  %fz = zext i1 %fzero to i64
+  %dn = zext i1 %dneg to i64
+  %fzs = shl i64 %fz, 24
+  %dns = shl i64 %dn, 25
+  %casts = or i64 %fzs, %dns
+  %step2 = or i64 %step1, %casts
   %count1 = mul i64 %count, 3
   %count2 = add i64 %count1, %step2
   %i1 = add i64 %i, 1
@@ -440,10 +451,10 @@ exit:
 attributes #0 = { "target-cpu"="sapphirerapids" }
 )";
 
-// The code generator sees no bf16 value where a compare or arithmetic widens
-// one: a bf16 held in an f32 register may be narrowed through vcvtneps2bf16,
-// which flushes denormals (widenToF32 in half_registers.cpp).
-TEST(HalfRegisters, Bf16ComparesWidenFromTheBitsAndKeepDenormalsAtEveryLevel) {
+// The code generator sees no bf16 value where a compare, arithmetic or an
+// extension widens one: a bf16 held in an f32 register may be narrowed through
+// vcvtneps2bf16, which flushes denormals (widenToF32 in half_registers.cpp).
+TEST(HalfRegisters, Bf16CompareAndExtensionsWidenFromTheBitsAndKeepDenormalsAtEveryLevel) {
   const test::ParsedIR module = test::parseIR(kBf16CompareLoopIR);
   passHalvesAsBits(*module);
   EXPECT_TRUE(test::verifies(*module));
@@ -453,8 +464,8 @@ TEST(HalfRegisters, Bf16ComparesWidenFromTheBitsAndKeepDenormalsAtEveryLevel) {
         if (auto* ext = llvm::dyn_cast<llvm::FPExtInst>(&inst)) {
           EXPECT_FALSE(ext->getSrcTy()->getScalarType()->isBFloatTy()) << "a bf16 widened by fpext in " << f.getName().str();
         }
-  // The model: each iteration count = 3 * count + step, step = (g == x) | (g == 0) << 8 | (g < {0, -0, min, -0x7e}) << 16,
-  // x being the second argument in the first iteration and g after.
+  // The model: each iteration count = 3 * count + step, step = (g == x) | (g == 0) << 8 | (g < {0, -0, min, -0x7e}) << 16
+  // | (float(g) == 0) << 24 | (double(x) < 0) << 25, x being the second argument in the first iteration and g after.
   auto expected = [](std::uint16_t g, std::uint16_t x, int n) {
     auto value = [](std::uint16_t bits) {
       std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
@@ -465,8 +476,10 @@ TEST(HalfRegisters, Bf16ComparesWidenFromTheBitsAndKeepDenormalsAtEveryLevel) {
     const float gv = value(g), lanes[4] = {value(0x0000), value(0x8000), value(0x0001), value(0x807e)};
     std::uint64_t count = 0;
     for (int i = 0; i < n; ++i) {
-      std::uint64_t step = (gv == value(i == 0 ? x : g)) | std::uint64_t{gv == 0.0f} << 8;
+      const float xv = value(i == 0 ? x : g);
+      std::uint64_t step = (gv == xv) | std::uint64_t{gv == 0.0f} << 8;
       for (int k = 0; k < 4; ++k) step |= std::uint64_t{gv < lanes[k]} << (16 + k);
+      step |= std::uint64_t{gv == 0.0f} << 24 | std::uint64_t{static_cast<double>(xv) < 0.0} << 25;
       count = count * 3 + step;
     }
     return count;
