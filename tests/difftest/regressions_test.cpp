@@ -3923,3 +3923,176 @@ TEST(DifftestRegression, Seed3300000001358Bf16ArgumentDividedInALoopAtO1) {
   };
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
 }
+
+// memjit-difftest seed 179466727052886: `memjit-difftest --seed 179466727052886 --count 1`
+// OPEN (session 20, found by ctest's clock-seeded difftest_explore): in the tool only O3 disagrees (f32 element 1
+// is 0x0, not |0xd2800000|); this printed program gives 0x0 at O0-O3 and ahead of time, and the expected value
+// only in O2-checked. 0x0 is what the helper's compare-exchange stores, so a guess: the load feeding `abs` is read
+// after the compare-exchange wrote the same element. The same with jit/half_registers.cpp as of 9e698d5: not
+// from this session's changes. Enable once fixed.
+TEST(DifftestRegression, DISABLED_Seed179466727052886) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 4;
+  s.outputs = 37;
+  s.io = {0x87ae9a2bd4800000ULL, 0x7fffffffffffffffULL, 0x77c76f82dc615dffULL, 0x9d6effb7335c7f7fULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 2};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 1;
+  s.fm.data = {0xbf49c710ULL, 0x80000001ULL, 0xc0e00000ULL, 0xd2800000ULL, 0x807fffffULL, 0xc0930c6bULL, 0xbde158d4ULL};
+  s.im.sizes = {2, 5};
+  s.im.strides = {6, 1};
+  s.im.offset = 0;
+  s.im.data = {0x80000000ULL, 0x366410b5e9774e1eULL, 0x1ULL, 0x7fULL, 0xfffffffffffffff8ULL, 0x1ULL, 0x1ULL, 0x1ULL, 0x80000000ULL, 0x1ULL, 0x0ULL};
+  s.h = 0x7c00ULL, s.g = 0x7f80ULL, s.c = 0x7fULL, s.d = 0x7ff0000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0x0ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.outputs.push_back({21, 0x0ULL});
+  e.outputs.push_back({22, 0x0ULL});
+  e.outputs.push_back({23, 0x0ULL});
+  e.outputs.push_back({24, 0x0ULL});
+  e.outputs.push_back({25, 0x0ULL});
+  e.outputs.push_back({26, 0x0ULL});
+  e.outputs.push_back({27, 0x0ULL});
+  e.outputs.push_back({28, 0x0ULL});
+  e.outputs.push_back({29, 0x0ULL});
+  e.outputs.push_back({30, 0x0ULL});
+  e.outputs.push_back({31, 0x0ULL});
+  e.outputs.push_back({32, 0x0ULL});
+  e.outputs.push_back({33, 0x0ULL});
+  e.outputs.push_back({34, 0x0ULL});
+  e.outputs.push_back({35, 0x0ULL});
+  e.outputs.push_back({36, 0x0ULL});
+  e.hasRet = true, e.ret = 0x87ae9a2bd4800000ULL;
+  e.fm.push_back({1, 0x52800000ULL});
+  e.fm.push_back({3, 0x0ULL});
+  e.fm.push_back({4, 0x0ULL});
+  auto helpers = [&](Module& module, const memjit::codegen::FunctionOptions& options) -> memjit::Error {
+    {
+      FunctionBuilder b(module, "h0", *memjit::parseFunctionType("(index, bf16, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (i1, ui32, index)"), options);
+      Value v8 = b.arg(0);
+      Value v9 = b.arg(1);
+      Value v7 = b.arg(2);
+      Value v10 = b.constant(ElementType::UI8, 0x0ULL);
+      Value v11 = b.constant(ElementType::UI8, 0x0ULL);
+      Value v12 = b.cmp(CmpPredicate::Eq, v10, v11);
+      Value v13 = b.constant(ElementType::UI8, 0x1ULL);
+      Value v14 = b.select(v12, v13, v10);
+      Value v15 = b.ceildivui(v10, v14);
+      Value v16 = b.cast(v15, ElementType::F32);
+      Value v17 = b.constant(ElementType::Index, 65535LL);
+      Value v18 = b.andi(v8, v17);
+      Value v19 = b.constant(ElementType::Index, 65535LL);
+      Value v20 = b.andi(v8, v19);
+      Value v21 = b.mul(v18, v20);
+      Value v22 = b.constant(ElementType::Index, 2LL);
+      Value v23 = b.remui(v21, v22);
+      Value v24 = b.constant(ElementType::Index, 2LL);
+      Value v25 = b.remui(v19, v24);
+      Value v26 = b.load(v7, {v23, v25});
+      auto x1000000 = b.atomicCompareExchange(v7, {v23, v25}, v26, v16);
+      Value v27 = x1000000.first, v28 = x1000000.second;
+      Value v62 = b.constant(ElementType::Index, 2LL);
+      Value v63 = b.remui(v24, v62);
+      Value v66 = b.constant(ElementType::I16, 0LL);
+      Value x67_0 = b.fromElements({v66, v66, v66, v66, v66, v66, v66});
+      Value x67 = b.ctlz(x67_0);
+      Value v67 = b.extract(x67, 0);
+      Value v68 = b.extract(x67, 1);
+      Value v69 = b.extract(x67, 2);
+      Value v70 = b.extract(x67, 3);
+      Value v71 = b.extract(x67, 4);
+      Value v72 = b.extract(x67, 5);
+      Value v73 = b.extract(x67, 6);
+      Value v74 = b.constant(ElementType::I16, 0LL);
+      Value v75 = b.cmp(CmpPredicate::Eq, v67, v74);
+      Value v76 = b.constant(ElementType::I16, -32768LL);
+      Value v77 = b.cmp(CmpPredicate::Eq, v66, v76);
+      Value v78 = b.constant(ElementType::I16, -1LL);
+      Value v79 = b.cmp(CmpPredicate::Eq, v67, v78);
+      Value v80 = b.andi(v77, v79);
+      Value v81 = b.ori(v75, v80);
+      Value v85 = b.constant(ElementType::Index, 2LL);
+      Value v86 = b.remui(v63, v85);
+      Value v89 = b.constant(ElementType::Index, 0LL);
+      Value v90 = b.constant(ElementType::F64, 0x1.ffffffffffffp+48);
+      Value v91 = b.constant(ElementType::F64, -0x1p+63);
+      Value v92 = b.constant(ElementType::F64, 0x1p+63);
+      Value v93 = b.cmp(CmpPredicate::Ge, v90, v91);
+      Value v94 = b.cmp(CmpPredicate::Lt, v90, v92);
+      Value v95 = b.andi(v93, v94);
+      Value v96 = b.constant(ElementType::F64, 0x0p+0);
+      Value v97 = b.select(v95, v90, v96);
+      Value v98 = b.cast(v97, ElementType::Index);
+      Value v99 = b.constant(ElementType::Index, 2LL);
+      Value v100 = b.remui(v98, v99);
+      Value v101 = b.constant(ElementType::Index, 2LL);
+      Value v102 = b.remui(v89, v101);
+      Value v103 = b.constant(ElementType::Index, 2LL);
+      Value v104 = b.remui(v18, v103);
+      Value v105 = b.constant(ElementType::Index, 2LL);
+      Value v106 = b.remui(v103, v105);
+      Value v107 = b.constant(ElementType::Index, 2LL);
+      Value v108 = b.remui(v19, v107);
+      Value v109 = b.abs(v26);
+      b.scatter(b.fromElements({v27, v27, v109, v109, v27}), v7, {v86, v89}, b.fromElements({v100, v102, v104, v106, v108}), b.fromElements({v80, v95, v81, v94, v77}));
+      Value v184 = b.constant(ElementType::UI32, 0x800000ULL);
+      Value v185 = b.ctlz(v184);
+      Value v186 = b.andi(v185, v184);
+      b.ret({v12, v186, v24});
+      if (memjit::Error e = b.finish()) return e;
+    }
+    return memjit::Error::success();
+  };
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v188 = b.constant(ElementType::I64, -8669822719602196480LL);
+    Value v200 = b.constant(ElementType::BF16, 0x1.fep+127);
+    Value v272 = b.constant(ElementType::Index, 1LL);
+    Value v292 = b.constant(ElementType::Index, 1LL);
+    Value v294 = b.constant(ElementType::Index, 0LL);
+    Value v303 = b.genericAtomicRMW(fm, {v292, v294}, [&](Value v295) {
+      return v295;
+    });
+    Value v383 = b.constant(ElementType::BF16, 0x1.fep+127);
+    auto r418 = b.call("h0", {v272, v200, fm});
+    Value v418 = r418[0];
+    Value v419 = r418[1];
+    Value v420 = r418[2];
+    Value v494 = b.constant(ElementType::F32, -0x1p+42);
+    Value v501 = b.constant(ElementType::Index, 0LL);
+    Value v503 = b.constant(ElementType::Index, 0LL);
+    auto x1000000 = b.atomicCompareExchange(fm, {v501, v503}, v494, v494);
+    Value v504 = x1000000.first, v505 = x1000000.second;
+    Value v540 = b.constant(ElementType::Index, -7376258522509886438LL);
+    auto r541 = b.call("h0", {v540, v383, fm});
+    Value v541 = r541[0];
+    Value v542 = r541[1];
+    Value v543 = r541[2];
+    b.ret({v188});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
+}
+
