@@ -3,6 +3,7 @@
 #include "half_registers.h"
 #include "identity_lanes.h"
 #include "large_functions.h"
+#include "loads_across_writes.h"
 #include "shift_amounts.h"
 #include "splat_bitcasts.h"
 
@@ -64,6 +65,7 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
+  freezeLoadsUsedAfterWrites(module);
   identityLanesAsOperands(module);
   passHalvesAsBits(module);
   zeroOutOfRangeShiftLanes(module);

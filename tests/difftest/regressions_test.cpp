@@ -3925,12 +3925,10 @@ TEST(DifftestRegression, Seed3300000001358Bf16ArgumentDividedInALoopAtO1) {
 }
 
 // memjit-difftest seed 179466727052886: `memjit-difftest --seed 179466727052886 --count 1`
-// OPEN (session 20, found by ctest's clock-seeded difftest_explore): in the tool only O3 disagrees (f32 element 1
-// is 0x0, not |0xd2800000|); this printed program gives 0x0 at O0-O3 and ahead of time, and the expected value
-// only in O2-checked. 0x0 is what the helper's compare-exchange stores, so a guess: the load feeding `abs` is read
-// after the compare-exchange wrote the same element. The same with jit/half_registers.cpp as of 9e698d5: not
-// from this session's changes. Enable once fixed.
-TEST(DifftestRegression, DISABLED_Seed179466727052886) {
+// A helper loaded an f32, compare-exchanged it with 0 and scattered its fabs: the x86 back end read the element again
+// for the fabs lanes after `lock cmpxchg` (a broadcast load), so 0 was scattered (jit/loads_across_writes.h). Found
+// by ctest's clock-seeded difftest_explore; the tool saw it at O3, this printed program at O0-O3 and ahead of time.
+TEST(DifftestRegression, Seed179466727052886LoadReadAgainAfterACompareExchange) {
   using namespace memjit::codegen;
   using memjit::ElementType;
   memjit::difftest::Program s;

@@ -1,0 +1,27 @@
+// A scalar load keeps its order with the writes after it through the x86
+// back end. SelectionDAG turns a vector built from a loaded scalar (also through
+// fabs and the like) into a broadcast load from the scalar's address, even where
+// the loaded value has another use and a write to that address comes between:
+// the lanes then hold what the write left. In a helper that loaded an f32,
+// compare-exchanged it with 0 and scattered its fabs, the fabs lanes read the
+// element again after `lock cmpxchg` and scattered 0 (LLVM 19 and 22, O0 through
+// SelectionDAG and O3; difftest seed 179466727052886). splat_bitcasts.h avoids
+// one shape of the same fold; this covers the rest: just before code
+// generation, the uses of a scalar load that come after a write in its block
+// take a `freeze` of it instead, placed right after the load. A frozen value is
+// not a load to the back end, so nothing re-reads memory for it; a freeze of a
+// loaded value is the value (it is never poison), and emits no instruction.
+// Internal to jit/.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace memjit::jit::detail {
+
+/// Rewrites the uses described above in every function of `module`. Returns
+/// how many loads got a freeze.
+int freezeLoadsUsedAfterWrites(llvm::Module& module);
+
+}  // namespace memjit::jit::detail
