@@ -45,7 +45,9 @@ namespace memjit::jit {
 /// 22's SLP vectoriser quieted a moved signalling NaN, seed 137766914070758).
 /// 8: bf16 arithmetic in f32 on operands widened from their bits (an O1
 /// argument narrowed by vcvtneps2bf16 on its way in, seed 3300000001358).
-inline constexpr std::uint32_t kObjectAbiVersion = 8;
+/// 9: a scalar load's uses after a write in its block read a freeze of it
+/// (x86 read an element again after a compare-exchange, seed 179466727052886).
+inline constexpr std::uint32_t kObjectAbiVersion = 9;
 
 /// What was hashed into a key, in a fixed order. Fast-math, checked mode and
 /// debug info are chosen per function when the kernel is built
