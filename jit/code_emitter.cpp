@@ -65,11 +65,13 @@ Expected<std::unique_ptr<CodeEmitter>> CodeEmitter::create(llvm::TargetMachine& 
 
 Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   buffer_.clear();
-  freezeLoadsUsedAfterWrites(module);
   identityLanesAsOperands(module);
   passHalvesAsBits(module);
   zeroOutOfRangeShiftLanes(module);
   splatBitcastsOfScalars(module);
+  // Last: after passHalvesAsBits, a half is loaded as i16 (a frozen bf16
+  // would be widened and narrowed through vcvtneps2bf16, flushing denormals).
+  freezeLoadsUsedAfterWrites(module);
   // The instruction selector, chosen per module. Building an O0 pipeline
   // switches the machine to FastISel for good (TargetPassConfig sets
   // EnableFastISel on the TargetMachine, and SelectionDAGISel reads it for

@@ -6,9 +6,10 @@
 // compare-exchanged it with 0 and scattered its fabs, the fabs lanes read the
 // element again after `lock cmpxchg` and scattered 0 (LLVM 19 and 22, O0 through
 // SelectionDAG and O3; difftest seed 179466727052886). splat_bitcasts.h avoids
-// one shape of the same fold; this covers the rest: just before code
+// one shape of the same fold; this covers the rest: last before code
 // generation, the uses of a scalar load that come after a write in its block
-// take a `freeze` of it instead, placed right after the load. A frozen value is
+// take a `freeze` of it instead, placed right after the load (not of a half:
+// a frozen bf16 goes through f32 and vcvtneps2bf16, which flushes denormals). A frozen value is
 // not a load to the back end, so nothing re-reads memory for it; a freeze of a
 // loaded value is the value (it is never poison), and emits no instruction.
 // Internal to jit/.

@@ -13,9 +13,9 @@
 namespace memjit::jit::detail {
 namespace {
 
-// %x is used before the compare-exchange, by it, and after it; %y (a vector)
-// and %z (no write after it) are left alone; %w is used after a plain store
-// and in another block.
+// %x is used before the compare-exchange, by it, and after it; %y (a vector),
+// %z (no write after it) and %h (a bf16: frozen, x86 would flush it) are left
+// alone; %w is used after a plain store and in another block.
 constexpr const char* kLoadsIR = R"(
 target triple = "x86_64-pc-linux-gnu"
 define float @f(ptr %p, ptr %q) {
@@ -32,10 +32,14 @@ entry:
   %z = load float, ptr %p, align 4
   %sum = fadd float %w, %z
   %sum2 = fadd float %sum, %lane
+  %h = load bfloat, ptr %q, align 2
+  store i32 7, ptr %p, align 4
+  %hw = fpext bfloat %h to float
+  %sum3 = fadd float %sum2, %hw
   br label %next
 next:
   %again = fadd float %w, %before
-  %r = fadd float %again, %sum2
+  %r = fadd float %again, %sum3
   ret float %r
 }
 declare float @llvm.fabs.f32(float)
@@ -71,6 +75,7 @@ TEST(LoadsAcrossWrites, UsesAfterAWriteInTheBlockTakeAFreezeRightAfterTheLoad) {
   EXPECT_EQ(named(f, "sum").getOperand(1), &named(f, "z"));
   EXPECT_EQ(named(f, "lane").getOperand(0), &named(f, "y"));
   EXPECT_EQ(named(f, "again").getOperand(0), &w);
+  EXPECT_EQ(named(f, "hw").getOperand(0), &named(f, "h"));
   // Once is enough: a second run finds the frozen uses and leaves them.
   EXPECT_EQ(freezeLoadsUsedAfterWrites(*module), 0);
 }
