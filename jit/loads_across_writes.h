@@ -9,9 +9,10 @@
 // one shape of the same fold; this covers the rest: last before code
 // generation, the uses of a scalar load that come after a write in its block
 // take a `freeze` of it instead, placed right after the load (not of a half:
-// a frozen bf16 goes through f32 and vcvtneps2bf16, which flushes denormals). A frozen value is
-// not a load to the back end, so nothing re-reads memory for it; a freeze of a
-// loaded value is the value (it is never poison), and emits no instruction.
+// a frozen bf16 goes through f32 and vcvtneps2bf16, which flushes denormals).
+// A frozen value is not a load to the back end, so nothing re-reads memory
+// for it; a freeze of a loaded value is that value (or, were it poison, one
+// fixed value: a refinement), and emits no instruction.
 // Internal to jit/.
 #pragma once
 
