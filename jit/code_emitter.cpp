@@ -1,8 +1,8 @@
 #include "code_emitter.h"
 
+#include "codegen_pass_gate.h"
 #include "half_registers.h"
 #include "identity_lanes.h"
-#include "large_functions.h"
 #include "loads_across_writes.h"
 #include "shift_amounts.h"
 #include "splat_bitcasts.h"
@@ -85,8 +85,8 @@ Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   machine_.setFastISel(level_ == llvm::CodeGenOptLevel::None && !hasHalfValues(module));
   {
     DiagnosticCapture diagnostics(module.getContext());
-    std::optional<OutlinedLoopsCodegenGate> gate;
-    if (level_ != llvm::CodeGenOptLevel::None && OutlinedLoopsCodegenGate::applies(module)) gate.emplace(module, &machine_);
+    std::optional<CodegenPassGate> gate;
+    if (level_ != llvm::CodeGenOptLevel::None) gate.emplace(module, &machine_);
     passes_.run(module);
     if (!diagnostics.errors().empty()) {
       buffer_.clear();

@@ -6,15 +6,11 @@
 #include <cstddef>
 #include <vector>
 
-#include <llvm/ADT/StringMap.h>
-
-#include "llvm_compat.h"
 #include "memjit/jit/options.h"
 
 namespace llvm {
 class LLVMContext;
 class Module;
-class TargetMachine;
 class PassInstrumentationCallbacks;
 }
 
@@ -66,66 +62,6 @@ inline constexpr const char* kOutlinedLoopsAttribute = "memjit-outlined-loops";
 /// one after it: passes that cost those loops' compile and change nothing in
 /// their code. Keeps per-function state: one callback per pipeline run.
 void trimPipelineForOutlinedLoops(llvm::PassInstrumentationCallbacks& callbacks);
-
-/// While it lives, code generation skips, in the functions outlined from
-/// large functions, two passes that cost their loops' code generation and
-/// change nothing in their code: LoopStrengthReduce (28% of generating a
-/// function of 1,666 outlined 6-op loops: 2.10 -> 1.45 s of llc, the same
-/// instructions but for the order of one cmp's operands per loop) and
-/// X86DomainReassignment (7% more, not one instruction changed). And, given
-/// the machine, their instructions are selected by FastISel (switched on
-/// `machine` for those functions' selection only; the rest of code
-/// generation stays at O2): SelectionDAG was 27% of compiling loops:1000,
-/// which took 19% fewer instructions with FastISel (callgrind, 1,205 -> 977
-/// M) for 9% less code (the same vector and scalar loop bodies; a remainder
-/// loop reloads its constant per iteration) and the same run time. Not where
-/// FastISel could give other bits than SelectionDAG: functions with
-/// fast-math flags (which let SelectionDAG contract into FMA) and modules
-/// with half values (code_emitter.cpp). Every other function, and every
-/// module without outlined functions, sees every pass;
-/// a pass gate already installed (-opt-bisect-limit) is still asked first.
-///
-/// Installed as the module context's OptPassGate. The legacy code generator
-/// describes a loop to the gate only as "loop"; it runs the whole pipeline on
-/// one function after the other in module order, and each function's loop
-/// passes come before its first function pass, so a loop belongs to the
-/// defined function after the one last described. Were that order ever to
-/// change, LSR would run or be skipped in the wrong functions: slower or
-/// faster code generation, never different results.
-class OutlinedLoopsCodegenGate : public llvm_compat::PassGate {
- public:
-  /// `machine`: the one generating `module`'s code (nullptr: no FastISel),
-  /// whose FastISel switch is restored when the gate goes.
-  explicit OutlinedLoopsCodegenGate(llvm::Module& module, llvm::TargetMachine* machine = nullptr);
-  ~OutlinedLoopsCodegenGate() override;
-  OutlinedLoopsCodegenGate(const OutlinedLoopsCodegenGate&) = delete;
-  OutlinedLoopsCodegenGate& operator=(const OutlinedLoopsCodegenGate&) = delete;
-
-  /// True when `module` holds a function outlineLoopsOfLargeFunctions made.
-  static bool applies(const llvm::Module& module);
-
-  bool allows(llvm::StringRef pass, llvm::StringRef description) const override;
-
-  /// For tests: how many loops LSR skipped, and in how many functions a
-  /// function pass was skipped.
-  std::size_t skippedLoopPasses() const noexcept { return skippedLoopPasses_; }
-  std::size_t functionsSkippedIn() const noexcept;
-  /// For tests: in how many functions instructions were selected by FastISel.
-  std::size_t functionsFastSelected() const noexcept;
-
- private:
-  llvm::LLVMContext& context_;
-  llvm::OptPassGate& previous_;
-  llvm::TargetMachine* machine_;
-  bool fastISelBefore_;
-  std::vector<bool> outlined_;                 // per defined function, in module order
-  std::vector<bool> fastSelectable_;           // per defined function
-  llvm::StringMap<std::size_t> positionOf_;    // name -> index in outlined_
-  mutable std::size_t loopOwner_ = 0;          // the function the next "loop" belongs to
-  mutable std::size_t skippedLoopPasses_ = 0;
-  mutable std::vector<bool> skippedIn_;        // per defined function
-  mutable std::vector<bool> fastSelectedIn_;   // per defined function
-};
 
 /// Innermost loops with more IR instructions than this are not vectorised.
 inline constexpr std::size_t kVectorizeLoopsUpTo = 4000;

@@ -2,6 +2,7 @@
 // huge loops scalar, on bench/scaling_kernels.h's kernels with small
 // thresholds; the outlined code computes what the original did.
 #include "jit/large_functions.h"
+#include "jit/codegen_pass_gate.h"
 
 #include "jit/code_emitter.h"
 #include "jit/compile.h"
@@ -513,8 +514,9 @@ std::size_t loopsIn(llvm::Function& f) {
 }  // namespace
 
 // The code generator's order: a function's loop passes, then its function
-// passes, function after function in module order (declarations skipped).
-TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFunctions) {
+// passes, function after function in module order (declarations skipped). The
+// module names no target, so b (not outlined) keeps LSR.
+TEST(CodegenPassGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFunctions) {
   llvm::LLVMContext context;
   llvm::Module module("gate", context);
   addFunction(module, "a", true);
@@ -522,8 +524,7 @@ TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFuncti
                          llvm::Function::ExternalLinkage, "declared", module);
   addFunction(module, "b", false);
   addFunction(module, "c", true);
-  ASSERT_TRUE(jit::detail::OutlinedLoopsCodegenGate::applies(module));
-  jit::detail::OutlinedLoopsCodegenGate gate(module);
+  jit::detail::CodegenPassGate gate(module);
   llvm::OptPassGate& installed = context.getOptPassGate();
   ASSERT_EQ(&installed, &gate);
   const char* lsr = "Loop Strength Reduction";
@@ -542,48 +543,67 @@ TEST(OutlinedLoopsCodegenGate, SkipsLsrAndDomainReassignmentOnlyInOutlinedFuncti
   EXPECT_EQ(gate.functionsSkippedIn(), 2u);
 }
 
-TEST(OutlinedLoopsCodegenGate, LeavesModulesWithoutOutlinedFunctionsAndRestoresTheGate) {
+TEST(CodegenPassGate, RestoresTheGateItReplaced) {
   llvm::LLVMContext context;
   llvm::Module module("plain", context);
   addFunction(module, "a", false);
-  EXPECT_FALSE(jit::detail::OutlinedLoopsCodegenGate::applies(module));
   llvm::OptPassGate& before = context.getOptPassGate();
   {
-    jit::detail::OutlinedLoopsCodegenGate gate(module);
+    jit::detail::CodegenPassGate gate(module);
     EXPECT_NE(&context.getOptPassGate(), &before);
   }
   EXPECT_EQ(&context.getOptPassGate(), &before);
 }
 
+// A loop walking a column of a matrix whose row length is a run-time value:
+// the one kind of loop LoopStrengthReduce keeps working on.
+Error addColumnCopy(codegen::Module& module) {
+  using codegen::Value;
+  codegen::FunctionBuilder b(module, "columns", *parseFunctionType("(memref<?x?xf32>, memref<?xf32>) -> ()"));
+  Value in = b.arg(0), out = b.arg(1), zero = b.index(0), one = b.index(1);
+  b.forLoop(zero, b.dim(in, 1), one, [&](Value j) {
+    b.forLoop(zero, b.dim(in, 0), one, [&](Value i) { b.store(b.load(in, {i, j}) * 2.0f, out, {i}); });
+  });
+  b.ret();
+  return b.finish();
+}
+
 // Against LLVM's real code generator: the gate installed here is asked first
 // by the one code generation installs, so it sees every pass. It skips LSR
-// once per loop of the outlined functions and domain reassignment in each
-// outlined function, nothing for the loops of the nest placed among them.
-TEST(OutlinedLoopsCodegenGate, FollowsTheCodeGeneratorsOrder) {
+// once per loop of the outlined functions and of the nest placed among them
+// (each of its loops addresses by a scaled index), and domain reassignment
+// in each outlined function; the loops of the column copy after them keep LSR.
+TEST(CodegenPassGate, FollowsTheCodeGeneratorsOrder) {
   codegen::Module module = kernel(ScalingShape::Loops, 120);
   ASSERT_FALSE(bench::addScalingKernel(module, "nest", ScalingShape::Nest, 400));
+  ASSERT_FALSE(addColumnCopy(module));
   ASSERT_GT(jit::detail::outlineLoopsOfLargeFunctions(module.llvm(), 50, 60), 1u);
   auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
                                    "target machine");
   jit::detail::prepareModule(module.llvm(), *machine);
-  std::size_t outlinedFunctions = 0, outlinedLoops = 0, otherLoops = 0;
+  jit::detail::optimize(module.llvm(), *machine, {.level = jit::OptLevel::O2});
+  std::size_t outlinedFunctions = 0, outlinedLoops = 0, nestLoops = 0, columnLoops = 0;
   for (llvm::Function& f : module.llvm()) {
     if (f.isDeclaration()) continue;
     const bool outlined = f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
     outlinedFunctions += outlined;
-    (outlined ? outlinedLoops : otherLoops) += loopsIn(f);
+    if (outlined) outlinedLoops += loopsIn(f);
+    if (f.getName().contains("nest")) nestLoops += loopsIn(f);
+    if (f.getName().contains("columns")) columnLoops += loopsIn(f);
   }
   ASSERT_GT(outlinedLoops, outlinedFunctions);
-  ASSERT_GE(otherLoops, 8u);  // the nest's
-  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  ASSERT_GE(nestLoops, 8u);
+  ASSERT_GE(columnLoops, 2u);
+  jit::detail::CodegenPassGate gate(module.llvm());
   test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
-  EXPECT_EQ(gate.skippedLoopPasses(), outlinedLoops);
+  EXPECT_EQ(gate.skippedLoopPasses(), outlinedLoops + nestLoops);
+  EXPECT_EQ(gate.functionsWithoutStrengthReduction(), outlinedFunctions + 1);
   EXPECT_EQ(gate.functionsSkippedIn(), outlinedFunctions);
   EXPECT_EQ(gate.functionsFastSelected(), outlinedFunctions);
 }
 
 // With the gate, the outlined loops give O0's bits at O2.
-TEST(OutlinedLoopsCodegenGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
+TEST(CodegenPassGate, OutlinedLoopsGiveTheBitsOfO0AtO2) {
   const std::vector<float> o0 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops);
   const std::vector<float> o2 = run(kernel(ScalingShape::Loops, 3000), ScalingShape::Loops, jit::OptLevel::O2, true);
   EXPECT_TRUE(sameBits(o0, o2));
@@ -621,7 +641,7 @@ std::vector<float> edgeValues(std::size_t count) {
 // FastISel selects the outlined loops' instructions at O2: the same bits as
 // O0 for edge values, any length (none, shorter than a vector, a vector and a
 // remainder) and strided views (the vectoriser versions on the stride).
-TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
+TEST(CodegenPassGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
   jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
   jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
   jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(kernel(ScalingShape::Loops, 3000)), "O0");
@@ -638,13 +658,13 @@ TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsGiveTheBitsOfO0OnEdgeValues) {
 
 // The vector loops survive FastISel: each of the 400 outlined loops keeps
 // its vector multiply in the assembly.
-TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
+TEST(CodegenPassGate, FastSelectedLoopsStayVectorised) {
   codegen::Module module = kernel(ScalingShape::Loops, 2400);
   auto machine = optimizeAtO2(module);
   std::size_t outlined = 0;
   for (const llvm::Function& f : module.llvm()) outlined += f.hasFnAttribute(jit::detail::kOutlinedLoopsAttribute);
   ASSERT_GT(outlined, 1u);
-  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  jit::detail::CodegenPassGate gate(module.llvm());
   const std::string assembly =
       test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Assembly), "assembly");
   EXPECT_EQ(gate.functionsFastSelected(), outlined);
@@ -658,7 +678,7 @@ TEST(OutlinedLoopsCodegenGate, FastSelectedLoopsStayVectorised) {
 // instruction selection only, and back when it goes; functions with fast-math
 // flags (SelectionDAG may contract them into FMA) and modules with half values
 // keep SelectionDAG.
-TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
+TEST(CodegenPassGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
   const char* isel = "X86 DAG->DAG Instruction Selection";
   auto machine = test::valueOrFail(jit::detail::createTargetMachine(jit::TargetSpec::host(), jit::OptLevel::O2),
                                    "target machine");
@@ -680,7 +700,7 @@ TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
     llvm::ReturnInst::Create(context, sum, entry);
   }
   {
-    jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
+    jit::detail::CodegenPassGate gate(module, machine.get());
     llvm::OptPassGate& installed = context.getOptPassGate();
     EXPECT_TRUE(installed.shouldRunPass(isel, "function (caller)"));
     EXPECT_FALSE(machine->Options.EnableFastISel);
@@ -698,7 +718,7 @@ TEST(OutlinedLoopsCodegenGate, SwitchesFastIselOnlyWhereItGivesTheSameBits) {
   auto* entry = llvm::BasicBlock::Create(context, "entry", half);
   auto* narrowed = new llvm::FPTruncInst(half->getArg(0), llvm::Type::getHalfTy(context), "h", entry);
   llvm::ReturnInst::Create(context, new llvm::FPExtInst(narrowed, llvm::Type::getFloatTy(context), "f", entry), entry);
-  jit::detail::OutlinedLoopsCodegenGate gate(module, machine.get());
+  jit::detail::CodegenPassGate gate(module, machine.get());
   EXPECT_TRUE(context.getOptPassGate().shouldRunPass(isel, "function (exact)"));
   EXPECT_FALSE(machine->Options.EnableFastISel);
   EXPECT_EQ(gate.functionsFastSelected(), 0u);
@@ -749,7 +769,7 @@ codegen::Module typedLoops(std::size_t groups) {
 
 // FastISel meets the vectoriser's integer and double code only at O2 (O0
 // vectorises nothing): O2 gives O0's bits on edge values of both types.
-TEST(OutlinedLoopsCodegenGate, FastSelectedIntegerAndDoubleLoopsGiveTheBitsOfO0) {
+TEST(CodegenPassGate, FastSelectedIntegerAndDoubleLoopsGiveTheBitsOfO0) {
   jit::Jit o0Jit = test::makeJit({.optLevel = jit::OptLevel::O0});
   jit::Jit o2Jit = test::makeJit({.optLevel = jit::OptLevel::O2});
   jit::LoadedModule o0Module = test::valueOrFail(o0Jit.add(typedLoops(40)), "O0");
@@ -787,7 +807,7 @@ TEST(OutlinedLoopsCodegenGate, FastSelectedIntegerAndDoubleLoopsGiveTheBitsOfO0)
 
 // The typed loops are outlined, vectorised in both types, and selected by
 // FastISel at O2.
-TEST(OutlinedLoopsCodegenGate, TypedLoopsAreOutlinedVectorisedAndFastSelected) {
+TEST(CodegenPassGate, TypedLoopsAreOutlinedVectorisedAndFastSelected) {
   codegen::Module module = typedLoops(40);
   auto machine = optimizeAtO2(module);
   std::size_t outlined = 0, intVectors = 0, doubleVectors = 0;
@@ -805,7 +825,7 @@ TEST(OutlinedLoopsCodegenGate, TypedLoopsAreOutlinedVectorisedAndFastSelected) {
   ASSERT_GT(outlined, 1u);
   EXPECT_GT(intVectors, 40u);
   EXPECT_GT(doubleVectors, 40u);
-  jit::detail::OutlinedLoopsCodegenGate gate(module.llvm());
+  jit::detail::CodegenPassGate gate(module.llvm());
   test::valueOrFail(jit::detail::emitCode(module.llvm(), *machine, jit::detail::EmitKind::Object), "object");
   EXPECT_EQ(gate.functionsFastSelected(), outlined);
 }
