@@ -5,7 +5,10 @@
 // the lanes then hold what the write left. In a helper that loaded an f32,
 // compare-exchanged it with 0 and scattered its fabs, the fabs lanes read the
 // element again after `lock cmpxchg` and scattered 0 (LLVM 19 and 22, O0 through
-// SelectionDAG and O3; difftest seed 179466727052886). splat_bitcasts.h avoids
+// SelectionDAG and O3; difftest seed 179466727052886; reduced to one load, one
+// cmpxchg and one splat for a report to LLVM in loads_across_writes_test.cpp,
+// which llc-19 and llc-22 get wrong at -O0 to -O3 with AVX, while a plain store
+// or an atomicrmw in the cmpxchg's place compiles right). splat_bitcasts.h avoids
 // one shape of the same fold; this covers the rest: last before code
 // generation, the uses of a scalar load that come after a write in its block
 // take a `freeze` of it instead, placed right after the load (not of a half:

@@ -8,6 +8,8 @@
 #include <llvm/IR/Instructions.h>
 
 #include "jit/loads_across_writes.h"
+#include "memjit/jit/jit.h"
+#include "support/jit.h"
 #include "support/parsed_ir.h"
 
 namespace memjit::jit::detail {
@@ -78,6 +80,38 @@ TEST(LoadsAcrossWrites, UsesAfterAWriteInTheBlockTakeAFreezeRightAfterTheLoad) {
   EXPECT_EQ(named(f, "hw").getOperand(0), &named(f, "h"));
   // Once is enough: a second run finds the frozen uses and leaves them.
   EXPECT_EQ(freezeLoadsUsedAfterWrites(*module), 0);
+}
+
+// The x86 back end's bug itself, reduced to one load, one compare-exchange and
+// one splat (the IR of a report for LLVM; llc-19 and llc-22 at -O0 to -O3 with
+// AVX select `fabs(v)`'s splat as a broadcast load from %p placed after `lock
+// cmpxchg`, so every lane reads the exchanged 0). Through memjit, at every
+// level, the lanes hold |v|: without freezeLoadsUsedAfterWrites they hold 0.
+constexpr const char* kReducedReproducerIR = R"(
+define void @f(ptr %p, ptr %out) {
+  %v = load float, ptr %p, align 4
+  %v.bits = bitcast float %v to i32
+  %pair = cmpxchg ptr %p, i32 %v.bits, i32 0 seq_cst seq_cst, align 4
+  %abs = call float @llvm.fabs.f32(float %v)
+  %ins = insertelement <4 x float> poison, float %abs, i64 0
+  %splat = shufflevector <4 x float> %ins, <4 x float> poison, <4 x i32> zeroinitializer
+  store <4 x float> %splat, ptr %out, align 16
+  ret void
+}
+declare float @llvm.fabs.f32(float)
+)";
+
+TEST(LoadsAcrossWrites, TheReducedBackEndReproducerKeepsTheLoadedValueAtEveryLevel) {
+  for (const OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    Jit jit = test::makeJit({.optLevel = level});
+    LoadedModule loaded = test::valueOrFail(jit.addIR(kReducedReproducerIR, "reproducer"), "addIR");
+    auto* f = reinterpret_cast<void (*)(float*, float*)>(test::valueOrFail(loaded.symbol("f"), "f"));
+    float element = -3.5f;
+    alignas(16) float lanes[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+    f(&element, lanes);
+    EXPECT_EQ(element, 0.0f) << optLevelName(level);  // the exchange happened
+    for (float lane : lanes) EXPECT_EQ(lane, 3.5f) << optLevelName(level);
+  }
 }
 
 }  // namespace
