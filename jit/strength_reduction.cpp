@@ -101,11 +101,12 @@ bool innermostLoopNeedsNoStrengthReduction(llvm::ScalarEvolution& evolution, con
 
 bool loopsNeedNoStrengthReduction(llvm::Function& function) {
   if (function.isDeclaration()) return true;
-  if (llvm::Triple(function.getParent()->getTargetTriple()).getArch() != llvm::Triple::x86_64) return false;
+  const llvm::Triple triple(function.getParent()->getTargetTriple());
+  if (triple.getArch() != llvm::Triple::x86_64) return false;
   llvm::DominatorTree dominators(function);
   llvm::LoopInfo loops(dominators);
   if (loops.empty()) return true;
-  llvm::TargetLibraryInfoImpl libraryImpl(llvm::Triple(function.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfoImpl libraryImpl(triple);
   llvm::TargetLibraryInfo library(libraryImpl, &function);
   llvm::AssumptionCache assumptions(function);
   llvm::ScalarEvolution evolution(function, library, assumptions, dominators, loops);
