@@ -1,6 +1,6 @@
 // The kernel language against the C++ compiler on kernels users write:
 // softmax, layernorm, GELU (tanh and erf forms), an xorshift+popcount hash
-// over ui32 and ui64, an f16 dot product accumulating in f32, a float sum, and
+// over ui32 and ui64, f16 and bf16 dot products accumulating in f32, a float sum, and
 // a bf16 GEMV (y = x^T W, W in bf16; memjit and native only).
 // Each is built once with the kernel builder (softmax is the kernel
 // library's codegen::addSoftmax) and compiled by memjit::jit at O3 twice:
@@ -24,6 +24,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "memjit/codegen/builder.h"
@@ -102,6 +103,13 @@ std::vector<KernelSource> kernelSources() {
          return h + b.ctpop(h);
        })},
       {"dot_f16", "(memref<?xf16>, memref<?xf16>) -> f32",
+       [](FunctionBuilder& b) {
+         Value x = b.arg(0), y = b.arg(1);
+         b.ret({reduceSum(b, b.dim(x, 0), b.f32(0), [&](Value i) {
+           return b.cast(b.load(x, {i}), ElementType::F32) * b.cast(b.load(y, {i}), ElementType::F32);
+         })});
+       }},
+      {"dot_bf16", "(memref<?xbf16>, memref<?xbf16>) -> f32",
        [](FunctionBuilder& b) {
          Value x = b.arg(0), y = b.arg(1);
          b.ret({reduceSum(b, b.dim(x, 0), b.f32(0), [&](Value i) {
@@ -315,28 +323,48 @@ void benchHash(benchmark::State& state, const char* kernel, System s, const Size
   timed(state, 2.0 * n * sizeof(T), run);
 }
 
-void benchDotF16(benchmark::State& state, const char*, System s, const Size& size) {
+// The exact (in-order) dot product of two half vectors, f16 or bf16 (stored
+// as its bits): it cannot vectorise, so each element's widening is the loop.
+float bf16Value(std::uint16_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
+
+template <typename Half>
+void benchDot(benchmark::State& state, const char* kernel, System s, const Size& size) {
+  constexpr bool kF16 = std::is_same_v<Half, _Float16>;
   const std::int64_t n = size[0];
-  Buffer<_Float16> x(n), y(n);
-  fill(x, [](auto& r) { return static_cast<_Float16>(std::uniform_real_distribution<float>(-1, 1)(r)); });
-  fill(y, [](auto& r) { return static_cast<_Float16>(std::uniform_real_distribution<float>(-1, 1)(r)); });
+  Buffer<Half> x(n), y(n);
+  auto make = [](auto& r) {
+    const float v = std::uniform_real_distribution<float>(-1, 1)(r);
+    if constexpr (kF16) return static_cast<_Float16>(v);
+    else return static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v) >> 16);
+  };
+  fill(x, make);
+  fill(y, make);
+  auto value = [](Half h) -> double {
+    if constexpr (kF16) return static_cast<double>(h);
+    else return bf16Value(h);
+  };
   double want = 0;
-  for (std::int64_t i = 0; i < n; ++i) want += static_cast<double>(x.data[i]) * static_cast<double>(y.data[i]);
+  for (std::int64_t i = 0; i < n; ++i) want += value(x.data[i]) * value(y.data[i]);
   using V = runtime::StridedMemRef<std::uint16_t, 1>;
-  V a{reinterpret_cast<std::uint16_t*>(x.data), reinterpret_cast<std::uint16_t*>(x.data), 0, {n}, {1}};
-  V b{reinterpret_cast<std::uint16_t*>(y.data), reinterpret_cast<std::uint16_t*>(y.data), 0, {n}, {1}};
+  auto* xBits = reinterpret_cast<std::uint16_t*>(x.data);
+  auto* yBits = reinterpret_cast<std::uint16_t*>(y.data);
+  V a{xBits, xBits, 0, {n}, {1}};
+  V b{yBits, yBits, 0, {n}, {1}};
   float result = 0;
   std::function<void()> run;
   if (memjitSystem(s)) {
-    auto* f = Kernels::get().function<float(V*, V*)>(kernelName("dot_f16", s));
+    auto* f = Kernels::get().function<float(V*, V*)>(kernelName(kernel, s));
     run = [&, f] { benchmark::DoNotOptimize(result = f(&a, &b)); };
-  } else {
+  } else if constexpr (kF16) {
     auto* f = fastSystem(s) ? native_fast::dotF16 : native::dotF16;
+    run = [&, f] { benchmark::DoNotOptimize(result = f(x.data, y.data, n)); };
+  } else {
+    auto* f = fastSystem(s) ? native_fast::dotBf16 : native::dotBf16;
     run = [&, f] { benchmark::DoNotOptimize(result = f(x.data, y.data, n)); };
   }
   run();
   if (!close(result, want, 1e-3 * std::sqrt(static_cast<double>(n)))) state.SkipWithError("dot product is off");
-  timed(state, 2.0 * n * sizeof(_Float16), run);
+  timed(state, 2.0 * n * sizeof(Half), run);
 }
 
 void benchSum(benchmark::State& state, const char*, System s, const Size& size) {
@@ -411,7 +439,8 @@ const int kRegistered = [] {
   registerKernel("gelu_erf", flatSizes, benchMap);
   registerKernel("hash_i32", flatSizes, benchHash<std::uint32_t>);
   registerKernel("hash_i64", flatSizes, benchHash<std::uint64_t>);
-  registerKernel("dot_f16", flatSizes, benchDotF16);
+  registerKernel("dot_f16", flatSizes, benchDot<_Float16>);
+  registerKernel("dot_bf16", flatSizes, benchDot<std::uint16_t>);
   registerKernel("sum", flatSizes, benchSum);
   // No fast-math pair: the exact loop needs no reassociation to vectorise.
   registerKernel("gemv_bf16", {{4096, 4096}, {11008, 4096}}, benchGemvBf16, {System::Memjit, System::Native});

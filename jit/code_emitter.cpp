@@ -1,6 +1,7 @@
 #include "code_emitter.h"
 
 #include "codegen_pass_gate.h"
+#include "half_loads.h"
 #include "half_registers.h"
 #include "identity_lanes.h"
 #include "loads_across_writes.h"
@@ -69,6 +70,7 @@ Expected<std::string> CodeEmitter::emit(llvm::Module& module) {
   passHalvesAsBits(module);
   zeroOutOfRangeShiftLanes(module);
   splatBitcastsOfScalars(module);
+  widenHalfLoadsInVectorRegisters(module, machine_);
   // Last: after passHalvesAsBits, a half is loaded as i16 (a frozen bf16
   // would be widened and narrowed through vcvtneps2bf16, flushing denormals).
   freezeLoadsUsedAfterWrites(module);

@@ -14,6 +14,7 @@
   void hash32(const std::uint32_t* in, std::uint32_t* out, std::int64_t n);                                 \
   void hash64(const std::uint64_t* in, std::uint64_t* out, std::int64_t n);                                 \
   float dotF16(const _Float16* a, const _Float16* b, std::int64_t n);                                       \
+  float dotBf16(const std::uint16_t* a, const std::uint16_t* b, std::int64_t n);                            \
   float sum(const float* x, std::int64_t n);                                                                \
   void gemvBf16(const std::uint16_t* w, const float* x, float* y, std::int64_t rows, std::int64_t cols);      \
   }
