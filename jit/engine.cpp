@@ -72,7 +72,7 @@ Error createSharedLinks(JitCore& core) {
   if (!user) return fromLLVM(user.takeError(), ErrorCode::Internal, "cannot create the symbol table");
   core.userDylib = &*user;
   MEMJIT_ASSIGN_OR_RETURN(llvm::orc::JITDylib * runtime, defineRuntimeSymbols(*core.lljit));
-  if (core.options.vectorMath) MEMJIT_TRY(addVectorMathSymbols(*core.lljit, *runtime));
+  if (core.options.vectorMath) addVectorMathSymbols(*core.lljit, *runtime);
   core.sharedLinks = llvm::orc::makeJITDylibSearchOrder({core.userDylib, runtime},
                                                         llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly);
   for (const auto& link : core.lljit->defaultLinkOrder()) core.sharedLinks.push_back(link);

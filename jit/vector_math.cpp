@@ -3,8 +3,10 @@
 #include "llvm_compat.h"
 #include "llvm_error.h"
 
+#include <algorithm>
 #include <deque>
 #include <iterator>
+#include <memory>
 #include <mutex>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -99,20 +101,54 @@ void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMa
   tli.addVectorizableFunctions(descriptions);
 }
 
-Error addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib) {
-  if (!hasVectorMathLibrary(jit.getTargetTriple())) return Error::success();
-  // Only libmvec's own symbols: dlsym on its handle also searches its
-  // dependencies, and `malloc` found through libc's would bypass the
-  // process's allocator (a sanitizer's, or the application's own).
-  auto onlyVectorFunctions = [](const llvm::orc::SymbolStringPtr& name) { return (*name).starts_with("_ZGV"); };
-  auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
-      kVectorMathLibrary, jit.getDataLayout().getGlobalPrefix(), onlyVectorFunctions);
-  if (!generator)
-    return fromLLVM(generator.takeError(), ErrorCode::Unsupported,
-                    std::string("cannot load the vector math library ") + kVectorMathLibrary +
-                        " (JitOptions::vectorMath = false compiles without it)");
-  dylib.addGenerator(std::move(*generator));
-  return Error::success();
+namespace {
+
+bool isVectorFunction(const llvm::orc::SymbolStringPtr& name) { return (*name).starts_with("_ZGV"); }
+
+// libmvec's symbols, the library loaded on the first lookup of one. Loading
+// it (a 1 MB library mapped and relocated) was about a fifth of Jit::create in
+// a fresh process (0.08 of 0.48 ms, docs/benchmarks.md); a Jit whose modules
+// call no vector math never pays it. Only libmvec's own symbols: dlsym on its
+// handle also searches its dependencies, and `malloc` found through libc's
+// would bypass the process's allocator (a sanitizer's, or the application's
+// own).
+class VectorMathGenerator final : public llvm::orc::DefinitionGenerator {
+ public:
+  explicit VectorMathGenerator(char globalPrefix) : globalPrefix_(globalPrefix) {}
+
+  llvm::Error tryToGenerate(llvm::orc::LookupState& state, llvm::orc::LookupKind kind, llvm::orc::JITDylib& dylib,
+                            llvm::orc::JITDylibLookupFlags flags, const llvm::orc::SymbolLookupSet& names) override {
+    if (std::none_of(names.begin(), names.end(), [](const auto& entry) { return isVectorFunction(entry.first); }))
+      return llvm::Error::success();
+    llvm::orc::DefinitionGenerator* library = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!library_) {
+        auto loaded = llvm::orc::DynamicLibrarySearchGenerator::Load(kVectorMathLibrary, globalPrefix_,
+                                                                     isVectorFunction);
+        if (!loaded)
+          return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                         "cannot load the vector math library " + std::string(kVectorMathLibrary) +
+                                             " (JitOptions::vectorMath = false compiles without it): " +
+                                             llvm::toString(loaded.takeError()));
+        library_ = std::move(*loaded);
+      }
+      library = library_.get();
+    }
+    return library->tryToGenerate(state, kind, dylib, flags, names);
+  }
+
+ private:
+  const char globalPrefix_;
+  std::mutex mutex_;
+  std::unique_ptr<llvm::orc::DynamicLibrarySearchGenerator> library_;
+};
+
+}  // namespace
+
+void addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib) {
+  if (!hasVectorMathLibrary(jit.getTargetTriple())) return;
+  dylib.addGenerator(std::make_unique<VectorMathGenerator>(jit.getDataLayout().getGlobalPrefix()));
 }
 
 std::vector<std::string> vectorMathSymbols() {

@@ -34,8 +34,9 @@ bool hasVectorMathLibrary(const llvm::Triple& triple);
 void addVectorMathLibrary(llvm::TargetLibraryInfoImpl& tli, const llvm::TargetMachine& machine);
 
 /// Makes libmvec's symbols resolvable in `dylib` (on hosts that have it;
-/// elsewhere nothing to do). An error names the library.
-Error addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib);
+/// elsewhere nothing to do). The library is loaded by the first lookup of one
+/// of them; if it cannot be, that lookup fails with an error naming it.
+void addVectorMathSymbols(llvm::orc::LLJIT& jit, llvm::orc::JITDylib& dylib);
 
 /// Every libmvec symbol memjit may call on a CPU with every feature (for tests).
 std::vector<std::string> vectorMathSymbols();

@@ -181,6 +181,31 @@ TEST(VectorMath, OnlyVectorFunctionsResolveFromLibmvec) {
   EXPECT_EQ(*jitMalloc, dlsym(RTLD_DEFAULT, "malloc"));
 }
 
+// libmvec is loaded by the first lookup of one of its symbols, not by
+// Jit::create: a Jit whose modules call no vector math never maps it.
+// (ctest runs each test in a process of its own; run alone, an earlier test
+// here may have loaded it already.)
+TEST(VectorMath, LibmvecIsLoadedOnlyWhenAModuleCallsIt) {
+  if (!kHasLibmvec) GTEST_SKIP() << "no libmvec on this platform";
+  auto loaded = [] {
+    void* handle = dlopen(detail::kVectorMathLibrary, RTLD_NOW | RTLD_NOLOAD);
+    if (handle) dlclose(handle);
+    return handle != nullptr;
+  };
+  if (loaded()) GTEST_SKIP() << "libmvec was loaded before this test (run it alone, as ctest does)";
+  auto jit = Jit::create();
+  ASSERT_TRUE(jit.ok()) << jit.error().str();
+  codegen::Module plain("plain");
+  ASSERT_FALSE(codegen::addElementwiseAdd(plain, "add", {}));
+  auto added = jit->add(std::move(plain));
+  ASSERT_TRUE(added.ok()) << added.error().str();
+  ASSERT_TRUE(added->function("add").ok());
+  EXPECT_FALSE(loaded()) << "a module without vector math loaded libmvec";
+  auto vectorExp = jit->lookupSymbol("_ZGVbN4v_expf");
+  ASSERT_TRUE(vectorExp.ok()) << vectorExp.error().str();
+  EXPECT_TRUE(loaded());
+}
+
 TEST(VectorMath, AotHeaderNamesTheLinkDependencyOnlyWhenTheObjectCallsLibmvec) {
   auto dir = test::freshDir("jit/vector_math_aot");
   for (bool vectorMath : {true, false}) {
