@@ -39,6 +39,8 @@ llvm::CodeGenOptLevel codegenOptLevel(OptLevel level) noexcept;
 inline constexpr llvm::Reloc::Model kRelocationModel = llvm::Reloc::PIC_;
 inline constexpr const char* kRelocationModelName = "pic";
 inline constexpr const char* kCodeModelName = "default";
+/// The byte boundary loops start on in x86 code (TargetOptions::LoopAlignment).
+inline constexpr unsigned kLoopAlignment = 64;
 
 /// A TargetMachine for `spec` (kRelocationModel, the default code model) at `level`.
 Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetSpec& spec,
