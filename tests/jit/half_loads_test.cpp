@@ -10,6 +10,7 @@
 #include <cstring>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/Constants.h>
@@ -142,8 +143,8 @@ TEST(HalfLoads, F16IsLeftToAvx512Fp16AndOtherTargetsAreUntouched) {
 
 // ---- end to end ----
 
-// Each element widened on its own (a call per element, so nothing vectorises),
-// and an in-order dot product, for f16 and bf16.
+// Each element widened on its own (a call per element, so nothing vectorises);
+// below, an in-order dot product for f16 and bf16 (dotIR).
 constexpr const char* kKernelsIR = R"(
 define float @widen_f16(ptr %p) {
   %h = load half, ptr %p, align 2
@@ -160,41 +161,24 @@ define float @widen_bf16(ptr %p) {
   %w = fpext bfloat %h to float
   ret float %w
 }
-define float @dot_f16(ptr noalias %x, ptr noalias %y, i64 %n) {
+)";
+
+// An in-order dot product over `type` (half or bfloat), named dot_<name>.
+std::string dotIR(const std::string& name, const std::string& type) {
+  std::string ir = R"(
+define float @dot_NAME(ptr noalias %x, ptr noalias %y, i64 %n) {
 entry:
   %empty = icmp sle i64 %n, 0
   br i1 %empty, label %exit, label %loop
 loop:
   %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
   %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %px = getelementptr inbounds half, ptr %x, i64 %i
-  %py = getelementptr inbounds half, ptr %y, i64 %i
-  %a = load half, ptr %px, align 2
-  %b = load half, ptr %py, align 2
-  %fa = fpext half %a to float
-  %fb = fpext half %b to float
-  %m = fmul float %fa, %fb
-  %acc.next = fadd float %acc, %m
-  %i.next = add nuw nsw i64 %i, 1
-  %done = icmp eq i64 %i.next, %n
-  br i1 %done, label %exit, label %loop
-exit:
-  %r = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
-  ret float %r
-}
-define float @dot_bf16(ptr noalias %x, ptr noalias %y, i64 %n) {
-entry:
-  %empty = icmp sle i64 %n, 0
-  br i1 %empty, label %exit, label %loop
-loop:
-  %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
-  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %px = getelementptr inbounds bfloat, ptr %x, i64 %i
-  %py = getelementptr inbounds bfloat, ptr %y, i64 %i
-  %a = load bfloat, ptr %px, align 2
-  %b = load bfloat, ptr %py, align 2
-  %fa = fpext bfloat %a to float
-  %fb = fpext bfloat %b to float
+  %px = getelementptr inbounds TYPE, ptr %x, i64 %i
+  %py = getelementptr inbounds TYPE, ptr %y, i64 %i
+  %a = load TYPE, ptr %px, align 2
+  %b = load TYPE, ptr %py, align 2
+  %fa = fpext TYPE %a to float
+  %fb = fpext TYPE %b to float
   %m = fmul float %fa, %fb
   %acc.next = fadd float %acc, %m
   %i.next = add nuw nsw i64 %i, 1
@@ -205,6 +189,13 @@ exit:
   ret float %r
 }
 )";
+  for (auto [from, to] : {std::pair<std::string, std::string>{"NAME", name}, {"TYPE", type}})
+    for (std::size_t at = ir.find(from); at != std::string::npos; at = ir.find(from, at + to.size()))
+      ir.replace(at, from.size(), to);
+  return ir;
+}
+
+const std::string kKernels = std::string(kKernelsIR) + dotIR("f16", "half") + dotIR("bf16", "bfloat");
 
 float f16Value(std::uint16_t bits) { return static_cast<float>(std::bit_cast<_Float16>(bits)); }
 float bf16Value(std::uint16_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
@@ -212,7 +203,7 @@ bool isNaN16(std::uint16_t bits) { return (bits & 0x7c00) == 0x7c00 && (bits & 0
 
 TEST(HalfLoads, EveryHalfWidensToItsValueAtEveryLevel) {
   for (const OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
-    test::CompiledIR compiled = test::compileIR(kKernelsIR, {.optLevel = level});
+    test::CompiledIR compiled = test::compileIR(kKernels, {.optLevel = level});
     const auto f16 = compiled.function<float(const std::uint16_t*)>("widen_f16");
     const auto f16to64 = compiled.function<double(const std::uint16_t*)>("widen_f16_to_f64");
     const auto bf16 = compiled.function<float(const std::uint16_t*)>("widen_bf16");
@@ -257,7 +248,7 @@ TEST(HalfLoads, ExactDotProductsSumInOrderAtEveryLevel) {
   const std::vector<std::uint16_t> bfy = {0x3f80, 0x4000, 0x4000, 0x8001, 0x3f81, 0x3f80, 0x8000, 0x8000, 0x3eab,
                                           0xc049, 0x3f80, 0x0002, 0x4321, 0x3f80, 0x4f00, 0x3f80};
   for (const OptLevel level : {OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
-    test::CompiledIR compiled = test::compileIR(kKernelsIR, {.optLevel = level});
+    test::CompiledIR compiled = test::compileIR(kKernels, {.optLevel = level});
     const auto dotF16 = compiled.function<float(const std::uint16_t*, const std::uint16_t*, std::int64_t)>("dot_f16");
     const auto dotBf16 = compiled.function<float(const std::uint16_t*, const std::uint16_t*, std::int64_t)>("dot_bf16");
     // Every prefix: the sums before the infinities and the NaN are finite.
@@ -290,7 +281,7 @@ TEST(HalfLoads, ExactDotProductsSumInOrderAtEveryLevel) {
 TEST(HalfLoads, OptimisedDotProductsNeverMoveHalvesThroughGeneralPurposeRegisters) {
   const TargetSpec& host = TargetSpec::host();
   if (host.triple.rfind("x86_64", 0) != 0) GTEST_SKIP() << "x86-64 only";
-  test::CompiledIR compiled = test::compileIR(kKernelsIR, {.optLevel = OptLevel::O2});
+  test::CompiledIR compiled = test::compileIR(kKernels, {.optLevel = OptLevel::O2});
   const std::regex fromGeneralRegister(R"(\bv?movd\s+%(e|r)[a-z0-9]+,\s*%xmm)");
   std::vector<const char*> names{"dot_bf16"};
   const bool f16c = host.features.find("+f16c") != std::string::npos;
