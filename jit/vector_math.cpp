@@ -1,7 +1,6 @@
 #include "vector_math.h"
 
 #include "llvm_compat.h"
-#include "llvm_error.h"
 
 #include <algorithm>
 #include <deque>

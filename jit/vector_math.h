@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "memjit/error.h"
-
 namespace llvm {
 class Module;
 class TargetLibraryInfoImpl;
