@@ -31,6 +31,20 @@ bool has(const llvm::TargetMachine& machine, const llvm::Function& f, const char
   return machine.getSubtargetImpl(f)->checkFeatures(features);
 }
 
+// Whether `f`'s CPU computes vdpbf16ps as the builder defines the bf16 dot
+// (FunctionBuilder::dot, docs/vectors.md): Intel's, checked bit for bit on
+// Sapphire Rapids. AMD Zen 5's differs next to the smallest normal: it flushes
+// a step whose exact result rounds, at full precision, to just below 2^-126
+// (-2^-126 + 1.5 * 2^-151 gave +0 after the second step, where the definition
+// keeps -2^-126; difftest seed 6400000000853), so AMD CPUs, and CPUs memjit
+// cannot name, get the portable sequence.
+bool vdpbf16psMatchesTheDefinition(const llvm::TargetMachine& machine, const llvm::Function& f) {
+  const llvm::StringRef cpu = machine.getSubtargetImpl(f)->getCPU();
+  for (const char* intel : {"cooperlake", "sapphirerapids", "emeraldrapids", "graniterapids", "diamondrapids"})
+    if (cpu.starts_with(intel)) return true;
+  return false;
+}
+
 // The instruction for `lanes` i32/f32 lanes of `kind` in `f`, or not_intrinsic.
 llvm::Intrinsic::ID instruction(const llvm::TargetMachine& machine, const llvm::Function& f, Kind kind,
                                 unsigned lanes) {
@@ -43,7 +57,8 @@ llvm::Intrinsic::ID instruction(const llvm::TargetMachine& machine, const llvm::
   if (width < 0) return not_intrinsic;
   bool available = false;
   if (kind == Kind::BF16)
-    available = has(machine, f, width == 2 ? "+avx512bf16" : "+avx512bf16,+avx512vl");
+    available = has(machine, f, width == 2 ? "+avx512bf16" : "+avx512bf16,+avx512vl") &&
+                vdpbf16psMatchesTheDefinition(machine, f);
   else if (width == 2)
     available = has(machine, f, "+avx512vnni");
   else

@@ -4094,3 +4094,69 @@ TEST(DifftestRegression, Seed179466727052886LoadReadAgainAfterACompareExchange) 
   EXPECT_EQ(memjit::difftest::checkRegression(s, build, e, helpers), "");
 }
 
+// memjit-difftest seed 6400000000853: `memjit-difftest --seed 6400000000853 --count 1`
+// AMD Zen 5's vdpbf16ps flushed -2^-126 plus a product of about 2^-151 to +0 where the bf16 dot's definition
+// keeps -2^-126 (at O0, 0x0 in output 11); the op now takes the portable sequence on AMD CPUs (jit/dot_product.cpp).
+TEST(DifftestRegression, Seed6400000000853Bf16DotNextToTheSmallestNormal) {
+  using namespace memjit::codegen;
+  using memjit::ElementType;
+  memjit::difftest::Program s;
+  s.inputs = 3;
+  s.outputs = 21;
+  s.io = {0x7fffffffffffffffULL, 0x5cfab606a6a03ffULL, 0x278901de80800000ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL};
+  s.fm.sizes = {2, 4};
+  s.fm.strides = {1, 2};
+  s.fm.offset = 1;
+  s.fm.data = {0xffc72c12ULL, 0xc1180000ULL, 0x7f7fffffULL, 0x0ULL, 0x4275dc6eULL, 0xc18b3d19ULL, 0xff800000ULL, 0x7f7fffffULL, 0x42000000ULL, 0x7f800000ULL, 0x41767b1fULL};
+  s.im.sizes = {4, 3};
+  s.im.strides = {-5, 1};
+  s.im.offset = 17;
+  s.im.data = {0xb00892f8620b76daULL, 0x0ULL, 0x0ULL, 0x7fffffffULL, 0x7fffffffULL, 0x0ULL, 0xc0112e4325bdf0b4ULL, 0x10bf67ced52702f5ULL, 0x0ULL, 0x80000000ULL, 0x80000000ULL, 0x3fffffULL, 0x393c2db8ec137e71ULL, 0xffffffffULL, 0x800ULL, 0x1ULL, 0xfffffffffffffffbULL, 0x80000000ULL, 0x80000000ULL, 0x0ULL, 0x7fffffffULL, 0xffffffffULL};
+  s.h = 0xfc00ULL, s.g = 0x0ULL, s.c = 0x80ULL, s.d = 0x7ff0000000000000ULL;
+  memjit::difftest::Expectations e;
+  e.outputs.push_back({0, 0x0ULL});
+  e.outputs.push_back({1, 0x0ULL});
+  e.outputs.push_back({2, 0x0ULL});
+  e.outputs.push_back({3, 0x0ULL});
+  e.outputs.push_back({4, 0x0ULL});
+  e.outputs.push_back({5, 0x0ULL});
+  e.outputs.push_back({6, 0x0ULL});
+  e.outputs.push_back({7, 0x0ULL});
+  e.outputs.push_back({8, 0x0ULL});
+  e.outputs.push_back({9, 0x0ULL});
+  e.outputs.push_back({10, 0x0ULL});
+  e.outputs.push_back({11, 0xffffffff80800000ULL});
+  e.outputs.push_back({12, 0x0ULL});
+  e.outputs.push_back({13, 0x0ULL});
+  e.outputs.push_back({14, 0x0ULL});
+  e.outputs.push_back({15, 0x0ULL});
+  e.outputs.push_back({16, 0x0ULL});
+  e.outputs.push_back({17, 0x0ULL});
+  e.outputs.push_back({18, 0x0ULL});
+  e.outputs.push_back({19, 0x0ULL});
+  e.outputs.push_back({20, 0x0ULL});
+  e.hasRet = true, e.ret = 0x7fffffffffffffffULL;
+  auto build = [&](FunctionBuilder& b) {
+    Value io = b.arg(0), fm = b.arg(1), im = b.arg(2), h = b.arg(3), g = b.arg(4), c = b.arg(5), d = b.arg(6);
+    (void)fm, (void)im, (void)h, (void)g, (void)c, (void)d;
+    Value v8 = b.constant(ElementType::I64, 9223372036854775807LL);
+    Value v17 = b.constant(ElementType::F32, -0x1p-126);
+    Value v33 = b.constant(ElementType::BF16, 0x0p+0);
+    Value v34 = b.constant(ElementType::BF16, 0x1p-126);
+    Value v35 = b.constant(ElementType::BF16, 0x1.08p-25);
+    Value v36 = b.constant(ElementType::BF16, 0x1.3cp+61);
+    Value v37 = b.rem(v34, v35);
+    Value l1000000 = b.dot(b.fromElements({v17, v17, v17, v17, v17, v17, v17, v17}), b.fromElements({g, g, v33, v33, g, v33, g, v33, g, v34, g, g, v34, v33, v35, v35}), b.fromElements({v34, v35, v33, v36, v36, v35, v35, v35, g, v33, v35, v35, v37, v37, v34, v37}));
+    Value v38 = b.extract(l1000000, 0);
+    Value v39 = b.extract(l1000000, 1);
+    Value v40 = b.extract(l1000000, 2);
+    Value v41 = b.extract(l1000000, 3);
+    Value v42 = b.extract(l1000000, 4);
+    Value v43 = b.extract(l1000000, 5);
+    Value v44 = b.extract(l1000000, 6);
+    Value v45 = b.extract(l1000000, 7);
+    b.store(b.cast(b.bitcast(v45, ElementType::I32), ElementType::I64), io, {b.index(14)});
+    b.ret({v8});
+  };
+  EXPECT_EQ(memjit::difftest::checkRegression(s, build, e), "");
+}
