@@ -16,9 +16,11 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include "jit/compile.h"
 #include "jit/half_loads.h"
+#include "jit/llvm_compat.h"
 #include "memjit/jit/jit.h"
 #include "memjit/jit/target.h"
 #include "support/jit.h"
@@ -136,7 +138,7 @@ TEST(HalfLoads, F16IsLeftToAvx512Fp16AndOtherTargetsAreUntouched) {
   }
   {
     const test::ParsedIR module = test::parseIR(kWideningsIR);
-    module->setTargetTriple("aarch64-unknown-linux-gnu");
+    llvm_compat::setTargetTriple(*module, llvm::Triple("aarch64-unknown-linux-gnu"));
     EXPECT_EQ(widenHalfLoadsInVectorRegisters(*module, *machineFor("aarch64-unknown-linux-gnu", "generic")), 0);
   }
 }
