@@ -12,6 +12,7 @@
 #include "remark_collector.h"
 #include "llvm_compat.h"
 #include "streaming_stores.h"
+#include "slp_extensions.h"
 #include "vector_math.h"
 #include "vector_math_width.h"
 
@@ -299,6 +300,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   // host's vector widths instead of the generic "no vectors" answer.
   llvm::PassInstrumentationCallbacks instrumentation;
   trimPipelineForOutlinedLoops(instrumentation);
+  guardSlpAgainstMixedExtensions(instrumentation);
   llvm::PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   // Streaming-store tags become `!nontemporal` once vectorisation is done.
   // `auto...`: LLVM 20 added a ThinOrFullLTOPhase parameter.

@@ -41,6 +41,11 @@ class PassGate : public llvm::OptPassGate {
 /// the x86 back end aborts on it: minmax_reductions.h keeps such loops scalar.
 inline constexpr bool kVectorizerMixesMinMaxReductionTypes = LLVM_VERSION_MAJOR >= 22;
 
+/// LLVM 19's SLP vectoriser mis-packs stores of a sext beside a `zext nneg`
+/// with a reused lane (a shuffle index into its poison operand); 22's does
+/// not: slp_extensions.h hands it sexts only.
+inline constexpr bool kSlpMisPacksMixedExtensions = LLVM_VERSION_MAJOR < 22;
+
 /// The target for `triple`, or null with `error` set. LLVM 21 added the
 /// Triple overload; 22 deprecates the string one.
 template <class Registry = llvm::TargetRegistry>

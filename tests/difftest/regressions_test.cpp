@@ -4163,10 +4163,9 @@ TEST(DifftestRegression, Seed6400000000853Bf16DotNextToTheSmallestNormal) {
 
 // memjit-difftest seed 6500000001004: `memjit-difftest --seed 6500000001004 --count 1`
 // LLVM 19's SLP vectoriser (not 22's) packs the stores of a sext and a `zext nneg` of two maxnum results with a
-// reused lane into one sext and a shuffle mask that reads the reused lane from its poison operand: output 23 gets
-// 0 or stale bits at O2/O3 (expected 1.0). Not worked around yet (docs/debugging.md, "LLVM bugs memjit works
-// around"); enable this when it is.
-TEST(DifftestRegression, DISABLED_Seed6500000001004SlpReusedLaneOfMixedExtensions) {
+// reused lane into one sext and a shuffle mask that reads the reused lane from its poison operand: output 23 got
+// 0 or stale bits at O2/O3 (expected 1.0). jit/slp_extensions.h hands SLP sexts only.
+TEST(DifftestRegression, Seed6500000001004SlpReusedLaneOfMixedExtensions) {
   using namespace memjit::codegen;
   using memjit::ElementType;
   memjit::difftest::Program s;
