@@ -88,17 +88,21 @@ Expected<Blocking> blocking(std::string_view name, const SgemmOptions& o) {
   // 1024-2048 from 0.85-0.90x to 0.95x OpenBLAS. kc fixes the summation
   // order (kernels.h), so changing it changes results.
   b.kc = o.kc ? o.kc : std::clamp<std::int64_t>(32 * 1024 / (b.nr * bytes), 64, 384);
-  // nc: a B block (kc x nc) of 1 MiB, half of a 2 MiB L2 (1024 f32 columns
-  // at kc 256); mc: an A block of 3 MiB in L3 (3066 rows), so A is packed
-  // once up to 3066 rows. With the B block at 4 MiB (out of L2) and A
-  // re-packed per B block, 2048 ran at 0.92x OpenBLAS; this nest, 0.99x.
+  // nc: a B block (kc x nc) of half the L2 (1024 f32 columns at kc 256 in
+  // a 2 MiB L2, 512 in 1 MiB); mc: an A block of 3 MiB in L3 (3066 rows),
+  // so A is packed once up to 3066 rows. With the B block at 4 MiB (out of
+  // L2) and A re-packed per B block, 2048 ran at 0.92x OpenBLAS; this nest,
+  // 0.99x (2 MiB L2). On Zen 5 (1 MiB L2), a 1 MiB block ran 1024-2048 at
+  // 0.89-0.91 of the FMA peak, a 512 KiB one at 0.93-0.95.
   auto roundTo = [](std::int64_t v, std::int64_t m) { return std::max<std::int64_t>(m, v / m * m); };
   b.mc = roundTo(o.mc ? o.mc : 3 * 1024 * 1024 / (b.kc * bytes), b.mr);
-  b.nc = roundTo(o.nc ? o.nc : 1024 * 1024 / (b.kc * bytes), b.nr);
-  // Unpacked up to a 1 MiB B (packed once, half of a 2 MiB L2): 512^3 ran
-  // unpacked at 1.03x OpenBLAS, packed at 0.99x; 1024^3 (4 MiB) unpacked at
-  // half the speed (B streams from L3 for every few rows of A).
-  b.directBytes = o.directBytes >= 0 ? o.directBytes : 1024 * 1024;
+  const std::int64_t halfL2 = o.target.l2Bytes / 2;
+  b.nc = roundTo(o.nc ? o.nc : halfL2 / (b.kc * bytes), b.nr);
+  // Unpacked up to a B of half the L2 (packed once): with 2 MiB, 512^3 (a 1
+  // MiB B) ran unpacked at 1.03x OpenBLAS, packed at 0.99x; 1024^3 (4 MiB)
+  // unpacked at half the speed (B streams from L3 for every few rows of A).
+  // With 1 MiB (Zen 5), 512^3 ran unpacked at 0.86 of the peak, packed 0.95.
+  b.directBytes = o.directBytes >= 0 ? o.directBytes : halfL2;
   if (b.kc <= 0)
     return Error(ErrorCode::InvalidArgument, "kernel '" + std::string(name) + "': kc must be positive");
   return b;

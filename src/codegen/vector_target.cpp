@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <unistd.h>
+
 #include <llvm/ADT/StringMap.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 #include <llvm/TargetParser/Host.h>
@@ -46,7 +48,14 @@ const VectorTarget& VectorTarget::host() {
   static const VectorTarget target = [] {
     llvm::SubtargetFeatures features;
     for (const auto& f : llvm::sys::getHostCPUFeatures()) features.AddFeature(f.first(), f.second);
-    return fromFeatures(llvm::sys::getProcessTriple(), features.getString());
+    VectorTarget t = fromFeatures(llvm::sys::getProcessTriple(), features.getString());
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    // glibc reads CPUID's cache leaves; elsewhere, or in a VM hiding
+    // them, it gives 0 or -1 and the default stands.
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (l2 >= 256 * 1024 && l2 <= 16 * 1024 * 1024) t.l2Bytes = l2;
+#endif
+    return t;
   }();
   return target;
 }

@@ -337,17 +337,32 @@ TEST(Sgemm, EveryPathAndLayoutSumsInTheDocumentedOrder) {
       }
 }
 
-// Either side of the default directBytes (1 MiB of B) and of a chosen one.
+// Either side of the default directBytes (a B of half the host's L2: 512
+// columns of K rows) and of a chosen one.
 TEST(Sgemm, BothSidesOfTheUnpackedLimit) {
   Gemm<float> byDefault(SgemmOptions{.kc = 192});
   ASSERT_NE(byDefault.fn().address(), nullptr);
+  const std::int64_t k = VectorTarget::host().l2Bytes / 2 / (512 * 4);
   for (std::int64_t n : {511, 512, 513})
-    checkBits(byDefault.fn(), {15, n, 512}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
+    checkBits(byDefault.fn(), {15, n, k}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 3);
   SgemmOptions o{.kc = 192, .b = MatrixLayout::ColumnMajor, .directBytes = 33 * 40 * 4};
   Gemm<float> chosen(o);
   ASSERT_NE(chosen.fn().address(), nullptr);
   for (std::int64_t n : {32, 33, 34})
     checkBits(chosen.fn(), {20, n, 40}, MatrixLayout::RowMajor, MatrixLayout::ColumnMajor, 192, 4);
+}
+
+// The L2 size picks nc and directBytes, never the summation order: a 256
+// KiB L2 packs B in 160-column blocks (two per row block here), a 4 MiB one
+// runs the same problem unpacked, and both give the kc-ordered bits.
+TEST(Sgemm, TheL2SizesTheBlocksButNotTheSums) {
+  for (std::int64_t l2 : {256 * 1024, 4 * 1024 * 1024}) {
+    SgemmOptions o{.kc = 192};
+    o.target.l2Bytes = l2;
+    Gemm<float> g(o);
+    ASSERT_NE(g.fn().address(), nullptr);
+    checkBits(g.fn(), {45, 300, 400}, MatrixLayout::RowMajor, MatrixLayout::RowMajor, 192, 21);
+  }
 }
 
 // The unpacked path reads a B of at most 32 KiB in place and packs a larger

@@ -4,6 +4,7 @@
 #include "memjit/codegen/vector_target.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "memjit/codegen/builder.h"
 #include "support/types.h"
@@ -83,6 +84,15 @@ TEST(VectorTarget, HostIsStableAndWhatTheBuilderUses) {
     EXPECT_EQ(b.nativeLanes(t), host.lanes(t)) << static_cast<int>(t);
   b.ret();
   EXPECT_FALSE(b.finish());
+}
+
+// The L2 size sizes cache blocks: a feature string cannot say it (1 MiB
+// assumed); the host reports what the OS does when it is plausible.
+TEST(VectorTarget, L2BytesFromTheOsOnTheHostOnly) {
+  EXPECT_EQ(VectorTarget::fromFeatures("x86_64-unknown-linux-gnu", "+avx512f").l2Bytes, 1024 * 1024);
+  const long os = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  const bool plausible = os >= 256 * 1024 && os <= 16 * 1024 * 1024;
+  EXPECT_EQ(VectorTarget::host().l2Bytes, plausible ? os : 1024 * 1024) << "sysconf says " << os;
 }
 
 }  // namespace

@@ -81,17 +81,17 @@ struct SgemmOptions {
   unsigned vectors = 0;
   /// Cache blocks: kc (the depth of a packed panel pair: an A micro-panel
   /// stays in L1 while B's stream from L2), mc rows of packed A (L3,
-  /// packed once per kc block), nc columns of packed B (L2). 0 picks
-  /// defaults (AVX-512 f32: 256, 3066, 1024); mc and nc are rounded to the
+  /// packed once per kc block), nc columns of packed B (half of
+  /// target.l2Bytes). 0 picks defaults (AVX-512 f32: 256, 3066, and 512
+  /// with a 1 MiB L2 or 1024 with 2 MiB); mc and nc are rounded to the
   /// micro-kernel's rows and columns.
   std::int64_t kc = 0, mc = 0, nc = 0;
   /// Layouts of A and B (C is row-major).
   MatrixLayout a = MatrixLayout::RowMajor, b = MatrixLayout::RowMajor;
   /// Problems whose B (K x N) takes at most this many bytes run unpacked:
   /// the micro-kernel reads A where it is, and B too up to 32 KiB (a larger
-  /// or column-major B is packed once, whole). -1 picks the default (1
-  /// MiB, B resident in a 2 MiB L2);
-  /// 0 always packs.
+  /// or column-major B is packed once, whole). -1 picks the default (half
+  /// of target.l2Bytes: B stays in L2); 0 always packs.
   std::int64_t directBytes = -1;
   /// Spread the column panels (packing B) and the row blocks over the
   /// thread pool (parallelFor).

@@ -1,6 +1,7 @@
 // What a target's vector unit offers explicit vector code: the width of a
-// vector register and how many there are. Kernels size their register
-// blocks from it (e.g. sgemm's micro-kernel: rows x vectors accumulators).
+// vector register and how many there are, and the cache beside it. Kernels
+// size their register blocks from it (e.g. sgemm's micro-kernel: rows x
+// vectors accumulators) and their cache blocks from the L2 it reports.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@ struct VectorTarget {
   unsigned registers = 16;
   /// Fused multiply-add in hardware.
   bool fma = false;
+  /// Bytes of one core's L2 cache. fromFeatures cannot know it and assumes 1
+  /// MiB (Zen 4 and 5; Intel's server cores have 2 MiB); host() asks the OS.
+  std::int64_t l2Bytes = 1024 * 1024;
 
   /// Lanes of `t` in one register (at least 1).
   std::uint32_t lanes(ElementType t) const noexcept {
@@ -28,7 +32,8 @@ struct VectorTarget {
   /// From an LLVM triple and feature string ("+avx2,+fma,-avx512f", as
   /// jit::TargetSpec holds them).
   static VectorTarget fromFeatures(std::string_view triple, std::string_view features) noexcept;
-  /// The running CPU (detected once).
+  /// The running CPU (detected once; the L2 size from sysconf, kept if it
+  /// lies between 256 KiB and 16 MiB).
   static const VectorTarget& host();
 };
 
