@@ -9,7 +9,10 @@
 //
 // The target (docs/parallel-loops.md): oversubscribed memjit_par >= 0.9x the
 // speed of oversubscribed memjit, with no environment variable set, and idle
-// memjit_par at the speed it had before.
+// memjit_par at the speed it had before. Run the pairs with
+// --benchmark_enable_random_interleaving and repetitions: a loaded
+// scheduler's preemptions (a 4 ms tick on one call in three) drift between
+// blocks of back-to-back repetitions, so only interleaved medians compare.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
