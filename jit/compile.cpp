@@ -316,6 +316,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const Pipeline
   if (vectorize)
     builder.registerOptimizerLastEPCallback([&machine](llvm::ModulePassManager& mpm, llvm::OptimizationLevel, auto...) {
       mpm.addPass(llvm::createModuleToFunctionPassAdaptor(DotLoopIdiomPass(machine)));
+      // Unrolled chains over widened halves, SLP-vectorised (serial_recurrences.h).
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(HalfChainSlpPass()));
     });
   // Nests streaming narrow rows into a row of accumulators are jammed
   // (accumulator_jam.h); loops converting narrow elements get the width of

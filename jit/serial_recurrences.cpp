@@ -4,7 +4,10 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 namespace memjit::jit::detail {
 namespace {
@@ -48,6 +51,13 @@ bool hasSerialFloatRecurrence(const llvm::Loop& loop) {
   return only && isExactChainStep(only->getIncomingValueForBlock(latch), *only);
 }
 
+bool widensHalves(const llvm::Loop& loop) {
+  for (const llvm::BasicBlock* block : loop.blocks())
+    for (const llvm::Instruction& inst : *block)
+      if (const auto* ext = llvm::dyn_cast<llvm::FPExtInst>(&inst); ext && ext->getSrcTy()->isHalfTy()) return true;
+  return false;
+}
+
 llvm::PreservedAnalyses SerialRecurrencesPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
   auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
   for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
@@ -55,11 +65,32 @@ llvm::PreservedAnalyses SerialRecurrencesPass::run(llvm::Function& function, llv
     // The enclosing loops too: unrolling one only lays copies of the chain
     // loop end to end (the naive matmul's row loop was runtime-unrolled 4x
     // once its inner loop was not), saving an increment per inner loop.
-    for (llvm::Loop* level = loop; level; level = level->getParentLoop())
+    const bool unrollForSlp = widensHalves(*loop) && !hasUnrollHint(*loop);
+    if (unrollForSlp) {
+      llvm::LLVMContext& context = function.getContext();
+      llvm::Metadata* count[] = {
+          llvm::MDString::get(context, "llvm.loop.unroll.count"),
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), kHalfChainUnroll))};
+      loop->setLoopID(llvm::makePostTransformationMetadata(context, loop->getLoopID(), {"llvm.loop.unroll."},
+                                                           {llvm::MDNode::get(context, count)}));
+    }
+    for (llvm::Loop* level = unrollForSlp ? loop->getParentLoop() : loop; level; level = level->getParentLoop())
       if (!hasUnrollHint(*level)) llvm::addStringMetadataToLoop(level, "llvm.loop.unroll.runtime.disable");
   }
   // Only loop metadata changed, which no cached analysis depends on.
   return llvm::PreservedAnalyses::all();
+}
+
+llvm::PreservedAnalyses HalfChainSlpPass::run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses) {
+  if (function.isDeclaration()) return llvm::PreservedAnalyses::all();
+  auto& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  bool wanted = false;
+  for (llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || !widensHalves(*loop)) continue;
+    for (const llvm::PHINode& phi : loop->getHeader()->phis()) wanted |= phi.getType()->isFPOrFPVectorTy();
+  }
+  if (!wanted) return llvm::PreservedAnalyses::all();
+  return llvm::SLPVectorizerPass().run(function, analyses);
 }
 
 }  // namespace memjit::jit::detail

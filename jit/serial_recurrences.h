@@ -10,7 +10,17 @@
 // "Compile latency"). Such loops and the loops around them (whose unrolling
 // only lays copies of the chain loop end to end) get
 // `llvm.loop.unroll.runtime.disable`, unless they carry an unroll hint of their own. Run just before the
-// vectoriser at O2/O3 (which vectorises no exact float reduction). Internal to jit/.
+// vectoriser at O2/O3 (which vectorises no exact float reduction).
+//
+// The exception: a chain loop that widens halves (`fpext` from f16, as an
+// exact f16 dot product does) spends its time converting, not in the chain:
+// each element's load and vcvtph2ps is its own, and the chain waits on them.
+// Such a loop is unrolled kHalfChainUnroll times (`llvm.loop.unroll.count`),
+// and HalfChainSlpPass, after LLVM's unroller, runs the SLP vectoriser on its
+// function, which converts and multiplies the unrolled elements as vectors
+// while the adds stay one chain in order (same bits). On Zen 5 an f16 dot went
+// from 0.93x to 1.1x of g++ (docs/benchmarks.md, "Exact f16 dot products").
+// Internal to jit/.
 #pragma once
 
 #include <llvm/IR/PassManager.h>
@@ -27,7 +37,19 @@ namespace memjit::jit::detail {
 /// unrolling may pay.
 bool hasSerialFloatRecurrence(const llvm::Loop& loop);
 
+/// The loop converts a scalar half to a wider float (`fpext half`).
+bool widensHalves(const llvm::Loop& loop);
+
+inline constexpr unsigned kHalfChainUnroll = 8;
+
 struct SerialRecurrencesPass : llvm::PassInfoMixin<SerialRecurrencesPass> {
+  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
+};
+
+/// SLP-vectorises functions with an innermost loop that widens halves and
+/// carries a float, once the unroller has laid out its copies (optimizer
+/// last, O2/O3); other functions are left alone.
+struct HalfChainSlpPass : llvm::PassInfoMixin<HalfChainSlpPass> {
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
 };
 

@@ -1,6 +1,7 @@
 // jit/serial_recurrences.h: a loop carrying one exact float chain, and the
 // loops around it, are not runtime-unrolled at O2; a loop carrying two chains
-// still is. Results are the O0 compile's bits.
+// still is; a chain over widened halves is unrolled and its conversions
+// SLP-vectorised. Results are the O0 compile's bits.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -85,6 +86,59 @@ exit:
 declare float @llvm.fma.f32(float, float, float)
 )";
 
+// half_dot: s = s + f32(a[i]) * f32(b[i]) over f16 bits (i16 loads), in order;
+// and the same in f64.
+constexpr const char* kHalfDotIR = R"(
+define float @half_dot(ptr %a, ptr %b, i64 %n) {
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %exit
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %pa = getelementptr i16, ptr %a, i64 %i
+  %pb = getelementptr i16, ptr %b, i64 %i
+  %xa = load i16, ptr %pa, align 2
+  %xb = load i16, ptr %pb, align 2
+  %ha = bitcast i16 %xa to half
+  %hb = bitcast i16 %xb to half
+  %fa = fpext half %ha to float
+  %fb = fpext half %hb to float
+  %p = fmul float %fa, %fb
+  %s.next = fadd float %s, %p
+  %i.next = add nsw i64 %i, 1
+  %more = icmp slt i64 %i.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  ret float %r
+}
+define double @half_dot64(ptr %a, ptr %b, i64 %n) {
+entry:
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %exit
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  %pa = getelementptr i16, ptr %a, i64 %i
+  %pb = getelementptr i16, ptr %b, i64 %i
+  %xa = load i16, ptr %pa, align 2
+  %xb = load i16, ptr %pb, align 2
+  %ha = bitcast i16 %xa to half
+  %hb = bitcast i16 %xb to half
+  %fa = fpext half %ha to double
+  %fb = fpext half %hb to double
+  %p = fmul double %fa, %fb
+  %s.next = fadd double %s, %p
+  %i.next = add nsw i64 %i, 1
+  %more = icmp slt i64 %i.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  %r = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  ret double %r
+}
+)";
+
 std::string optimisedIR(const std::filesystem::path& dumps) {
   for (const auto& entry : std::filesystem::directory_iterator(dumps))
     if (entry.path().string().ends_with(".after.ll")) return test::readFile(entry.path());
@@ -152,4 +206,55 @@ TEST(SerialRecurrences, TwoChainsInOneLoopAreLeftToLLVM) {
   float s = 0.0f, t = 0.0f;
   for (std::size_t i = 0; i < 37; ++i) s = std::fma(a[i], c[i], s), t = std::fma(c[i], c[i], t);
   EXPECT_EQ(std::bit_cast<std::uint32_t>(two(a.data(), c.data(), 37)), std::bit_cast<std::uint32_t>(s - t));
+}
+
+// f16 bits whose in-order products and sums round differently in any other
+// order: every exponent, both signs, -0, denormals, infinities of both signs
+// (so some sums are NaN) and NaNs with payloads, in a fixed pseudo-random mix.
+std::vector<std::uint16_t> halfInputs(std::size_t size, unsigned seed, bool specials) {
+  std::vector<std::uint16_t> v(size);
+  std::uint32_t x = seed * 2654435761u + 1;
+  for (std::size_t i = 0; i < size; ++i) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    v[i] = static_cast<std::uint16_t>(x);
+    if (!specials && (v[i] & 0x7c00) == 0x7c00) v[i] &= 0xbfff;  // finite: exponent 15 instead of 31
+  }
+  if (size > 1) v[1] = 0x8000;  // -0
+  if (size > 2) v[2] = 0x0001;  // the smallest denormal
+  return v;
+}
+
+TEST(SerialRecurrences, AChainOverWidenedHalvesIsUnrolledAndItsConversionsVectorised) {
+  const std::filesystem::path dumps = test::freshDir("serial_recurrences/half_dot");
+  JitOptions options;
+  options.dumpDirectory = dumps.string();
+  Jit optimised = test::makeJit(options);
+  LoadedModule o2 = valueOrFail(optimised.addIR(kHalfDotIR, "half_dot"));
+  const std::string ir = optimisedIR(dumps);
+  // The conversions run as vectors (x86-64 with F16C, AArch64: both convert
+  // halves in vector registers); the adds stay scalar, in order.
+  EXPECT_NE(ir.find("fpext <"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("reassoc"), std::string::npos) << ir;
+
+  JitOptions o0Options;
+  o0Options.optLevel = OptLevel::O0;
+  Jit direct = test::makeJit(o0Options);
+  LoadedModule o0 = valueOrFail(direct.addIR(kHalfDotIR, "half_dot"));
+  using Dot = test::JitFunction<float(const std::uint16_t*, const std::uint16_t*, std::int64_t)>;
+  using Dot64 = test::JitFunction<double(const std::uint16_t*, const std::uint16_t*, std::int64_t)>;
+  const Dot fast(valueOrFail(optimised.lookupSymbol("half_dot"))), slow(valueOrFail(direct.lookupSymbol("half_dot")));
+  const Dot64 fast64(valueOrFail(optimised.lookupSymbol("half_dot64")));
+  const Dot64 slow64(valueOrFail(direct.lookupSymbol("half_dot64")));
+  unsigned seed = 1;
+  for (const std::int64_t n : {0, 1, 2, 7, 8, 9, 15, 16, 17, 100, 1001, 4099})
+    for (const bool specials : {false, true}) {
+      const auto a = halfInputs(static_cast<std::size_t>(n), seed++, specials);
+      const auto b = halfInputs(static_cast<std::size_t>(n), seed++, specials);
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(fast(a.data(), b.data(), n)),
+                std::bit_cast<std::uint32_t>(slow(a.data(), b.data(), n)))
+          << "n " << n << (specials ? " with infinities and NaNs" : "");
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(fast64(a.data(), b.data(), n)),
+                std::bit_cast<std::uint64_t>(slow64(a.data(), b.data(), n)))
+          << "f64, n " << n << (specials ? " with infinities and NaNs" : "");
+    }
 }
