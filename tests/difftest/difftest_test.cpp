@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <regex>
@@ -362,6 +363,60 @@ TEST(DifftestGenerator, WritesGemvNestsThatTheAccumulatorJamTransforms) {
   }
   EXPECT_GE(nests, 25) << "of 300 programs";
   EXPECT_GE(jammed, kWantJammed) << "of " << compiled << " programs with the nest";
+}
+
+// The chain jit/serial_recurrences.cpp unrolls for the SLP vectoriser: a loop carrying one float through an add
+// whose body widens a half (f16; bf16 widens by a shift and is left as written).
+bool hasHalfChain(const Program& p, const Block& b) {
+  for (const Stmt& s : b.stmts) {
+    if (s.kind != StmtKind::For) continue;
+    const Block& body = s.blocks[0];
+    bool widensF16 = false;
+    for (const Stmt& t : body.stmts)
+      widensF16 |= t.kind == StmtKind::Assign && t.op == Op::Cast && !t.args.empty() &&
+                   p.values[static_cast<std::size_t>(t.args[0])].elem == ElementType::F16 &&
+                   p.values[static_cast<std::size_t>(t.args[0])].rank == 0;
+    const bool oneFloat = body.params.size() == 2 &&
+                          (p.values[static_cast<std::size_t>(body.params[1])].elem == ElementType::F32 ||
+                           p.values[static_cast<std::size_t>(body.params[1])].elem == ElementType::F64);
+    if (widensF16 && oneFloat) return true;
+    if (hasHalfChain(p, body)) return true;
+  }
+  return false;
+}
+
+// The generator writes exact chains over widened halves, and memjit unrolls and SLP-vectorises some of them (so
+// the interpreter checks the unrolled loop and its remainder): the optimised IR converts halves in pairs, `fpext
+// <2 x half>`, which the loop vectoriser (a whole vector register of lanes) does not write.
+TEST(DifftestGenerator, WritesHalfChainsThatAreUnrolledForTheSlpVectoriser) {
+  constexpr int kWantVectorised = 3, kMostCompiled = 40;
+  int chains = 0, compiled = 0, vectorised = 0;
+  const std::filesystem::path dumps = memjit::test::freshDir("difftest/half_chains");
+  auto jit = memjit::jit::Jit::create({.optLevel = memjit::jit::OptLevel::O2, .dumpDirectory = dumps.string()});
+  ASSERT_TRUE(jit.ok()) << jit.error().str();
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    const Program p = generate(seed);
+    if (!hasHalfChain(p, p.body)) continue;
+    ++chains;
+    if (vectorised == kWantVectorised || compiled == kMostCompiled) continue;
+    ++compiled;
+    const std::string name = "chain" + std::to_string(seed);
+    memjit::codegen::Module m(name);
+    const memjit::Error lowered = lowerProgram(m, "f", p);
+    ASSERT_FALSE(lowered) << "seed " << seed << ": " << lowered.str();
+    auto mod = jit->add(std::move(m));
+    ASSERT_TRUE(mod.ok()) << "seed " << seed << ": " << mod.error().str();
+    for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
+      const std::string file = entry.path().filename().string();
+      if (file.starts_with(name + ".") && file.ends_with(".after.ll") &&
+          memjit::test::readFile(entry.path()).find("fpext <2 x half>") != std::string::npos) {
+        ++vectorised;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(chains, 20) << "of 300 programs";
+  EXPECT_GE(vectorised, kWantVectorised) << "of " << compiled << " programs with the chain";
 }
 
 namespace {

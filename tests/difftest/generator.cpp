@@ -20,7 +20,11 @@ constexpr ET kScalarTypes[] = {ET::I1,  ET::I8,   ET::I16,  ET::I32,  ET::I64,  
 class Gen {
  public:
   Gen(std::uint64_t seed, const GeneratorOptions& o)
-      : r_{seed}, temps_{seed ^ 0x74656d706f726172ULL}, gemv_{seed ^ 0x67656d766e657374ULL}, o_(o) {
+      : r_{seed},
+        temps_{seed ^ 0x74656d706f726172ULL},
+        gemv_{seed ^ 0x67656d766e657374ULL},
+        chain_{seed ^ 0x68616c66636861ULL},
+        o_(o) {
     p_.seed = seed;
   }
 
@@ -43,8 +47,13 @@ class Gen {
     const int gemvAt = o_.memrefs && o_.controlFlow && gemv_.chance(15)
                            ? static_cast<int>(gemv_.below(static_cast<std::uint64_t>(std::max(o_.statements, 1))))
                            : -1;
+    // And one in seven an exact chain over widened halves (halfChain), decided on a stream of its own too.
+    const int chainAt = o_.memrefs && o_.controlFlow && chain_.chance(15)
+                            ? static_cast<int>(chain_.below(static_cast<std::uint64_t>(std::max(o_.statements, 1))))
+                            : -1;
     for (int i = 0; i < o_.statements; ++i) {
       if (i == gemvAt) gemvNest();
+      if (i == chainAt) halfChain();
       statement(0);
     }
     if (o_.trap == "out of bounds") outOfBounds();
@@ -1133,6 +1142,66 @@ class Gen {
       });
     });
   }
+  // An exact chain over widened halves, an f16 (or bf16) dot product: acc = acc + wide(a[0][c]) * wide(a[1][c]),
+  // in order, over a 2 x n narrow array filled from the f32 argument (or with one special value per row). n is
+  // 9-48 and the trip count an argument's dim plus the rest, which LLVM cannot know: the loop is then unrolled 8
+  // times and its conversions SLP-vectorised (jit/serial_recurrences.h), remainder loop included.
+  void halfChain() {
+    const ET narrow = chain_.chance(75) ? ET::F16 : ET::BF16;
+    const ET wide = chain_.chance(75) ? ET::F32 : ET::F64;
+    const bool product = chain_.chance(75), accFirst = chain_.chance(50);
+    const ValueType fm = p_.values[kFm];
+    const std::int64_t n = fm.sizes[0] + 9 + static_cast<std::int64_t>(chain_.below(32));
+    Stmt alloc;
+    alloc.kind = StmtKind::Alloc;
+    alloc.sizes = {2, n};
+    alloc.args = {constant(narrow, interesting(narrow))};
+    const int a = fresh(ValueType{narrow, 2, alloc.sizes, {n, 1}, 0});
+    alloc.results = {a};
+    cur_->stmts.push_back(std::move(alloc));  // not in scope, as gemvNest's
+    const int special = chain_.below(4) == 0 ? static_cast<int>(chain_.below(2)) : -1;  // a row left special
+    auto wrapped = [&](int iv, std::int64_t size) {
+      return assign(Op::RemUI, ET::Index, {iv, constant(ET::Index, static_cast<std::uint64_t>(size))});
+    };
+    simpleLoop(constant(ET::Index, 0), constant(ET::Index, 2), constant(ET::Index, 1), [&](int r) {
+      simpleLoop(constant(ET::Index, 0), constant(ET::Index, static_cast<std::uint64_t>(n)), constant(ET::Index, 1),
+                 [&](int c) {
+                   const int shifted = assign(Op::Add, ET::Index, {c, r});
+                   const int x = load(kFm, {wrapped(shifted, fm.sizes[0]), wrapped(c, fm.sizes[1])});
+                   Stmt store;
+                   store.kind = StmtKind::Store;
+                   store.args = {assign(Op::Cast, narrow, {x}), a, r, c};
+                   cur_->stmts.push_back(std::move(store));
+                 });
+    });
+    if (special >= 0) {  // one element of a row: an infinity, a NaN, a denormal or -0 among the chain's terms
+      Stmt store;
+      store.kind = StmtKind::Store;
+      store.args = {constant(narrow, interesting(narrow)), a, constant(ET::Index, static_cast<std::uint64_t>(special)),
+                    constant(ET::Index, chain_.below(static_cast<std::uint64_t>(n)))};
+      cur_->stmts.push_back(std::move(store));
+    }
+    const int bound = assign(Op::Add, ET::Index, {assign(Op::Dim, ET::Index, {kFm}, 0),
+                                                  constant(ET::Index, static_cast<std::uint64_t>(n - fm.sizes[0]))});
+    Stmt s;
+    s.kind = StmtKind::For;
+    s.args = {constant(ET::Index, 0), bound, constant(ET::Index, 1), pick(wide)};
+    s.blocks.resize(1);
+    Block* saved = cur_;
+    cur_ = &s.blocks[0];
+    scopes_.emplace_back();
+    const int c = fresh(scalarType(ET::Index)), acc = fresh(scalarType(wide));
+    cur_->params = {c, acc};
+    scopes_.back() = {c, acc};
+    const int x = assign(Op::Cast, wide, {load(a, {constant(ET::Index, 0), c})});
+    const int term = product ? assign(Op::Mul, wide, {x, assign(Op::Cast, wide, {load(a, {constant(ET::Index, 1), c})})}) : x;
+    cur_->yields = {assign(Op::Add, wide, accFirst ? std::vector<int>{acc, term} : std::vector<int>{term, acc})};
+    scopes_.pop_back();
+    cur_ = saved;
+    s.results = {fresh(scalarType(wide))};
+    scopes_.back().push_back(s.results[0]);
+    cur_->stmts.push_back(std::move(s));
+  }
   void overrunningLoop(int m) {
     const ValueType vt = p_.values[static_cast<std::size_t>(m)];
     const int row = inBoundsIndices(m)[0];
@@ -1354,6 +1423,7 @@ class Gen {
   SplitMix r_;
   SplitMix temps_;  // the temporaries' choices
   SplitMix gemv_;   // whether and where a GEMV nest goes (a stream of its own: other programs stay as they were)
+  SplitMix chain_;  // whether, where and what kind of half chain goes (the same)
   GeneratorOptions o_;
   Program p_;
   Block* cur_ = nullptr;
