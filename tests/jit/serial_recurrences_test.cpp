@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -86,58 +87,37 @@ exit:
 declare float @llvm.fma.f32(float, float, float)
 )";
 
-// half_dot: s = s + f32(a[i]) * f32(b[i]) over f16 bits (i16 loads), in order;
-// and the same in f64.
-constexpr const char* kHalfDotIR = R"(
-define float @half_dot(ptr %a, ptr %b, i64 %n) {
+// `name`: s = s + T(a[i]) * T(b[i]) over f16 bits (i16 loads), in order, T float or double.
+std::string halfDotIR(const std::string& name, const std::string& type) {
+  std::string ir = R"(
+define T @NAME(ptr %a, ptr %b, i64 %n) {
 entry:
   %any = icmp sgt i64 %n, 0
   br i1 %any, label %loop, label %exit
 loop:
   %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %s = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %s = phi T [ 0.0, %entry ], [ %s.next, %loop ]
   %pa = getelementptr i16, ptr %a, i64 %i
   %pb = getelementptr i16, ptr %b, i64 %i
   %xa = load i16, ptr %pa, align 2
   %xb = load i16, ptr %pb, align 2
   %ha = bitcast i16 %xa to half
   %hb = bitcast i16 %xb to half
-  %fa = fpext half %ha to float
-  %fb = fpext half %hb to float
-  %p = fmul float %fa, %fb
-  %s.next = fadd float %s, %p
+  %fa = fpext half %ha to T
+  %fb = fpext half %hb to T
+  %p = fmul T %fa, %fb
+  %s.next = fadd T %s, %p
   %i.next = add nsw i64 %i, 1
   %more = icmp slt i64 %i.next, %n
   br i1 %more, label %loop, label %exit
 exit:
-  %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
-  ret float %r
-}
-define double @half_dot64(ptr %a, ptr %b, i64 %n) {
-entry:
-  %any = icmp sgt i64 %n, 0
-  br i1 %any, label %loop, label %exit
-loop:
-  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
-  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
-  %pa = getelementptr i16, ptr %a, i64 %i
-  %pb = getelementptr i16, ptr %b, i64 %i
-  %xa = load i16, ptr %pa, align 2
-  %xb = load i16, ptr %pb, align 2
-  %ha = bitcast i16 %xa to half
-  %hb = bitcast i16 %xb to half
-  %fa = fpext half %ha to double
-  %fb = fpext half %hb to double
-  %p = fmul double %fa, %fb
-  %s.next = fadd double %s, %p
-  %i.next = add nsw i64 %i, 1
-  %more = icmp slt i64 %i.next, %n
-  br i1 %more, label %loop, label %exit
-exit:
-  %r = phi double [ 0.0, %entry ], [ %s.next, %loop ]
-  ret double %r
+  %r = phi T [ 0.0, %entry ], [ %s.next, %loop ]
+  ret T %r
 }
 )";
+  return std::regex_replace(std::regex_replace(ir, std::regex("NAME"), name), std::regex(R"(\bT\b)"), type);
+}
+const std::string kHalfDotIR = halfDotIR("half_dot", "float") + halfDotIR("half_dot64", "double");
 
 std::string optimisedIR(const std::filesystem::path& dumps) {
   for (const auto& entry : std::filesystem::directory_iterator(dumps))
