@@ -120,7 +120,8 @@ class SgemmKernel {
       : b_(b), k_(k), o_(o), t_(o.element), L_(k.lanes), MR_(k.mr), NR_(k.nr), packed_(o.element, {kDynamic}),
         // Every packed offset is a multiple of L elements from a 64-byte aligned base.
         aligned_{static_cast<unsigned>(std::min<std::size_t>(64, L_ * storageSize(t_))), false},
-        rowPanels_(o.a == MatrixLayout::RowMajor), aStride_((k.kc + L_ - 1) / L_ * L_) {}
+        rowPanels_(o.a == MatrixLayout::RowMajor), aStride_((k.kc + L_ - 1) / L_ * L_),
+        PR_((MR_ + L_ - 1) / L_ * L_) {}
 
   void build() {
     readOperands();
@@ -163,7 +164,7 @@ class SgemmKernel {
     if (o_.b == MatrixLayout::ColumnMajor) Bt_ = transposedView(B_, o_.b);
     // The A block's rows: mc, or M rounded up to MR when smaller.
     Value aRows = b_.min(b_.index(k_.mc), b_.ceildivsi(M_, b_.index(MR_)) * b_.index(MR_));
-    aPack_ = b_.alloc(packed_, {aRows * b_.index(rowPanels_ ? aStride_ : k_.kc)}, 64);
+    aPack_ = b_.alloc(packed_, {rowPanels_ ? aRows * b_.index(aStride_) : columnPanelAt(aRows, b_.index(k_.kc))}, 64);
     bPack_ = b_.alloc(packed_, {b_.index(k_.kc * k_.nc)}, 64);
     b_.forLoop(i0_, M_, b_.index(k_.mc), [&](Value ic) { rowBlock(ic); });
     b_.dealloc(bPack_);
@@ -342,7 +343,8 @@ class SgemmKernel {
             b_.forLoop(i0_, nc, b_.index(NR_), [&](Value jr) {
               // Micro-kernel t = jr / NR of a panel's sweep fetches part t of the next panel.
               Value t = b_.divsi(jr, b_.index(NR_));
-              microKernel(mr, ir * (rowPanels_ ? b_.index(aStride_) : kc), jr * kc, kc, ic + ir, jc + jr, first,
+              microKernel(mr, rowPanels_ ? ir * b_.index(aStride_) : columnPanelAt(ir, kc), jr * kc, kc, ic + ir,
+                          jc + jr, first,
                           [&](const Value& q) { prefetchNextAPanel(ic, ir, mc, pc, kc, t, q, firstColumns); });
             });
           };
@@ -367,7 +369,7 @@ class SgemmKernel {
     if (rowPanels_)
       wanted = wanted & (t < b_.index(MR_)) & (q * b_.index(L_) < kc);
     else
-      wanted = wanted & (line < kc);
+      wanted = wanted & (line < kc * b_.index(PR_ / L_));
     b_.ifThen(wanted, [&] {
       b_.ifThen(firstColumns, [&] {
         if (rowPanels_) return prefetch(A_, b_.min(ic + next + t, M_ - b_.index(1)), pc + q * b_.index(L_), false);
@@ -376,7 +378,8 @@ class SgemmKernel {
         prefetch(At_, pc + line, last, false);
       });
       b_.ifThen(~firstColumns, [&] {
-        Value at = rowPanels_ ? (next + t) * b_.index(aStride_) + q * b_.index(L_) : next * kc + line * b_.index(L_);
+        Value at = rowPanels_ ? (next + t) * b_.index(aStride_) + q * b_.index(L_)
+                              : columnPanelAt(next, kc) + line * b_.index(L_);
         prefetch(aPack_, i0_, at, false);
       });
     });
@@ -460,12 +463,11 @@ class SgemmKernel {
     });
   }
 
-  // A panel ir: kc columns of MR rows, at ir * kc. A row-major A is copied
-  // an element at a time from MR row pointers (rows past M repeat row
-  // M - 1: their sums are never written). As one strided transfer_read per
-  // column, LLVM rebuilt 14 addresses and ran two gathers per column: about
-  // 100 instructions per 14 elements, where this is 14 loads and 14 stores.
-  // A column-major A has each column of the panel contiguous: one read.
+  // A panel ir. A row-major A: its MR rows (rows past M repeat row M - 1:
+  // their sums are never written), each kc long, copied a vector at a time.
+  // A column-major A has each column of the panel contiguous: per step of
+  // k, one read of PR_ lanes (zero past M) and one aligned store, at
+  // columnPanelAt(ir, kc).
   void packAPanel(const Value& ic, const Value& ir, const Value& pc, const Value& kc) {
     if (rowPanels_) {
       Value last = M_ - b_.index(1), whole = b_.floordivsi(kc, b_.index(L_)) * b_.index(L_);
@@ -481,7 +483,8 @@ class SgemmKernel {
       return;
     }
     b_.forLoop(i0_, kc, b_.index(1), [&](Value p) {
-      b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, k_.mr, zero_), aPack_, {ir * kc + p * b_.index(MR_)});
+      b_.vectorStore(b_.transferRead(At_, {pc + p, ic + ir}, PR_, zero_), aPack_,
+                     {columnPanelAt(ir, kc) + p * b_.index(PR_)}, aligned_);
     });
   }
 
@@ -518,7 +521,7 @@ class SgemmKernel {
           return b_.vectorLoad(bPack_, {at}, L_, aligned_);
         },
         [&](unsigned r, const Value& p) {
-          return b_.load(aPack_, {rowPanels_ ? ap0 + b_.index(r * aStride_) + p : ap0 + p * b_.index(MR_) + b_.index(r)});
+          return b_.load(aPack_, {rowPanels_ ? ap0 + b_.index(r * aStride_) + p : ap0 + p * b_.index(PR_) + b_.index(r)});
         },
         [&] { prefetchC(mr, k_.nv, row0, col0); }, segment);
     updateC(mr, k_.nv, acc, row0, col0, first);
@@ -654,6 +657,14 @@ class SgemmKernel {
   // MR x kc panels, column by column (its columns are contiguous).
   const bool rowPanels_;
   const std::int64_t aStride_;
+  // A column-major A's panels hold PR_ (MR rounded up to whole vectors)
+  // elements per step of k, so each step's broadcasts read one aligned line
+  // (f32, AVX-512) and packing stores one aligned vector: panel ir / MR at
+  // columnPanelAt(ir). Rows MR..PR_ - 1 of a step are never read.
+  const std::int64_t PR_;
+  Value columnPanelAt(const Value& ir, const Value& kc) {
+    return b_.divsi(ir, b_.index(MR_)) * (kc * b_.index(PR_));
+  }
   Value A_, B_, C_, M_, N_, K_, zero_, i0_;
   Value At_, Bt_, aPack_, bPack_;  // transposedView of A, and of a column-major B
 };
