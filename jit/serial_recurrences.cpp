@@ -1,11 +1,11 @@
 #include "serial_recurrences.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/IR/Operator.h>
-#include <llvm/IR/Constants.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 

@@ -19,7 +19,8 @@
 // and HalfChainSlpPass, after LLVM's unroller, runs the SLP vectoriser on its
 // function, which converts and multiplies the unrolled elements as vectors
 // while the adds stay one chain in order (same bits). On Zen 5 an f16 dot went
-// from 0.93x to 1.1x of g++ (docs/benchmarks.md, "Exact f16 dot products").
+// from 0.93x to 1.1x of g++ (docs/benchmarks.md, "Exact f16 chains unrolled
+// for the SLP vectoriser").
 // Internal to jit/.
 #pragma once
 
